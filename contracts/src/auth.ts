@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+export const NAME_MAX = 64;
+export const PASSWORD_MAX = 256;
+
+export const authMessages = {
+  nameEmpty: 'Username may not be empty',
+  passwordsDiffer: 'Password and Confirm Password do not match',
+  passwordEmpty: 'Password may not be empty',
+  nameTooLong: `Username may be at most ${NAME_MAX} characters`,
+  passwordTooLong: `Password may be at most ${PASSWORD_MAX} characters`,
+  nameTaken: 'That username is already taken',
+  badCredentials: 'Incorrect username or password',
+  pending: 'Your account is created but must be manually authenticated. Contact the site owner.',
+  throttled: 'Too many failed login attempts. Wait 15 minutes and try again.',
+} as const;
+
+/**
+ * The sign-up checks, in the spec's order. The client runs the same function before sending,
+ * and the server runs it again, so the first failing message is the same on both sides.
+ */
+export function signupProblem(input: { name: string; password: string; confirmPassword: string }): string | null {
+  if (input.name.trim() === '') return authMessages.nameEmpty;
+  if (input.password !== input.confirmPassword) return authMessages.passwordsDiffer;
+  if (input.password === '') return authMessages.passwordEmpty;
+  if (input.name.length > NAME_MAX) return authMessages.nameTooLong;
+  if (input.password.length > PASSWORD_MAX) return authMessages.passwordTooLong;
+  return null;
+}
+
+export const signupInput = z.object({
+  name: z.string(),
+  password: z.string(),
+  confirmPassword: z.string(),
+});
+export type SignupInput = z.infer<typeof signupInput>;
+
+export const loginInput = z.object({ name: z.string(), password: z.string() });
+export type LoginInput = z.infer<typeof loginInput>;
+
+/** `user` is null and `level` 0 when nobody is signed in. */
+export const statusOutput = z.object({ user: z.string().nullable(), level: z.number().int() });
+export type Status = z.infer<typeof statusOutput>;

@@ -1,0 +1,5 @@
+export * from './levels.ts';
+export * from './permissions.ts';
+export * from './auth.ts';
+export * from './admin.ts';
+export * from './settings.ts';

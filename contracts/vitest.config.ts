@@ -1,0 +1,9 @@
+import { defineConfig } from 'vitest/config';
+import { reporters } from '../vitest.shared.ts';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    reporters: reporters('contracts'),
+  },
+});
