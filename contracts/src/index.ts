@@ -3,3 +3,5 @@ export * from './permissions.ts';
 export * from './auth.ts';
 export * from './admin.ts';
 export * from './settings.ts';
+export * from './legacy-api.ts';
+export * from './access.ts';

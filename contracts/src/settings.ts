@@ -28,3 +28,7 @@ export const navbarStyleSchema = z.object({ clickToToggle: z.boolean() });
 export type NavbarStyle = z.infer<typeof navbarStyleSchema>;
 
 export const splashOutput = z.object({ display: z.boolean() });
+export type Splash = z.infer<typeof splashOutput>;
+
+/** The old client sends the year it was dismissed in; it is accepted and ignored. */
+export const dismissSplashInput = z.object({ year: z.unknown().optional() }).optional();

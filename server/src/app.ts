@@ -1,0 +1,91 @@
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import { accessMessages } from '@site/contracts';
+import { pingDb } from './db/database.ts';
+import type { AppDeps } from './deps.ts';
+import { registerSameSiteGuard } from './http/same-site.ts';
+import { registerClient } from './http/static.ts';
+import { mountLegacyApi } from './legacy/legacy.plugin.ts';
+import { mountTrpc } from './trpc/http.ts';
+
+export type { AppDeps } from './deps.ts';
+export { createDeps } from './deps.ts';
+
+/** Headers and body fields that must never reach a log line. */
+const REDACT = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.confirmPassword',
+  '*.loginPass',
+  '*.signupPass',
+  '*.signupConfPass',
+  '*.token',
+];
+
+/** Builds the whole server without listening (tests use inject, index.ts listens). */
+export async function buildApp(
+  deps: AppDeps,
+  opts: { logger?: FastifyServerOptions['logger'] } = {},
+): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: opts.logger ?? (config.logLevel === 'silent' ? false : { level: config.logLevel, redact: REDACT }),
+    // Access logs would write two lines per request; errors are logged where they happen.
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: config.trustProxy,
+    bodyLimit: config.bodyLimit,
+    routerOptions: { maxParamLength: 2000 },
+  });
+
+  // tRPC clients send `content-type: application/json` with no body for mutations without input.
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    json(req, text, done);
+  });
+
+  app.setErrorHandler((error: { statusCode?: number; message?: string }, req, reply) => {
+    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) req.log.error({ err: error }, 'request failed');
+    return reply.code(status).send({ message: status >= 500 ? accessMessages.internal : (error.message ?? 'Bad request') });
+  });
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        baseUri: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        frameSrc: ["'self'", 'https://www.youtube.com'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'self'"],
+      },
+    },
+    // The 5etools mirror and media open in new tabs; a strict opener policy buys nothing here.
+    crossOriginEmbedderPolicy: false,
+  });
+  registerSameSiteGuard(app);
+
+  app.get('/healthz', async (_req, reply) => {
+    const ok = await pingDb(deps.db);
+    return reply.code(ok ? 200 : 503).send(ok ? { ok: true } : { ok: false, message: 'The database does not answer' });
+  });
+
+  mountTrpc(app, deps);
+  mountLegacyApi(app, deps);
+  await registerClient(app, config.clientDist);
+  return app;
+}

@@ -1,0 +1,18 @@
+import type { Executor } from '../../db/database.ts';
+
+export function listUsers(db: Executor) {
+  return db.selectFrom('users').select(['name', 'level']).orderBy('name_key').orderBy('name').execute();
+}
+
+export function countAdmins(db: Executor) {
+  return db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('level', '=', 3)
+    .executeTakeFirstOrThrow()
+    .then((row) => Number(row.n));
+}
+
+export function setLevel(db: Executor, userId: number, level: number) {
+  return db.updateTable('users').set({ level }).where('id', '=', userId).returning(['id', 'name', 'level']).executeTakeFirstOrThrow();
+}

@@ -1,0 +1,10 @@
+import { setLevelInput } from '@site/contracts';
+import { procedure, router } from '../../trpc/procedures.ts';
+import * as admin from './admin.service.ts';
+
+export const adminRouter = router({
+  users: procedure('admin.users').query(({ ctx }) => admin.users(ctx.deps)),
+  setLevel: procedure('admin.setLevel')
+    .input(setLevelInput)
+    .mutation(({ ctx, input }) => admin.setLevel(ctx.deps, ctx.user, input)),
+});

@@ -1,0 +1,132 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Level } from '@site/contracts';
+import type { Database } from '../../db/database.ts';
+import * as repo from './auth.repository.ts';
+
+export type SessionUser = { id: number; name: string; level: Level };
+export type SessionLookup = { user: SessionUser; tokenHash: string; renewed: boolean };
+
+export type SessionStore = {
+  readonly maxAgeSeconds: number;
+  /** Starts a session for the user; returns the cookie token (only its hash is stored). */
+  create(userId: number): Promise<{ token: string; tokenHash: string }>;
+  lookup(token: string): Promise<SessionLookup | null>;
+  end(tokenHash: string): Promise<void>;
+  /** Forget the cached account so its next request reads the new level from the database. */
+  forgetUser(userId: number): void;
+  clearCache(): void;
+};
+
+const RENEW_EVERY_MS = 60 * 60 * 1000;
+/** How long a cached session or account is trusted before it is read again (other processes, the CLI). */
+const SESSION_TRUST_MS = 60_000;
+const USER_TRUST_MS = 5_000;
+const MAX_ENTRIES = 50_000;
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+type CachedSession = { userId: number; expiresAt: number; renewedAt: number; checkedAt: number };
+type CachedUser = { user: SessionUser; checkedAt: number };
+
+function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
+  if (map.size >= MAX_ENTRIES) {
+    const oldest = map.keys().next();
+    if (!oldest.done) map.delete(oldest.value);
+  }
+  map.set(key, value);
+}
+
+/**
+ * Sessions live in the database, with an in-memory cache in front so that a signed-in request costs
+ * a hash and two map lookups. Logout and level changes go through this store and drop the cached
+ * entries at once; the sliding expiry is written at most hourly per session.
+ */
+export function createSessionStore(db: Database, opts: { sessionDays: number; now?: () => number }): SessionStore {
+  const now = opts.now ?? Date.now;
+  const lifetimeMs = opts.sessionDays * 24 * 60 * 60 * 1000;
+  const sessions = new Map<string, CachedSession>();
+  const users = new Map<number, CachedUser>();
+
+  async function loadSession(tokenHash: string, at: number): Promise<CachedSession | null> {
+    const row = await repo.findSession(db, tokenHash);
+    if (!row) return null;
+    const entry = {
+      userId: row.user_id,
+      expiresAt: row.expires_at.getTime(),
+      renewedAt: row.renewed_at.getTime(),
+      checkedAt: at,
+    };
+    remember(sessions, tokenHash, entry);
+    remember(users, row.user_id, { user: { id: row.user_id, name: row.name, level: row.level as Level }, checkedAt: at });
+    return entry;
+  }
+
+  async function loadUser(userId: number, at: number): Promise<SessionUser | null> {
+    const cached = users.get(userId);
+    if (cached && at - cached.checkedAt < USER_TRUST_MS) return cached.user;
+    const row = await repo.findUserById(db, userId);
+    if (!row) {
+      users.delete(userId);
+      return null;
+    }
+    const user = { id: row.id, name: row.name, level: row.level as Level };
+    remember(users, userId, { user, checkedAt: at });
+    return user;
+  }
+
+  return {
+    maxAgeSeconds: Math.floor(lifetimeMs / 1000),
+
+    async create(userId) {
+      const token = randomBytes(32).toString('base64url');
+      const tokenHash = hashToken(token);
+      const at = now();
+      await repo.insertSession(db, { tokenHash, userId, expiresAt: new Date(at + lifetimeMs), now: new Date(at) });
+      users.delete(userId);
+      return { token, tokenHash };
+    },
+
+    async lookup(token) {
+      if (!TOKEN_SHAPE.test(token)) return null;
+      const tokenHash = hashToken(token);
+      const at = now();
+      let entry = sessions.get(tokenHash);
+      if (!entry || at - entry.checkedAt >= SESSION_TRUST_MS) {
+        sessions.delete(tokenHash);
+        entry = (await loadSession(tokenHash, at)) ?? undefined;
+        if (!entry) return null;
+      }
+      if (entry.expiresAt <= at) {
+        sessions.delete(tokenHash);
+        await repo.deleteSession(db, tokenHash);
+        return null;
+      }
+      const user = await loadUser(entry.userId, at);
+      if (!user) {
+        sessions.delete(tokenHash);
+        return null;
+      }
+      let renewed = false;
+      if (at - entry.renewedAt >= RENEW_EVERY_MS) {
+        entry.renewedAt = at;
+        entry.expiresAt = at + lifetimeMs;
+        await repo.renewSession(db, tokenHash, new Date(at), new Date(entry.expiresAt));
+        renewed = true;
+      }
+      return { user, tokenHash, renewed };
+    },
+
+    async end(tokenHash) {
+      sessions.delete(tokenHash);
+      await repo.deleteSession(db, tokenHash);
+    },
+
+    forgetUser: (userId) => void users.delete(userId),
+
+    clearCache() {
+      sessions.clear();
+      users.clear();
+    },
+  };
+}

@@ -1,0 +1,135 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The repository root: the nearest folder above the working directory that holds a package.json
+ * with "workspaces". `npm start`, `npm run migrate` and the scripts all resolve paths from there,
+ * whichever workspace folder npm runs them in.
+ */
+export function findRepoRoot(start: string = process.cwd()): string {
+  let dir = path.resolve(start);
+  for (;;) {
+    const manifest = path.join(dir, 'package.json');
+    if (fs.existsSync(manifest)) {
+      try {
+        const json = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { workspaces?: unknown };
+        if (json.workspaces) return dir;
+      } catch {
+        // an unreadable package.json is not the root; keep looking
+      }
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return path.resolve(start);
+    dir = parent;
+  }
+}
+
+/** Every environment variable the server reads, with its default and meaning (the README table). */
+export const environment = [
+  { name: 'PORT', default: '8080', meaning: 'TCP port the server listens on' },
+  {
+    name: 'HOST',
+    default: '0.0.0.0',
+    meaning: 'Address to listen on; 0.0.0.0 serves the LAN, 127.0.0.1 only this machine',
+  },
+  {
+    name: 'DATA_DIR',
+    default: './data',
+    meaning: 'Where the embedded PGlite database (and later uploaded media) live; relative to the repository root',
+  },
+  {
+    name: 'DATABASE_URL',
+    default: '(unset)',
+    meaning: 'postgres://... to use a real PostgreSQL instead of the embedded PGlite database',
+  },
+  {
+    name: 'CLIENT_DIST',
+    default: './client/dist',
+    meaning: 'The built client served at /; relative to the repository root',
+  },
+  { name: 'LOG_LEVEL', default: 'info', meaning: 'fatal, error, warn, info, debug, trace or silent' },
+  {
+    name: 'TRUST_PROXY',
+    default: 'false',
+    meaning: 'true behind a reverse proxy: client address and https come from X-Forwarded-* headers',
+  },
+  { name: 'SESSION_DAYS', default: '30', meaning: 'Sliding session lifetime in days (renewed at most hourly)' },
+  {
+    name: 'ARGON2_MEMORY_KIB',
+    default: '19456',
+    meaning: 'argon2id memory cost in KiB (OWASP: 19 MiB); tests lower it',
+  },
+  { name: 'ARGON2_TIME_COST', default: '2', meaning: 'argon2id iterations' },
+  { name: 'ARGON2_PARALLELISM', default: '1', meaning: 'argon2id lanes' },
+  { name: 'BODY_LIMIT_BYTES', default: '1048576', meaning: 'Largest accepted request body (upload routes may set their own)' },
+  { name: 'LOGIN_MAX_FAILURES', default: '10', meaning: 'Failed logins per account or address before 429' },
+  { name: 'LOGIN_WINDOW_MINUTES', default: '15', meaning: 'Window in which failed logins are counted' },
+] as const;
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+const schema = z.object({
+  PORT: int(0, 65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
+    .optional(),
+  CLIENT_DIST: z.string().min(1).default('./client/dist'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: bool.default(false),
+  SESSION_DAYS: int(1, 3650).default(30),
+  ARGON2_MEMORY_KIB: int(1024, 4 * 1024 * 1024).default(19456),
+  ARGON2_TIME_COST: int(1, 100).default(2),
+  ARGON2_PARALLELISM: int(1, 16).default(1),
+  BODY_LIMIT_BYTES: int(1024, 1024 * 1024 * 1024).default(1024 * 1024),
+  LOGIN_MAX_FAILURES: int(1, 10000).default(10),
+  LOGIN_WINDOW_MINUTES: int(1, 24 * 60).default(15),
+});
+
+export type Env = z.infer<typeof schema>;
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  clientDist: string;
+  logLevel: Env['LOG_LEVEL'];
+  trustProxy: boolean;
+  sessionDays: number;
+  argon2: { memoryKiB: number; timeCost: number; parallelism: number };
+  bodyLimit: number;
+  loginThrottle: { maxFailures: number; windowMs: number };
+};
+
+export class ConfigError extends Error {}
+
+/** Reads the configuration; throws a ConfigError naming the variable when one is invalid. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = findRepoRoot()): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`Invalid ${issue?.path.join('.') ?? 'environment'}: ${issue?.message ?? 'bad value'}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(root, e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    clientDist: path.resolve(root, e.CLIENT_DIST),
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    sessionDays: e.SESSION_DAYS,
+    argon2: { memoryKiB: e.ARGON2_MEMORY_KIB, timeCost: e.ARGON2_TIME_COST, parallelism: e.ARGON2_PARALLELISM },
+    bodyLimit: e.BODY_LIMIT_BYTES,
+    loginThrottle: { maxFailures: e.LOGIN_MAX_FAILURES, windowMs: e.LOGIN_WINDOW_MINUTES * 60_000 },
+  };
+}

@@ -1,0 +1,17 @@
+import { Migrator, type Kysely, type MigrationResultSet } from 'kysely';
+import { migrations } from './migrations/index.ts';
+
+export class MigrationError extends Error {}
+
+/** Brings the database to the latest schema; throws a MigrationError naming the failed step. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations are typed on Kysely<any>
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: () => Promise.resolve(migrations) } });
+  const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new MigrationError(`Migration ${failed?.migrationName ?? ''} failed: ${detail}`, { cause: error });
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,24 @@
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import { createPasswordHasher, type PasswordHasher } from './areas/auth/passwords.ts';
+import { createSessionStore, type SessionStore } from './areas/auth/sessions.ts';
+import { createLoginThrottle, type LoginThrottle } from './areas/auth/throttle.ts';
+
+/** Everything a request handler may use. Tests build their own with a test database. */
+export type AppDeps = {
+  config: Config;
+  db: Database;
+  sessions: SessionStore;
+  throttle: LoginThrottle;
+  passwords: PasswordHasher;
+};
+
+export function createDeps(config: Config, db: Database): AppDeps {
+  return {
+    config,
+    db,
+    sessions: createSessionStore(db, { sessionDays: config.sessionDays }),
+    throttle: createLoginThrottle(config.loginThrottle),
+    passwords: createPasswordHasher(config.argon2),
+  };
+}

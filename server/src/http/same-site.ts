@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import { accessMessages } from '@site/contracts';
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Content types a plain HTML form (or a no-CORS fetch) can send from any site. */
+const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
+
+/** Routes that take multipart uploads: they skip the content-type rule, never the same-site rule. */
+export const uploadRoutes: readonly string[] = [];
+
+function originMatchesHost(origin: string, host: string | undefined): boolean {
+  if (!host) return false;
+  try {
+    return new URL(origin).host.toLowerCase() === host.toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Refuses state-changing requests made by another site: browsers say where a request comes from in
+ * Sec-Fetch-Site (older ones only in Origin), and a cross-site form can only send the form content
+ * types, so those are refused too. Non-browser clients (curl, tests) send neither header and pass.
+ */
+export function registerSameSiteGuard(app: FastifyInstance, uploads: readonly string[] = uploadRoutes): void {
+  app.addHook('onRequest', async (req, reply) => {
+    if (!UNSAFE.has(req.method)) return;
+    const site = req.headers['sec-fetch-site'];
+    const origin = req.headers.origin;
+    const crossSite =
+      site !== undefined ? site !== 'same-origin' && site !== 'none' : origin !== undefined && !originMatchesHost(origin, req.headers.host);
+    if (crossSite) return reply.code(403).send({ message: accessMessages.crossSite });
+    const type = req.headers['content-type'];
+    if (type === undefined) return;
+    const media = type.split(';', 1)[0]?.trim().toLowerCase() ?? '';
+    if (FORM_TYPES.has(media) && !uploads.includes(req.routeOptions.url ?? '')) {
+      return reply.code(415).send({ message: accessMessages.formContentType });
+    }
+  });
+}

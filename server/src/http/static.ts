@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyStatic from '@fastify/static';
+
+/** Paths that belong to the server: an unknown one is a JSON 404, never the client's page. */
+const SERVER_PREFIXES = ['/api', '/trpc', '/private', '/healthz', '/assets'];
+
+const isServerPath = (url: string) => SERVER_PREFIXES.some((p) => url === p || url.startsWith(`${p}/`));
+
+/**
+ * Serves the built client: hashed files under /assets cached for a year, everything else revalidated.
+ * A GET of any other unknown path answers the prerendered page at <path>/index.html when the client
+ * built one, else the client's index.html with 200, and the client router shows its own not-found view.
+ */
+export async function registerClient(app: FastifyInstance, clientDist: string): Promise<void> {
+  const indexFile = path.join(clientDist, 'index.html');
+  const built = fs.existsSync(indexFile);
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: clientDist,
+      wildcard: true,
+      index: false,
+      redirect: false,
+      setHeaders(res, filePath) {
+        const inAssets = path.relative(path.join(clientDist, 'assets'), filePath);
+        const immutable = !inAssets.startsWith('..') && !path.isAbsolute(inAssets);
+        res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler(async (req: FastifyRequest, reply: FastifyReply) => {
+    const url = (req.url.split('?', 1)[0] ?? '/').replace(/\/+$/, '') || '/';
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || isServerPath(url)) {
+      return reply.code(404).send({ message: `Nothing at ${req.method} ${url}` });
+    }
+    if (!built) {
+      return reply
+        .code(200)
+        .type('text/plain; charset=utf-8')
+        .send('The site is running, but the client is not built yet. Run `npm run build` and restart.');
+    }
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(url);
+    } catch {
+      decoded = '/';
+    }
+    const relative = path.posix.normalize(decoded).replace(/^\/+/, '');
+    const prerendered = relative && !relative.startsWith('..') ? path.join(relative, 'index.html') : null;
+    const file = prerendered && fs.existsSync(path.join(clientDist, prerendered)) ? prerendered : 'index.html';
+    return reply.code(200).header('cache-control', 'no-cache').sendFile(file);
+  });
+}
