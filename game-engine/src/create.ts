@@ -1,0 +1,69 @@
+import { baseAugments, makeItem, makeWeapon, SURVIVOR } from './catalogue.ts';
+import { Draft } from './draft.ts';
+import { loadLevel } from './level-loader.ts';
+import { LEVELS } from './levels/index.ts';
+import { seedRng } from './rng.ts';
+import type { GameState, LevelDef, Survivor } from './types.ts';
+
+export interface GameOptions {
+  /** Any number or string; the same seed and actions always give the same game. */
+  seed: number | string;
+  /** The tower, bottom floor first. Defaults to the built-in levels. */
+  levels?: readonly LevelDef[];
+  /** Replaces the names of the first level's base survivors, in order. */
+  survivorNames?: readonly string[];
+}
+
+/** A new survivor with the spec's constants (5 hp, 3 actions, 2 moves and 2 quick attacks per action). */
+export function makeSurvivor(d: Draft, name: string, itemTypes: readonly string[], x: number, y: number): Survivor {
+  return {
+    id: d.newId('s'),
+    name,
+    x,
+    y,
+    hp: SURVIVOR.hp,
+    hpMax: SURVIVOR.hp,
+    actions: SURVIVOR.actions,
+    actionsMax: SURVIVOR.actions,
+    moveActions: 0,
+    movesPerAction: SURVIVOR.movesPerAction,
+    attackActions: 0,
+    attacksPerAction: SURVIVOR.attacksPerAction,
+    xp: 0,
+    inventory: itemTypes.map((type) => makeItem(type, d.newId('i'))),
+    unarmed: [makeWeapon('punch', d.newId('i'))],
+    augments: baseAugments(),
+  };
+}
+
+/** Starts a game on the first level, survivor phase of round 1, first survivor selected. */
+export function createGame(options: GameOptions): GameState {
+  const levels = options.levels ?? LEVELS;
+  const first = levels[0];
+  if (!first) throw new Error('A game needs at least one level');
+  const seed = String(options.seed);
+  const base: GameState = {
+    version: 1,
+    seed,
+    rng: seedRng(seed),
+    status: 'playing',
+    phase: 'Survivors',
+    round: 1,
+    levelIndex: 0,
+    levels: [...levels],
+    survivors: [],
+    enemies: [],
+    interactibles: [],
+    items: [],
+    deck: [],
+    activeSurvivorId: null,
+    nextId: 1,
+  };
+  const d = new Draft(base);
+  const survivors = first.baseSurvivors.map((t, i) =>
+    makeSurvivor(d, options.survivorNames?.[i] ?? t.name, t.items, first.startXY.x, first.startXY.y),
+  );
+  loadLevel(d, 0, survivors);
+  d.state.activeSurvivorId = d.state.survivors[0]?.id ?? null;
+  return d.finish();
+}

@@ -1,0 +1,37 @@
+/**
+ * @site/game-engine — the tower game as a pure reducer.
+ *
+ *   let state = createGame({ seed: 42 });
+ *   const result = apply(state, { type: 'move', x: 3, y: 2 });
+ *   if (result.ok) { state = result.state; animate(result.events); } else { alert(result.message); }
+ *
+ * The state is plain JSON; all randomness comes from `state.rng`. Rules for players: ../RULES.md.
+ */
+export { apply, malformedReason } from './apply.ts';
+export { createGame } from './create.ts';
+export type { GameOptions } from './create.ts';
+export { replay, hashState, canonicalJson } from './replay.ts';
+export type { ReplayResult } from './replay.ts';
+export {
+  activeSurvivor,
+  canSee,
+  findWeapon,
+  interactTargets,
+  legalActions,
+  levelTiles,
+  moveOptions,
+  moveTargets,
+  targetSquares,
+  targetsAt,
+  thingsAt,
+  tileAt,
+  visibleTiles,
+  weaponsOf,
+} from './queries.ts';
+export { hasActionsLeft } from './turn.ts';
+export { MESSAGES } from './messages.ts';
+export { INVENTORY_SIZE, SURVIVOR, WEAPON_UPGRADE_XP } from './catalogue.ts';
+export { LEVELS, level1, level2 } from './levels/index.ts';
+export { seedRng, Rng } from './rng.ts';
+export type { RngState } from './rng.ts';
+export type * from './types.ts';
