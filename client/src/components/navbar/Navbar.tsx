@@ -1,0 +1,222 @@
+import { useEffect, useRef, useState, type ComponentType, type FocusEvent, type KeyboardEvent, type ReactNode } from 'react';
+import type { Status } from '@site/contracts';
+import { owner } from '../../owner.config.ts';
+import { currentPort, viewerOf } from '../../lib/access.ts';
+import { copyAndAlert } from '../../lib/clipboard.ts';
+import { activateOnSpaceOrEnter } from '../../lib/keys.ts';
+import { throttle } from '../../lib/throttle.ts';
+import { linksFor } from '../../routes.ts';
+import { DROPDOWN_HIDE_DELAY_MS, RESIZE_THROTTLE_MS, SCROLL_THROTTLE_MS, isNarrow, tabWidth } from './layout.ts';
+
+export type NavLinkProps = {
+  to: string;
+  className?: string;
+  children: ReactNode;
+  onKeyDown?: (event: KeyboardEvent<HTMLAnchorElement>) => void;
+  'aria-haspopup'?: 'true';
+  'aria-expanded'?: boolean;
+};
+/** The router's Link in the app, a plain anchor on the prerendered About page. */
+export type NavLinkComponent = ComponentType<NavLinkProps>;
+
+export const COPY_ALERTS = {
+  chat: 'Discord username copied to clipboard',
+  phone: 'Phone number copied to clipboard',
+  friendCode: 'Steam friend code copied to clipboard',
+} as const;
+
+type Item = { label: string; to?: string; external?: boolean; copy?: { text: string; alert: string } };
+type Tab = { label: string; to: string; items?: Item[] };
+
+function viewportWidth(): number {
+  return document.documentElement.clientWidth || window.innerWidth;
+}
+
+/** The width, re-read on resize at most once per second. */
+function useThrottledWidth(): number | null {
+  const [width, setWidth] = useState<number | null>(null);
+  useEffect(() => {
+    setWidth(viewportWidth());
+    const onResize = throttle(() => setWidth(viewportWidth()), RESIZE_THROTTLE_MS);
+    window.addEventListener('resize', onResize);
+    return () => {
+      window.removeEventListener('resize', onResize);
+      onResize.cancel();
+    };
+  }, []);
+  return width;
+}
+
+/** Scroll mode: hidden while scrolling down, shown when scrolling up (checked every 50 ms). */
+function useHiddenOnScroll(enabled: boolean): boolean {
+  const [hidden, setHidden] = useState(false);
+  useEffect(() => {
+    if (!enabled) {
+      setHidden(false);
+      return;
+    }
+    let lastY = window.scrollY;
+    const onScroll = throttle(() => {
+      const y = window.scrollY;
+      if (y > lastY && y > 60) setHidden(true);
+      else if (y < lastY) setHidden(false);
+      lastY = y;
+    }, SCROLL_THROTTLE_MS);
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => {
+      window.removeEventListener('scroll', onScroll);
+      onScroll.cancel();
+    };
+  }, [enabled]);
+  return hidden;
+}
+
+function contactItems(): Item[] {
+  return [
+    { label: 'Contact', to: '/personal#Contact' },
+    { label: owner.chat.label, copy: { text: owner.chat.value, alert: COPY_ALERTS.chat } },
+    { label: 'Phone', copy: { text: owner.phone, alert: COPY_ALERTS.phone } },
+    { label: owner.social.label, to: owner.social.url, external: true },
+    { label: owner.friendCode.label, copy: { text: owner.friendCode.value, alert: COPY_ALERTS.friendCode } },
+  ];
+}
+
+export function buildTabs(status: Status, narrow: boolean, port?: number): Tab[] {
+  const viewer = viewerOf(status);
+  const about: Tab = { label: 'About', to: '/about' };
+  if (viewer === null) return [about, { label: 'Login', to: '/login' }];
+  const logout: Tab = { label: 'Logout', to: '/logout' };
+  if (viewer.level < 1) return [about, logout];
+  const cool: Tab = {
+    label: 'Cool Stuff',
+    to: '/personal#Cool%20Stuff',
+    items: linksFor('cool', viewer, port).map((r) => ({ label: r.navLabel ?? r.label, to: r.href })),
+  };
+  if (narrow) return [about, cool, logout];
+  const tabs: Tab[] = [about, { label: 'Contact', to: '/personal#Contact', items: contactItems() }, cool];
+  if (viewer.level >= 3) {
+    tabs.push({
+      label: 'Admin',
+      to: '/personal#Admin',
+      items: linksFor('admin', viewer, port).map((r) => ({ label: r.label, to: r.href })),
+    });
+  }
+  tabs.push(logout);
+  return tabs;
+}
+
+function DropdownTab({ tab, width, alignRight, Link }: { tab: Tab; width: number | null; alignRight: boolean; Link: NavLinkComponent }) {
+  const [open, setOpen] = useState(false);
+  const hideTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(hideTimer.current), []);
+  const show = () => {
+    clearTimeout(hideTimer.current);
+    setOpen(true);
+  };
+  const hideSoon = () => {
+    clearTimeout(hideTimer.current);
+    hideTimer.current = setTimeout(() => setOpen(false), DROPDOWN_HIDE_DELAY_MS);
+  };
+  const onBlur = (event: FocusEvent<HTMLLIElement>) => {
+    if (!event.currentTarget.contains(event.relatedTarget as Node | null)) hideSoon();
+  };
+  return (
+    <li
+      className={`navbar-tab has-dropdown${open ? ' open' : ''}${alignRight ? ' align-right' : ''}`}
+      style={width === null ? undefined : { width }}
+      onMouseEnter={show}
+      onMouseLeave={hideSoon}
+      onFocus={show}
+      onBlur={onBlur}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') setOpen(false);
+      }}
+    >
+      <Link to={tab.to} className="navbar-link" aria-haspopup="true" aria-expanded={open} onKeyDown={activateOnSpaceOrEnter}>
+        {tab.label}
+        <span className="caret" aria-hidden="true">
+          ▾
+        </span>
+      </Link>
+      <ul className="navbar-dropdown" aria-label={tab.label}>
+        {tab.items?.map((item) => (
+          <li key={item.label}>
+            {item.copy ? (
+              <button
+                type="button"
+                className="navbar-item"
+                onClick={() => {
+                  const { text, alert } = item.copy ?? { text: '', alert: '' };
+                  void copyAndAlert(text, alert);
+                }}
+              >
+                {item.label}
+                <span className="item-hint">copy</span>
+              </button>
+            ) : item.external ? (
+              <a className="navbar-item" href={item.to} target="_blank" rel="noreferrer" onKeyDown={activateOnSpaceOrEnter}>
+                {item.label}
+                <span className="item-hint">↗</span>
+              </a>
+            ) : (
+              <Link to={item.to ?? '/'} className="navbar-item" onKeyDown={activateOnSpaceOrEnter}>
+                {item.label}
+              </Link>
+            )}
+          </li>
+        ))}
+      </ul>
+    </li>
+  );
+}
+
+export type NavbarProps = { status: Status; clickToToggle: boolean; Link: NavLinkComponent };
+
+export function Navbar({ status, clickToToggle, Link }: NavbarProps) {
+  const width = useThrottledWidth();
+  const narrow = width !== null && isNarrow(width, status.user === null ? 0 : status.level);
+  const scrolledAway = useHiddenOnScroll(!clickToToggle);
+  const [toggledAway, setToggledAway] = useState(false);
+  const hidden = clickToToggle ? toggledAway : scrolledAway;
+  const tabs = buildTabs(status, narrow, currentPort());
+  const slot = width === null ? null : tabWidth(width, tabs.length);
+  const titleTarget = status.user !== null && status.level >= 1 ? '/personal' : '/about';
+
+  return (
+    <>
+      <header className={`navbar${hidden ? ' navbar-hidden' : ''}${narrow ? ' narrow' : ''}`} data-testid="navbar" data-layout={narrow ? 'narrow' : 'wide'}>
+        <nav aria-label="Main">
+          <ul className="navbar-tabs">
+            <li className="navbar-title" style={slot === null ? undefined : { width: slot }}>
+              <Link to={titleTarget} className="navbar-link" onKeyDown={activateOnSpaceOrEnter}>
+                {narrow ? owner.shortTitle : owner.siteTitle}
+              </Link>
+            </li>
+            {tabs.map((tab, index) =>
+              tab.items ? (
+                <DropdownTab key={tab.label} tab={tab} width={slot} alignRight={index >= tabs.length / 2} Link={Link} />
+              ) : (
+                <li key={tab.label} className="navbar-tab" style={slot === null ? undefined : { width: slot }}>
+                  <Link to={tab.to} className="navbar-link" onKeyDown={activateOnSpaceOrEnter}>
+                    {tab.label}
+                  </Link>
+                </li>
+              ),
+            )}
+          </ul>
+        </nav>
+      </header>
+      {clickToToggle && (
+        <button
+          type="button"
+          className="navbar-toggle"
+          aria-label={toggledAway ? 'Show navigation bar' : 'Hide navigation bar'}
+          aria-pressed={!toggledAway}
+          onClick={() => setToggledAway((v) => !v)}
+        >
+          {toggledAway ? '☰' : '▴'}
+        </button>
+      )}
+    </>
+  );
+}

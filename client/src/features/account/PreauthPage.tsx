@@ -1,0 +1,34 @@
+import { useEffect } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import { authMessages } from '@site/contracts/auth';
+import { owner } from '../../owner.config.ts';
+
+export default function PreauthPage() {
+  const location = useLocation();
+  const state: unknown = location.state;
+  const message =
+    typeof state === 'object' && state !== null && 'message' in state && typeof state.message === 'string' ? state.message : authMessages.pending;
+  useEffect(() => {
+    document.title = 'Account pending';
+  }, []);
+  return (
+    <main className="page narrow-page">
+      <section className="card" aria-labelledby="preauth-title">
+        <h1 id="preauth-title">Account pending</h1>
+        <p>{message}</p>
+        <p>
+          Your account is created, but {owner.name} has to authenticate it by hand before the members area opens. Contact the site owner and ask them to
+          raise your level.
+        </p>
+        <p className="link-row">
+          <Link className="button" to="/">
+            Home
+          </Link>
+          <Link className="button" to="/logout">
+            Logout
+          </Link>
+        </p>
+      </section>
+    </main>
+  );
+}

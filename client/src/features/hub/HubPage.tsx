@@ -1,0 +1,94 @@
+import { useEffect } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import { LEVEL_NAMES } from '@site/contracts/levels';
+import { CopyButton } from '../../components/CopyButton.tsx';
+import { COPY_ALERTS } from '../../components/navbar/Navbar.tsx';
+import { viewerOf } from '../../lib/access.ts';
+import { trpc } from '../../lib/trpc.ts';
+import { owner } from '../../owner.config.ts';
+import { linksFor } from '../../routes.ts';
+import { WelcomePopup } from './WelcomePopup.tsx';
+
+/** Anchors arrive as /personal#Cool%20Stuff from the navbar; the router does not scroll to them. */
+function useScrollToHash() {
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (!hash) return;
+    document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView({ block: 'start' });
+  }, [hash]);
+}
+
+export default function HubPage() {
+  const status = trpc.auth.status.useQuery();
+  const viewer = viewerOf(status.data);
+  useScrollToHash();
+  useEffect(() => {
+    document.title = `Personal - ${owner.siteTitle}`;
+  }, []);
+  if (viewer === null) return null;
+  const cool = linksFor('cool', viewer);
+  const admin = linksFor('admin', viewer);
+
+  return (
+    <main className="page hub-page">
+      <header className="page-hero">
+        <h1>Hello, {viewer.name}</h1>
+        <p className="lead">
+          {owner.hubWelcome} <span className="level-badge">{LEVEL_NAMES[viewer.level]}</span>
+        </p>
+      </header>
+
+      <section className="card hub-section" id="Contact" aria-labelledby="connect-title">
+        <h2 id="connect-title">Connect</h2>
+        <div className="copy-grid">
+          <CopyButton label={owner.chat.label} text={owner.chat.value} alert={COPY_ALERTS.chat} />
+          <CopyButton label="Phone" text={owner.phone} alert={COPY_ALERTS.phone} />
+          <CopyButton label={owner.friendCode.label} text={owner.friendCode.value} alert={COPY_ALERTS.friendCode} />
+          <a className="copy-button" href={owner.social.url} target="_blank" rel="noreferrer">
+            <span className="copy-label">{owner.social.label}</span>
+            <span className="copy-target">Open profile ↗</span>
+          </a>
+        </div>
+      </section>
+
+      <section className="card hub-section" id="Cool Stuff" aria-labelledby="cool-title">
+        <h2 id="cool-title">Cool Stuff</h2>
+        <ul className="link-grid" data-testid="hub-cool-links">
+          {cool.map((route) => (
+            <li key={route.href}>
+              <Link className="link-tile" to={route.href}>
+                {route.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      {viewer.level >= 3 && (
+        <section className="card hub-section" id="Admin" aria-labelledby="admin-title">
+          <h2 id="admin-title">Admin</h2>
+          <ul className="link-grid" data-testid="hub-admin-links">
+            {admin.map((route) => (
+              <li key={route.href}>
+                <Link className="link-tile" to={route.href}>
+                  {route.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      <section className="card hub-section" aria-labelledby="logout-title">
+        <h2 id="logout-title">Logout</h2>
+        <p>
+          Signed in as <strong>{viewer.name}</strong>.{' '}
+          <Link className="button" to="/logout">
+            Logout
+          </Link>
+        </p>
+      </section>
+      <WelcomePopup />
+    </main>
+  );
+}

@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+import { reporters } from '../vitest.shared.ts';
+
+/** Browser tests: real Chromium against the built client served by the real built server. */
+export default defineConfig({
+  test: {
+    include: ['e2e/**/*.test.ts'],
+    environment: 'node',
+    fileParallelism: false,
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+    globalSetup: ['./e2e/global-setup.ts'],
+    reporters: reporters('client-e2e'),
+  },
+});
