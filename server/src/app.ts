@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import { accessMessages } from '@site/contracts';
+import { deleteExpiredSessions } from './areas/auth/auth.repository.ts';
 import { pingDb } from './db/database.ts';
 import type { AppDeps } from './deps.ts';
 import { registerSameSiteGuard } from './http/same-site.ts';
@@ -83,6 +84,15 @@ export async function buildApp(
     const ok = await pingDb(deps.db);
     return reply.code(ok ? 200 : 503).send(ok ? { ok: true } : { ok: false, message: 'The database does not answer' });
   });
+
+  // Expired sessions are refused on sight; this only keeps the table from growing.
+  let sweeper: NodeJS.Timeout | undefined;
+  const sweep = () =>
+    void deleteExpiredSessions(deps.db, new Date()).catch((err: unknown) => app.log.warn({ err }, 'session sweep failed'));
+  app.addHook('onReady', async () => {
+    sweeper = setInterval(sweep, 60 * 60 * 1000).unref();
+  });
+  app.addHook('onClose', async () => clearInterval(sweeper));
 
   mountTrpc(app, deps);
   mountLegacyApi(app, deps);

@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import type { Level } from '@site/contracts';
+import { buildApp, createDeps, type AppDeps } from '../src/app.ts';
+import { hashToken, type SessionUser } from '../src/areas/auth/sessions.ts';
+import { insertUser } from '../src/areas/auth/auth.repository.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { createDb, type Database, type DbHandle } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { tableNames } from '../src/db/schema.ts';
+import { createContextInner } from '../src/trpc/context.ts';
+import { appRouter } from '../src/trpc/root.ts';
+
+export type TestDbKind = 'pglite' | 'postgres';
+
+/** PGlite always; PostgreSQL too when TEST_DATABASE_URL is set (CI). Use with describe.each. */
+export const databases: TestDbKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+export const TEST_PASSWORD = 'correct horse';
+
+/** A configuration for tests: light argon2 cost, no logs, a client folder that does not exist. */
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    ARGON2_MEMORY_KIB: '1024',
+    ARGON2_TIME_COST: '1',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: path.join(os.tmpdir(), 'site-test-unused'),
+    CLIENT_DIST: path.join(os.tmpdir(), 'site-test-no-client'),
+    ...env,
+  });
+}
+
+export type TestDb = DbHandle & { url?: string };
+
+/**
+ * A fresh, migrated database. For PostgreSQL it creates a database of its own on the server named
+ * by TEST_DATABASE_URL (and drops it on close); nothing else there is touched.
+ */
+export async function createTestDb(kind: TestDbKind): Promise<TestDb> {
+  if (kind === 'pglite') {
+    const handle = await createDb({ kind: 'pglite-memory' });
+    await migrateToLatest(handle.db);
+    return handle;
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `site_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const handle = await createDb({ kind: 'postgres', url: url.toString() });
+  await migrateToLatest(handle.db);
+  return {
+    ...handle,
+    url: url.toString(),
+    close: async () => {
+      await handle.close();
+      const again = new pg.Client({ connectionString: adminUrl });
+      await again.connect();
+      try {
+        await again.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await again.end();
+      }
+    },
+  };
+}
+
+export async function truncateAll(db: Database): Promise<void> {
+  await sql`truncate table ${sql.join(tableNames.map((t) => sql.table(t)))} restart identity cascade`.execute(db);
+}
+
+export type TestServer = { app: FastifyInstance; deps: AppDeps; db: Database };
+
+/**
+ * One app and database per describe block, emptied before every test. Returns a live view: read
+ * its fields inside tests, not at collection time.
+ */
+export function useTestServer(kind: TestDbKind, env: Record<string, string> = {}): TestServer {
+  const server = {} as TestServer;
+  let handle: TestDb | undefined;
+  beforeAll(async () => {
+    handle = await createTestDb(kind);
+    server.db = handle.db;
+    server.deps = createDeps(testConfig(env), handle.db);
+    server.app = await buildApp(server.deps);
+    await server.app.ready();
+  }, 60_000);
+  afterAll(async () => {
+    await server.app?.close();
+    await handle?.close();
+  });
+  beforeEach(async () => {
+    await truncateAll(server.db);
+    server.deps.sessions.clearCache();
+    server.deps.throttle.reset();
+  });
+  return server;
+}
+
+/** Creates an account of the given level directly (the sign-up rules are tested elsewhere). */
+export async function createUser(deps: AppDeps, name: string, level: Level, password = TEST_PASSWORD): Promise<SessionUser> {
+  const row = await insertUser(deps.db, { name, passwordHash: await deps.passwords.hash(password), level });
+  return { id: row.id, name: row.name, level: row.level as Level };
+}
+
+/** A session cookie header value (`sid=...`) for an account of level N, created on the fly. */
+export async function cookieFor(deps: AppDeps, level: Level, name = `user${level}`): Promise<string> {
+  const user = await createUser(deps, name, level);
+  const { token } = await deps.sessions.create(user.id);
+  return `sid=${token}`;
+}
+
+/** A tRPC caller acting as the given account (or anonymous), without HTTP. */
+export function callerFor(deps: AppDeps, user: SessionUser | null) {
+  return appRouter.createCaller(createContextInner(deps, { user }));
+}
+
+/** The `sid` cookie a response set, as a request header value. */
+export function sessionCookie(res: LightMyRequestResponse): string | undefined {
+  const cookie = res.cookies.find((c) => c.name === 'sid' && c.value !== '');
+  return cookie ? `sid=${cookie.value}` : undefined;
+}
+
+export const tokenHashOf = (cookie: string) => hashToken(cookie.replace(/^sid=/, ''));
+
+/** POST a JSON body the way the old client does. */
+export function postJson(app: FastifyInstance, url: string, body?: unknown, cookie?: string) {
+  return app.inject({
+    method: 'POST',
+    url,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(cookie ? { cookie } : {}),
+    },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+}
