@@ -44,12 +44,12 @@ export class Rng {
 
   /** Next unsigned 32-bit integer. */
   next(): number {
-    const t0 = (this.a + this.b) | 0;
+    // sfc32 as published by Chris Doty-Humphrey: tmp = a + b + counter++.
+    const t = (((this.a + this.b) | 0) + this.d) | 0;
+    this.d = (this.d + 1) | 0;
     this.a = this.b ^ (this.b >>> 9);
     this.b = (this.c + (this.c << 3)) | 0;
     this.c = (this.c << 21) | (this.c >>> 11);
-    this.d = (this.d + 1) | 0;
-    const t = (t0 + this.d) | 0;
     this.c = (this.c + t) | 0;
     return t >>> 0;
   }

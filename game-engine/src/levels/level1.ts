@@ -2,8 +2,8 @@ import type { LevelDef } from '../types.ts';
 import { LEGEND } from './legend.ts';
 
 /**
- * Floor 1: the lab. Two survivors start top-left next to a cryochamber; a pair of drones waits in the
- * south-west room; the upgrade station is on the way to the stairs in the south-east corner.
+ * Floor 1: the lab. Two survivors start top-left next to a cryochamber; three drones wait just
+ * inside the south-east room; the upgrade station is on the way to the stairs in the south-east corner.
  */
 export const level1: LevelDef = {
   id: 'lab',
@@ -46,8 +46,9 @@ export const level1: LevelDef = {
   ],
   startXY: { x: 2, y: 2 },
   startingEnemies: [
-    { kind: 'drone', x: 3, y: 8 },
-    { kind: 'drone', x: 3, y: 8 },
+    { kind: 'drone', x: 10, y: 7 },
+    { kind: 'drone', x: 10, y: 7 },
+    { kind: 'drone', x: 10, y: 7 },
   ],
   spawnColor: 'red',
   stairs: { x: 13, y: 9 },

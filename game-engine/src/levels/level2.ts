@@ -26,7 +26,7 @@ export const level2: LevelDef = {
     ],
   },
   baseSurvivors: [],
-  interactibles: [{ kind: 'terminal', name: 'Vault terminal', x: 9, y: 9 }],
+  interactibles: [{ kind: 'terminal', name: 'Vault terminal', x: 10, y: 10 }],
   floorItems: [
     { type: 'vest', x: 4, y: 2 },
     { type: 'burstPistol', x: 2, y: 10 },
@@ -48,6 +48,8 @@ export const level2: LevelDef = {
     { kind: 'bloater', x: 9, y: 6 },
     { kind: 'drone', x: 12, y: 3 },
     { kind: 'runner', x: 15, y: 9 },
+    { kind: 'bloater', x: 14, y: 2 },
+    { kind: 'drone', x: 14, y: 2 },
   ],
   spawnColor: 'red',
   stairs: { x: 15, y: 1 },
