@@ -29,6 +29,8 @@ const SHAPES: Record<ActionType, Record<string, Field>> = {
   cycle: { direction: 'direction' },
 };
 
+const SHAPE_ENTRIES = new Map(Object.entries(SHAPES).map(([type, shape]) => [type, Object.entries(shape)]));
+
 function fieldOk(value: unknown, field: Field): boolean {
   switch (field) {
     case 'int':
@@ -47,9 +49,9 @@ export function malformedReason(raw: unknown): string | null {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return 'An action must be an object with a type';
   const record = raw as Record<string, unknown>;
   const type = record.type;
-  if (typeof type !== 'string' || !Object.hasOwn(SHAPES, type)) return `Unknown action type ${JSON.stringify(type)}`;
-  const shape = SHAPES[type as ActionType];
-  for (const [key, field] of Object.entries(shape)) {
+  const fields = typeof type === 'string' ? SHAPE_ENTRIES.get(type) : undefined;
+  if (!fields) return `Unknown action type ${JSON.stringify(type) ?? String(type)}`;
+  for (const [key, field] of fields) {
     if (!fieldOk(record[key], field)) return `Action ${type} needs a valid ${key}`;
   }
   if (type !== 'select' && record.survivorId !== undefined && typeof record.survivorId !== 'string') {

@@ -102,12 +102,15 @@ export const DIRECTIONS: readonly Point[] = [
 ];
 
 const UNREACHABLE = 0x7fff;
+/** BFS queue reused between calls (the engine is synchronous, so one buffer is enough). */
+let scratchQueue = new Int32Array(0);
 
 /** Multi-source BFS distance (4-neighbour steps over passable cells) from every living survivor. */
 export function distanceField(grid: Grid, survivors: readonly Survivor[]): Int16Array {
   const size = grid.width * grid.height;
   const dist = new Int16Array(size).fill(UNREACHABLE);
-  const queue = new Int32Array(size);
+  if (scratchQueue.length < size) scratchQueue = new Int32Array(size);
+  const queue = scratchQueue;
   let head = 0;
   let tail = 0;
   for (const s of survivors) {
