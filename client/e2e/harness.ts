@@ -1,0 +1,277 @@
+/**
+ * Browser-test harness: real Chromium (playwright-core) against the built client served by the
+ * real built server on a fresh database. One server per test file:
+ *
+ *   import { describeInBrowser, useSite } from './harness.ts';
+ *   describeInBrowser('my page', () => {
+ *     const site = useSite();
+ *     it('works', async () => {
+ *       const page = await site.newPage();
+ *       await page.goto(site.url('/about'));
+ *       await site.screenshot(page, 'my-page');
+ *     });
+ *   });
+ *
+ * Without Chromium the tests are skipped with a printed reason, except under CI=true, where they fail.
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { repoRoot, screenshotDir } from './paths.ts';
+
+export const PHONE = { width: 390, height: 844 } as const;
+export const DESKTOP = { width: 1280, height: 800 } as const;
+
+function onPath(name: string): string | null {
+  try {
+    const found = execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim();
+    return found || null;
+  } catch {
+    return null;
+  }
+}
+
+/** CHROMIUM_PATH, then /usr/bin/chromium, then a chromium on the PATH. */
+export function findChromium(): string | null {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'];
+  for (const candidate of candidates) if (candidate && fs.existsSync(candidate)) return candidate;
+  return onPath('chromium') ?? onPath('chromium-browser');
+}
+
+const chromiumPath = findChromium();
+const missingReason = chromiumPath ? null : 'no Chromium found (set CHROMIUM_PATH, or install /usr/bin/chromium)';
+
+/** A describe that skips, with a clear reason, when there is no browser; under CI it fails instead. */
+export function describeInBrowser(name: string, body: () => void): void {
+  if (missingReason && process.env.CI !== 'true') {
+    console.warn(`[e2e] skipping "${name}": ${missingReason}`);
+    describe.skip(name, body);
+    return;
+  }
+  describe(name, () => {
+    if (missingReason) {
+      beforeAll(() => {
+        throw new Error(`Browser tests cannot run under CI: ${missingReason}`);
+      });
+    }
+    body();
+  });
+}
+
+async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const server = net.createServer();
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => {
+        const address = server.address();
+        server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+      });
+    });
+    // 8443 opens extra hub links; the tests expect an ordinary port.
+    if (port !== 0 && port !== 8443) return port;
+  }
+}
+
+export type RunningServer = { baseUrl: string; dataDir: string; stop: () => Promise<void>; output: () => string };
+
+/** Starts `node server/dist/index.js` on a free port with a fresh temporary data directory. */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-e2e-'));
+  let log = '';
+  const child: ChildProcess = spawn(process.execPath, [path.join(repoRoot, 'server', 'dist', 'index.js')], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      CLIENT_DIST: path.join(repoRoot, 'client', 'dist'),
+      LOG_LEVEL: 'warn',
+      // Cheap hashing: the tests are about the browser, not about argon2's cost.
+      ARGON2_MEMORY_KIB: '1024',
+      ARGON2_TIME_COST: '1',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const baseUrl = `http://127.0.0.1:${port}`;
+
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`The server exited with code ${child.exitCode} before answering /healthz:\n${log}`);
+    }
+    try {
+      const response = await fetch(`${baseUrl}/healthz`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`The server did not answer /healthz within 60 s:\n${log}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  return { baseUrl, dataDir, stop, output: () => log };
+}
+
+export function launchBrowser(): Promise<Browser> {
+  if (!chromiumPath) throw new Error(missingReason ?? 'no Chromium');
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+export type PageOptions = { viewport?: { width: number; height: number }; context?: BrowserContext };
+
+/** What one test file gets: its server, its browser, and helpers bound to them. */
+export type SiteHarness = {
+  readonly server: RunningServer;
+  readonly browser: Browser;
+  url: (pathname: string) => string;
+  /** A page in its own context (its own cookies) unless a context is given. Alerts are accepted and recorded. */
+  newPage: (options?: PageOptions) => Promise<Page>;
+  newContext: (viewport?: { width: number; height: number }) => Promise<BrowserContext>;
+  /** Texts of the alerts a page has shown, oldest first. */
+  alerts: (page: Page) => string[];
+  /** Errors printed to the console or thrown on the page. */
+  pageErrors: (page: Page) => string[];
+  screenshot: (page: Page, name: string, options?: { fullPage?: boolean }) => Promise<string>;
+};
+
+/** Registers beforeAll/afterAll for the enclosing describe: fresh server, browser, cleanup. */
+export function useSite(env: Record<string, string> = {}): SiteHarness {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+  const alertLog = new WeakMap<Page, string[]>();
+  const errorLog = new WeakMap<Page, string[]>();
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(env), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await Promise.allSettled(contexts.map((c) => c.close()));
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const harness: SiteHarness = {
+    get server() {
+      if (!server) throw new Error('The server is not running (was useSite called inside a describe?)');
+      return server;
+    },
+    get browser() {
+      if (!browser) throw new Error('The browser is not running');
+      return browser;
+    },
+    url: (pathname) => `${harness.server.baseUrl}${pathname}`,
+    newContext: async (viewport = DESKTOP) => {
+      const context = await harness.browser.newContext({ viewport, baseURL: harness.server.baseUrl });
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: harness.server.baseUrl });
+      contexts.push(context);
+      return context;
+    },
+    newPage: async (options = {}) => {
+      const context = options.context ?? (await harness.newContext(options.viewport));
+      const page = await context.newPage();
+      const alerts: string[] = [];
+      const errors: string[] = [];
+      alertLog.set(page, alerts);
+      errorLog.set(page, errors);
+      page.on('dialog', (dialog) => {
+        alerts.push(dialog.message());
+        void dialog.accept();
+      });
+      page.on('pageerror', (error) => errors.push(error.message));
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      return page;
+    },
+    alerts: (page) => alertLog.get(page) ?? [],
+    pageErrors: (page) => errorLog.get(page) ?? [],
+    screenshot: async (page, name, options = {}) => {
+      fs.mkdirSync(screenshotDir, { recursive: true });
+      const file = path.join(screenshotDir, `${name}.png`);
+      await page.screenshot({ path: file, fullPage: options.fullPage ?? false });
+      return file;
+    },
+  };
+  return harness;
+}
+
+/* ---------- steps many tests share ---------- */
+
+/** Waits until the shell's loading cover is gone (the three startup calls answered). */
+export async function waitForShell(page: Page): Promise<void> {
+  await page.locator('[data-testid="navbar"]').waitFor();
+  await page.waitForFunction(() => !document.querySelector('.loading-cover:not(.done)'));
+}
+
+export async function signUp(page: Page, name: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await waitForShell(page);
+  const panel = page.locator('form', { has: page.getByRole('heading', { name: 'Create Account' }) });
+  await panel.getByLabel('Name').fill(name);
+  await panel.getByLabel('Password', { exact: true }).fill(password);
+  await panel.getByLabel('Confirm Password').fill(password);
+  await panel.getByRole('button', { name: 'Make Account' }).click();
+}
+
+export async function logIn(page: Page, name: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await waitForShell(page);
+  const panel = page.locator('form', { has: page.getByRole('heading', { name: 'Log In' }) });
+  await panel.getByLabel('Name').fill(name);
+  await panel.getByLabel('Password').fill(password);
+  await panel.getByRole('button', { name: 'Login' }).click();
+}
+
+/** Closes the hub's welcome popup for now (OK) if it is showing. */
+export async function closeWelcome(page: Page, choice: 'OK' | 'Cancel' = 'OK'): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: 'Welcome to the hub' });
+  if (await dialog.isVisible()) await dialog.getByRole('button', { name: choice }).click();
+}
+
+const require = createRequire(import.meta.url);
+
+export type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] };
+
+/** Runs axe-core in the page and returns the serious and critical violations. */
+export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+  const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  // Evaluated through the DevTools protocol: the site's CSP (rightly) refuses inline script tags.
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document);
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+export { expect };

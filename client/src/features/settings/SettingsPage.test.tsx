@@ -1,0 +1,56 @@
+import { fireEvent, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_COLORS, type Colors } from '@site/contracts/settings';
+import { renderWithSite } from '../../test/render.tsx';
+import SettingsPage from './SettingsPage.tsx';
+
+function setup(saved: Colors = DEFAULT_COLORS) {
+  let stored = saved;
+  const result = renderWithSite(<SettingsPage />, {
+    path: '/personal/settings',
+    procedures: {
+      'settings.colors': () => stored,
+      'settings.navbarStyle': () => ({ clickToToggle: false }),
+      'settings.saveColors': (input) => (stored = input as Colors),
+      'settings.saveNavbarStyle': (input) => input,
+    },
+  });
+  return { ...result, stored: () => stored };
+}
+
+const value = (label: string) => (screen.getByLabelText(label, { exact: true }) as HTMLInputElement).value;
+
+describe('SettingsPage colours', () => {
+  it('rotates every colour but links and errors, from where the slider started', async () => {
+    setup();
+    await screen.findByLabelText('Rotate All Colors');
+    fireEvent.change(screen.getByLabelText('Rotate All Colors'), { target: { value: '90' } });
+    expect(value('Links')).toBe(DEFAULT_COLORS.linkColor);
+    expect(value('Errors')).toBe(DEFAULT_COLORS.errorColor);
+    expect(value('Accents')).not.toBe(DEFAULT_COLORS.accentColor);
+    expect(value('Background')).not.toBe(DEFAULT_COLORS.backgroundColor);
+    // Painted on the page as you go.
+    expect(document.documentElement.style.getPropertyValue('--accent-color')).toBe(value('Accents'));
+    fireEvent.change(screen.getByLabelText('Rotate All Colors'), { target: { value: '0' } });
+    expect(value('Accents')).toBe(DEFAULT_COLORS.accentColor);
+  });
+
+  it('shows a reset arrow only for colours that are not the default', async () => {
+    setup({ ...DEFAULT_COLORS, linkColor: '#123456' });
+    const reset = await screen.findByRole('button', { name: 'Reset Links to default' });
+    expect(screen.getAllByRole('button', { name: /^Reset / })).toHaveLength(1);
+    await userEvent.click(reset);
+    expect(value('Links')).toBe(DEFAULT_COLORS.linkColor);
+    expect(screen.queryAllByRole('button', { name: /^Reset / })).toHaveLength(0);
+  });
+
+  it('saves the draft with Save Colors', async () => {
+    const { stored } = setup();
+    await screen.findByLabelText('Menus');
+    fireEvent.input(screen.getByLabelText('Menus'), { target: { value: '#112233' } });
+    await userEvent.click(screen.getByRole('button', { name: 'Save Colors' }));
+    await screen.findByText('Colors saved.');
+    expect(stored().menuColor).toBe('#112233');
+  });
+});
