@@ -29,11 +29,15 @@ const REDACT = [
 /** Builds the whole server without listening (tests use inject, index.ts listens). */
 export async function buildApp(
   deps: AppDeps,
-  opts: { logger?: FastifyServerOptions['logger'] } = {},
+  opts: { logger?: Exclude<FastifyServerOptions['logger'], boolean> } = {},
 ): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
-    logger: opts.logger ?? (config.logLevel === 'silent' ? false : { level: config.logLevel, redact: REDACT }),
+    logger: opts.logger
+      ? { ...opts.logger, redact: REDACT }
+      : config.logLevel === 'silent'
+        ? false
+        : { level: config.logLevel, redact: REDACT },
     // Access logs would write two lines per request; errors are logged where they happen.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,

@@ -6,6 +6,14 @@ import fastifyStatic from '@fastify/static';
 /** Paths that belong to the server: an unknown one is a JSON 404, never the client's page. */
 const SERVER_PREFIXES = ['/api', '/trpc', '/private', '/healthz', '/assets'];
 
+function isFile(file: string): boolean {
+  try {
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 const isServerPath = (url: string) => SERVER_PREFIXES.some((p) => url === p || url.startsWith(`${p}/`));
 
 /**
@@ -17,15 +25,17 @@ export async function registerClient(app: FastifyInstance, clientDist: string): 
   const indexFile = path.join(clientDist, 'index.html');
   const built = fs.existsSync(indexFile);
   if (built) {
+    // Hashed build output: immutable. Everything else is sent by the not-found handler below.
     await app.register(fastifyStatic, {
-      root: clientDist,
+      root: path.join(clientDist, 'assets'),
+      prefix: '/assets/',
       wildcard: true,
       index: false,
       redirect: false,
-      setHeaders(res, filePath) {
+      setHeaders(reply, filePath) {
         const inAssets = path.relative(path.join(clientDist, 'assets'), filePath);
-        const immutable = !inAssets.startsWith('..') && !path.isAbsolute(inAssets);
-        res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        const hashed = !inAssets.startsWith('..') && !path.isAbsolute(inAssets);
+        reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
   }
@@ -48,8 +58,13 @@ export async function registerClient(app: FastifyInstance, clientDist: string): 
       decoded = '/';
     }
     const relative = path.posix.normalize(decoded).replace(/^\/+/, '');
-    const prerendered = relative && !relative.startsWith('..') ? path.join(relative, 'index.html') : null;
-    const file = prerendered && fs.existsSync(path.join(clientDist, prerendered)) ? prerendered : 'index.html';
-    return reply.code(200).header('cache-control', 'no-cache').sendFile(file);
+    const inside = relative !== '' && !relative.startsWith('..');
+    const file =
+      inside && isFile(path.join(clientDist, relative))
+        ? relative
+        : inside && isFile(path.join(clientDist, relative, 'index.html'))
+          ? path.join(relative, 'index.html')
+          : 'index.html';
+    return reply.code(200).header('cache-control', 'no-cache').sendFile(file, clientDist);
   });
 }
