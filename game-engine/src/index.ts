@@ -35,3 +35,5 @@ export { LEVELS, level1, level2 } from './levels/index.ts';
 export { seedRng, Rng } from './rng.ts';
 export type { RngState } from './rng.ts';
 export type * from './types.ts';
+export { toReplayFile, verifyReplayFile } from './replay-file.ts';
+export type { ReplayFile, ReplayVerdict } from './replay-file.ts';
