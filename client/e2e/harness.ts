@@ -217,6 +217,12 @@ export function useSite(env: Record<string, string> = {}): SiteHarness {
     screenshot: async (page, name, options = {}) => {
       fs.mkdirSync(screenshotDir, { recursive: true });
       const file = path.join(screenshotDir, `${name}.png`);
+      if (options.fullPage) {
+        // A whole-page capture of a scrolled page would catch the navbar slid away mid-scroll.
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.waitForFunction(() => !document.querySelector('.navbar-hidden'), undefined, { timeout: 2000 }).catch(() => undefined);
+        await page.waitForTimeout(250);
+      }
       await page.screenshot({ path: file, fullPage: options.fullPage ?? false });
       return file;
     },
