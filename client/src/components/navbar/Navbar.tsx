@@ -209,7 +209,7 @@ export function Navbar({ status, clickToToggle, Link }: NavbarProps) {
       {clickToToggle && (
         <button
           type="button"
-          className="navbar-toggle"
+          className={`navbar-toggle${toggledAway ? '' : ' below-bar'}`}
           aria-label={toggledAway ? 'Show navigation bar' : 'Hide navigation bar'}
           aria-pressed={!toggledAway}
           onClick={() => setToggledAway((v) => !v)}

@@ -17,8 +17,7 @@ export default function PreauthPage() {
         <h1 id="preauth-title">Account pending</h1>
         <p>{message}</p>
         <p>
-          Your account is created, but {owner.name} has to authenticate it by hand before the members area opens. Contact the site owner and ask them to
-          raise your level.
+          Until {owner.name} raises your account's level, the members area stays closed. You can still read the public pages.
         </p>
         <p className="link-row">
           <Link className="button" to="/">
