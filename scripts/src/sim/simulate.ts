@@ -5,7 +5,7 @@
  * Game i of a run (i = 0, 1, ..., games - 1) is played with the game seed `${seed}-${i}`; the policy's
  * own PRNG is seeded from that game seed (see policySeed), so any single game can be replayed alone.
  */
-import { apply, createGame, hashState } from '@site/game-engine';
+import { apply, createGame, hashState, LEVELS } from '@site/game-engine';
 import type { Action, EnemyKind, GameEvent, GameState } from '@site/game-engine';
 import { createPolicy } from './policies.ts';
 import type { PolicyName } from './policies.ts';
@@ -127,7 +127,7 @@ export interface SimulationSummary {
   actions: { total: number; meanPerGame: number };
   /** Survivors killed, by the kind of enemy that dealt the killing blow. */
   deathsByEnemy: Record<EnemyKind, number>;
-  /** Games by the floor they ended on (a won game ends on the last floor). */
+  /** Games by the floor (1-based) they ended on; a won game ends on the last floor. */
   levelsReached: Record<string, number>;
   /** Hash over every game's final hashState, in game order. */
   finalHash: string;
@@ -148,6 +148,7 @@ export function runSimulation(options: SimulationOptions): SimulationResult {
   const maxActions = options.maxActions ?? DEFAULT_MAX_ACTIONS;
   const deaths = emptyDeaths();
   const levels: Record<string, number> = {};
+  for (let floor = 1; floor <= LEVELS.length; floor++) levels[String(floor)] = 0;
   const hashes: string[] = [];
   let wins = 0;
   let losses = 0;
