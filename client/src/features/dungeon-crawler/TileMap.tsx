@@ -1,6 +1,6 @@
 import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
 import type { Point, Tile } from '@site/game-engine';
-import { clampZoom, ensureVisible, fitCamera, pan, tileAtPoint, wheelFactor, zoomAt, type Camera } from './camera.ts';
+import { ensureVisible, fitCamera, pan, tileAtPoint, wheelFactor, zoomAt, type Camera } from './camera.ts';
 import { drawMap, type Highlight, type Theme } from './draw.ts';
 import { sceneAnimating } from './scene.ts';
 import type { SceneStore } from './scene-store.ts';
@@ -168,7 +168,6 @@ export function TileMap(props: Props) {
       ref={wrapRef}
       className="tower-map"
       data-testid="tower-map"
-      data-zoom={clampZoom(camera.current?.zoom ?? 1).toFixed(4)}
       onContextMenu={(e) => e.preventDefault()}
       onPointerDown={(e) => {
         if (e.button !== 0 && e.button !== 2) return;
