@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { parseArgs } from './args.ts';
+import { createProgress } from './progress.ts';
+
+describe('parseArgs', () => {
+  it('has defaults', () => {
+    expect(parseArgs([])).toEqual({
+      kind: 'run',
+      args: { seed: '42', games: 100, policy: 'greedy', maxRounds: 200, json: false, replay: null },
+    });
+  });
+
+  it('reads every option, with a space or an equals sign', () => {
+    expect(parseArgs(['--seed', 'abc', '--games=1000', '--policy', 'random', '--json', '--replay', 'g.json', '--max-rounds=50'])).toEqual({
+      kind: 'run',
+      args: { seed: 'abc', games: 1000, policy: 'random', maxRounds: 50, json: true, replay: 'g.json' },
+    });
+  });
+
+  it('asks for help', () => {
+    expect(parseArgs(['--help'])).toEqual({ kind: 'help' });
+    expect(parseArgs(['--games', '3', '-h'])).toEqual({ kind: 'help' });
+  });
+
+  it.each([
+    [['--policy', 'smart'], 'Unknown policy "smart" (choose random or greedy)'],
+    [['--games', 'ten'], '--games needs a whole number, got "ten"'],
+    [['--games', '0'], '--games must be between 1 and 10000000, got 0'],
+    [['--games', '1.5'], '--games needs a whole number, got "1.5"'],
+    [['--fast'], 'Unknown option --fast'],
+    [['extra'], 'Unexpected argument "extra"'],
+    [['--seed'], '--seed needs a value'],
+    [['--replay', '--json'], '--replay needs a value'],
+  ])('rejects %j', (argv, message) => {
+    expect(parseArgs(argv)).toEqual({ kind: 'error', message });
+  });
+});
+
+describe('progress bar', () => {
+  function stream(isTTY: boolean): { isTTY: boolean; text: string; write(t: string): void } {
+    return {
+      isTTY,
+      text: '',
+      write(t: string) {
+        this.text += t;
+      },
+    };
+  }
+
+  it('stays silent when stderr is not a terminal', () => {
+    const out = stream(false);
+    const p = createProgress(out, 1000);
+    for (let i = 1; i <= 1000; i++) p.update(i, 1000);
+    p.finish();
+    expect(out.text).toBe('');
+  });
+
+  it('draws for many games on a terminal and erases itself', () => {
+    const out = stream(true);
+    let t = 0;
+    const p = createProgress(out, 1000, { now: () => t });
+    t = 500;
+    p.update(500, 1000);
+    expect(out.text).toContain('500/1000 games');
+    p.finish();
+    expect(out.text.endsWith('\r\x1b[2K')).toBe(true);
+  });
+
+  it('waits a second before drawing a short run', () => {
+    const out = stream(true);
+    let t = 0;
+    const p = createProgress(out, 50, { now: () => t });
+    t = 200;
+    p.update(10, 50);
+    expect(out.text).toBe('');
+    t = 1500;
+    p.update(40, 50);
+    expect(out.text).toContain('40/50 games');
+  });
+});

@@ -1,0 +1,56 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runSimulation } from './simulate.ts';
+
+const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
+
+function sim(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const env = { ...process.env };
+  delete env.INIT_CWD;
+  const result = spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8', env, timeout: 60_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('sim CLI', () => {
+  it('prints the summary as JSON, identical to runSimulation, timing only on stderr', () => {
+    const run = sim('--seed', '5', '--games', '3', '--policy', 'random', '--json');
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual(runSimulation({ seed: '5', games: 3, policy: 'random' }).summary);
+    expect(run.stderr).toMatch(/elapsed/);
+  });
+
+  it('exits 2 with the usage on a bad argument, 0 with --help', () => {
+    const bad = sim('--games', 'many');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('sim: --games needs a whole number, got "many"');
+    expect(bad.stderr).toContain('Usage: npm run sim');
+    expect(bad.stdout).toBe('');
+    const help = sim('--help');
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('--replay FILE');
+  });
+
+  it('writes a replay, verifies it, and exits 1 on a tampered one', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sim-cli-'));
+    const file = path.join(dir, 'game.json');
+    try {
+      expect(sim('--games', '1', '--seed', 'cli', '--replay', file).status).toBe(0);
+      const written = JSON.parse(fs.readFileSync(file, 'utf8')) as { seed: string; finalHash: string };
+      expect(written.seed).toBe('cli-0');
+      const ok = sim('--replay', file);
+      expect(ok.status).toBe(0);
+      expect(ok.stdout).toContain(`OK ${file}`);
+      expect(ok.stdout).toContain(`final hash ${written.finalHash}`);
+      fs.writeFileSync(file, JSON.stringify({ ...written, finalHash: 'ffffffff' }));
+      const bad = sim('--replay', file);
+      expect(bad.status).toBe(1);
+      expect(bad.stdout).toContain(`FAILED ${file}\n  Final state hash ${written.finalHash} differs from the recorded ffffffff`);
+    } finally {
+      fs.rmSync(dir, { recursive: true });
+    }
+  });
+});
