@@ -1,0 +1,70 @@
+/**
+ * HTTP throughput: a bare Fastify route, the tRPC status query (as @trpc/client's batch link sends
+ * it) and /api/login_status, all with a valid session cookie, on the real app over 127.0.0.1.
+ * Goal: both ratios to the bare route >= 0.5.   Run: npm run bench:http
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { buildApp, createDeps } from '@site/server/app';
+import { loadConfig } from '@site/server/config';
+import { createDb } from '@site/server/db/database';
+import { migrateToLatest } from '@site/server/db/migrate';
+import * as auth from '@site/server/areas/auth/auth.service';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-bench-'));
+const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', CLIENT_DIST: path.join(dataDir, 'no-client') });
+const handle = await createDb({ kind: 'pglite', dataDir });
+await migrateToLatest(handle.db);
+const deps = createDeps(config, handle.db);
+const app = await buildApp(deps);
+app.get('/bench/bare', async () => ({ user: 'bench', level: 3 }));
+const base = await app.listen({ port: 0, host: '127.0.0.1' });
+
+const user = await auth.signup(deps, { name: 'bench', password: 'bench-password', confirmPassword: 'bench-password' });
+const cookie = `sid=${(await deps.sessions.create(user.id)).token}`;
+
+type Target = { name: string; method: 'GET' | 'POST'; path: string };
+const targets: Target[] = [
+  { name: 'bare Fastify route', method: 'GET', path: '/bench/bare' },
+  { name: 'tRPC auth.status (batch GET)', method: 'GET', path: `/trpc/auth.status?batch=1&input=${encodeURIComponent('{}')}` },
+  { name: '/api/login_status', method: 'POST', path: '/api/login_status' },
+];
+
+async function load(target: Target, seconds: number): Promise<number> {
+  const check = await fetch(base + target.path, { method: target.method, headers: { cookie } });
+  const text = await check.text();
+  if (!check.ok || !text.includes('bench')) throw new Error(`${target.name} answered ${check.status}: ${text}`);
+  const result = await autocannon({
+    url: base + target.path,
+    method: target.method,
+    headers: { cookie },
+    connections: CONNECTIONS,
+    duration: seconds,
+    maxOverallRequests: 5_000_000,
+  });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+try {
+  const rates: number[] = [];
+  for (const target of targets) {
+    await load(target, 1); // warm up the JIT and the session cache
+    rates.push(await load(target, SECONDS));
+  }
+  const [bare = 0, trpc = 0, legacy = 0] = rates;
+  console.log(`\nHTTP bench, ${CONNECTIONS} connections, ${SECONDS} s per target, Node ${process.version}`);
+  targets.forEach((t, i) => console.log(`  ${t.name.padEnd(32)} ${Math.round(rates[i] ?? 0).toString().padStart(7)} req/s`));
+  const ratio = (n: number) => (bare ? n / bare : 0).toFixed(2);
+  console.log(`  ratio tRPC / bare               ${ratio(trpc)}   (goal >= 0.5)`);
+  console.log(`  ratio /api / bare               ${ratio(legacy)}   (goal >= 0.5)`);
+} finally {
+  await app.close();
+  await handle.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
