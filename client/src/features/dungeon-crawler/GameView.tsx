@@ -187,6 +187,9 @@ export function GameView({ initial, speed, paused, onHelp, onNewGame }: Props) {
     else open(IDLE);
   };
 
+  /** After a click on a menu button the keys belong to the game again (space must not re-press the button). */
+  const refocus = () => rootRef.current?.focus({ preventScroll: true });
+
   const toggle = (kind: 'move' | 'attack' | 'inventory' | 'look' | 'interact') => {
     if (mode.kind === kind || (kind === 'attack' && (mode.kind === 'aim' || mode.kind === 'targets'))) open(IDLE);
     else if (kind === 'look') open({ kind: 'look', tile: null, things: null, detailId: null });
@@ -366,7 +369,10 @@ export function GameView({ initial, speed, paused, onHelp, onNewGame }: Props) {
         className={`tower-menu-button${active ? ' active' : ''}`}
         aria-pressed={active}
         disabled={!canAct}
-        onClick={() => toggle(kind)}
+        onClick={() => {
+          toggle(kind);
+          refocus();
+        }}
         aria-keyshortcuts={hotkey}
       >
         <span className="tower-menu-label">{label}</span>
@@ -386,6 +392,7 @@ export function GameView({ initial, speed, paused, onHelp, onNewGame }: Props) {
     <div
       className="tower-game"
       ref={rootRef}
+      tabIndex={-1}
       data-testid="tower-board"
       data-seed={game.seed}
       data-state-hash={stateHash}
@@ -488,12 +495,21 @@ export function GameView({ initial, speed, paused, onHelp, onNewGame }: Props) {
           </button>
         </div>
         <div className="tower-buttons">
-          {menuButton('move', 'Move', survivor ? String(survivor.moveActions) : null, 'W A S D')}
+          {menuButton('move', 'Move', survivor ? String(survivor.moveActions + survivor.actions * survivor.movesPerAction) : null, 'W A S D')}
           {menuButton('attack', 'Attack', survivor && survivor.attackActions > 0 ? `⚡${survivor.attackActions}` : null, 'F')}
           {menuButton('inventory', 'Inventory', null, 'Q')}
           {menuButton('look', 'Look', null, 'C')}
           {menuButton('interact', 'Interact', null, 'E')}
-          <button type="button" className="tower-menu-button pass" disabled={!canAct} onClick={pass} aria-keyshortcuts="Enter">
+          <button
+            type="button"
+            className="tower-menu-button pass"
+            disabled={!canAct}
+            onClick={() => {
+              pass();
+              refocus();
+            }}
+            aria-keyshortcuts="Enter"
+          >
             <span className="tower-menu-label">Pass</span>
             <kbd>Enter</kbd>
           </button>

@@ -234,7 +234,7 @@ function drawItem(ctx: CanvasRenderingContext2D, x: number, y: number, n: number
 function slots(n: number): { r: number; at: [number, number][] } {
   if (n <= 1) return { r: 0.3, at: [[0.5, 0.46]] };
   if (n === 2) return { r: 0.21, at: [[0.28, 0.42], [0.72, 0.42]] };
-  if (n <= 4) return { r: 0.18, at: [[0.28, 0.24], [0.72, 0.24], [0.28, 0.66], [0.72, 0.66]] };
+  if (n <= 4) return { r: 0.155, at: [[0.27, 0.24], [0.73, 0.24], [0.27, 0.69], [0.73, 0.69]] };
   const at: [number, number][] = [];
   for (let i = 0; i < 9; i++) at.push([0.2 + (i % 3) * 0.3, 0.17 + Math.floor(i / 3) * 0.3]);
   return { r: 0.12, at };
