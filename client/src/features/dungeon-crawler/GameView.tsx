@@ -438,6 +438,7 @@ export function GameView({ initial, speed, paused, onHelp, onNewGame }: Props) {
           chosen={canAct ? chosen : null}
           onTileClick={onTileClick}
           label={`Map of ${levelDef?.name ?? 'the tower'}`}
+          focus={survivor ? { x: survivor.x, y: survivor.y } : null}
         />
         <div className="tower-map-tools">
           <button type="button" className="tower-tool" aria-label="Zoom in" onClick={() => mapHandle.current?.zoomBy(1.25)}>

@@ -22,6 +22,8 @@ type Props = {
   chosen: Point | null;
   onTileClick: (p: Point) => void;
   label: string;
+  /** Where a narrow screen centres when it cannot show the whole map. */
+  focus: Point | null;
   handle?: Ref<TileMapHandle>;
 };
 
@@ -102,7 +104,7 @@ export function TileMap(props: Props) {
       canvas.width = Math.max(1, Math.round(rect.width * dpr));
       canvas.height = Math.max(1, Math.round(rect.height * dpr));
       const p = latest.current;
-      if (!camera.current) camera.current = fitCamera(p.mapWidth, p.mapHeight, rect.width, rect.height);
+      if (!camera.current && rect.width > 0) camera.current = fitCamera(p.mapWidth, p.mapHeight, rect.width, rect.height, p.focus ?? undefined);
       requestDraw.current();
     };
     resize();
@@ -154,7 +156,8 @@ export function TileMap(props: Props) {
       requestDraw.current();
     },
     fit: () => {
-      camera.current = fitCamera(latest.current.mapWidth, latest.current.mapHeight, size.current.width, size.current.height);
+      const p = latest.current;
+      camera.current = fitCamera(p.mapWidth, p.mapHeight, size.current.width, size.current.height, p.focus ?? undefined);
       requestDraw.current();
     },
     reveal: revealPoint,

@@ -34,12 +34,23 @@ export function tileAtPoint(camera: Camera, px: number, py: number): { x: number
   return { x: Math.floor((px - camera.offsetX) / size), y: Math.floor((py - camera.offsetY) / size) };
 }
 
-/** A camera showing the whole map centred in the viewport, never above zoom 1.25. */
-export function fitCamera(mapWidth: number, mapHeight: number, viewWidth: number, viewHeight: number): Camera {
+/**
+ * A camera showing the whole map centred in the viewport, never above zoom 1.25. On a narrow screen,
+ * where the whole map would make the tokens too small to read, it fills the height instead and centres
+ * on `focus` (the active survivor); the rest is a drag away.
+ */
+export function fitCamera(mapWidth: number, mapHeight: number, viewWidth: number, viewHeight: number, focus?: { x: number; y: number }): Camera {
   const worldW = mapWidth * TILE_SIZE;
   const worldH = mapHeight * TILE_SIZE;
-  const zoom = clampZoom(Math.min(1.25, (viewWidth - 16) / worldW, (viewHeight - 16) / worldH));
-  return { zoom, offsetX: (viewWidth - worldW * zoom) / 2, offsetY: (viewHeight - worldH * zoom) / 2 };
+  const whole = clampZoom(Math.min(1.25, (viewWidth - 16) / worldW, (viewHeight - 16) / worldH));
+  if (whole >= 0.55 || !focus) {
+    return { zoom: whole, offsetX: (viewWidth - worldW * whole) / 2, offsetY: (viewHeight - worldH * whole) / 2 };
+  }
+  const zoom = clampZoom(Math.max(whole, Math.min(0.8, (viewHeight - 16) / worldH)));
+  const centreX = viewWidth / 2 - (focus.x + 0.5) * TILE_SIZE * zoom;
+  // Keep the map's edges from drifting inside the view when the survivor is near one.
+  const offsetX = Math.min(8, Math.max(viewWidth - 8 - worldW * zoom, centreX));
+  return { zoom, offsetX, offsetY: (viewHeight - worldH * zoom) / 2 };
 }
 
 /** Moves the camera so the tile (x, y) is in view, without changing the zoom. */

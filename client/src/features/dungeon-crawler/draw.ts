@@ -154,9 +154,16 @@ function drawTile(ctx: CanvasRenderingContext2D, tile: Tile): void {
   ctx.strokeRect(px + 0.5, py + 0.5, TILE_SIZE - 1, TILE_SIZE - 1);
 }
 
-function badge(ctx: CanvasRenderingContext2D, cx: number, cy: number, r: number, fill: string, letter: string): void {
-  ctx.beginPath();
-  ctx.arc(cx, cy, r, 0, Math.PI * 2);
+function tokenPath(ctx: CanvasRenderingContext2D, cx: number, cy: number, r: number, square: boolean): void {
+  if (square) roundRect(ctx, cx - r, cy - r, r * 2, r * 2, r * 0.45);
+  else {
+    ctx.beginPath();
+    ctx.arc(cx, cy, r, 0, Math.PI * 2);
+  }
+}
+
+function badge(ctx: CanvasRenderingContext2D, cx: number, cy: number, r: number, fill: string, letter: string, square = false): void {
+  tokenPath(ctx, cx, cy, r, square);
   ctx.fillStyle = fill;
   ctx.fill();
   ctx.fillStyle = '#fff';
@@ -288,11 +295,12 @@ function drawToken(ctx: CanvasRenderingContext2D, t: Token, cx: number, cy: numb
     ctx.stroke();
   }
   const fill = t.side === 'survivor' ? (downed ? '#5f6670' : '#2f7de1') : (ENEMY_COLOURS[t.kind] ?? '#d9534f');
-  ctx.beginPath();
-  ctx.arc(cx, cy + 2, r, 0, Math.PI * 2);
+  // Survivors are round, monsters square, so a Bram and a bloater never look alike.
+  const square = t.side === 'enemy';
+  tokenPath(ctx, cx, cy + 2, r, square);
   ctx.fillStyle = 'rgba(0, 0, 0, 0.45)';
   ctx.fill();
-  badge(ctx, cx, cy, r, now < t.hitUntil ? '#ffffff' : fill, (t.side === 'survivor' ? t.name : t.kind).charAt(0).toUpperCase());
+  badge(ctx, cx, cy, r, now < t.hitUntil ? '#ffffff' : fill, (t.side === 'survivor' ? t.name : t.kind).charAt(0).toUpperCase(), square);
   if (now < t.hitUntil) {
     ctx.fillStyle = fill;
     ctx.font = `bold ${Math.round(r * 1.1)}px system-ui, sans-serif`;
@@ -300,8 +308,7 @@ function drawToken(ctx: CanvasRenderingContext2D, t: Token, cx: number, cy: numb
   }
   ctx.lineWidth = 2;
   ctx.strokeStyle = t.side === 'survivor' ? '#cfe3ff' : '#2a0d0d';
-  ctx.beginPath();
-  ctx.arc(cx, cy, r, 0, Math.PI * 2);
+  tokenPath(ctx, cx, cy, r, square);
   ctx.stroke();
   // Health bar under the token.
   const w = Math.max(16, r * 2.1);

@@ -29,20 +29,21 @@ export function useTowerGame(initial: Game, speed: number) {
 
   useEffect(() => () => timers.current.forEach((t) => window.clearTimeout(t)), []);
 
-  const narrate = useCallback((events: readonly GameEvent[], state: GameState) => {
-    const lines = events.map((e) => describeEvent(e, state)).filter((t): t is string => t !== null);
+  const narrate = useCallback((events: readonly GameEvent[], state: GameState, before: GameState) => {
+    const lines = events.map((e) => describeEvent(e, state, before)).filter((t): t is string => t !== null);
     if (lines.length === 0) return;
     setLog((old) => [...old, ...lines.map((text) => ({ id: ++lineId.current, text }))].slice(-40));
   }, []);
 
   const play = useCallback(
-    (events: GameEvent[], final: GameState) => {
+    (events: GameEvent[], final: GameState, before: GameState) => {
       const timeline = buildTimeline(events, final.enemies.length, speed);
       const start = performance.now();
       if (timeline.total <= 0) {
         let scene = store.get();
         for (const step of timeline.steps) scene = applyEvent(scene, step.event, start, step.duration, final);
         store.set(settle(scene, final));
+        narrate(events, final, before);
         return;
       }
       busyRef.current = true;
@@ -57,6 +58,11 @@ export function useTowerGame(initial: Game, speed: number) {
             const now = performance.now();
             for (const step of steps) scene = applyEvent(scene, step.event, now, step.duration, final);
             store.set(scene);
+            narrate(
+              steps.map((step) => step.event),
+              final,
+              before,
+            );
           }, at),
         );
       }
@@ -69,7 +75,7 @@ export function useTowerGame(initial: Game, speed: number) {
         }, timeline.total),
       );
     },
-    [speed, store],
+    [narrate, speed, store],
   );
 
   /** Applies an action through the engine. Look is answered but not logged (it never changes the state). */
@@ -87,11 +93,10 @@ export function useTowerGame(initial: Game, speed: number) {
       gameRef.current = next;
       setGame(next);
       saveGame(next.seed, next.actions, next.state);
-      narrate(result.events, result.state);
-      play(result.events, result.state);
+      play(result.events, result.state, current.state);
       return { ok: true, events: result.events, looked: null };
     },
-    [narrate, play],
+    [play],
   );
 
   return { game, busy, perform, store, log };
@@ -105,38 +110,39 @@ export function newGame(seed: string): Game {
   return { seed, actions: [], state };
 }
 
-function nameOf(id: string, state: GameState): string {
-  return state.survivors.find((s) => s.id === id)?.name ?? state.enemies.find((e) => e.id === id)?.name ?? 'Something';
+function nameIn(id: string, state: GameState): string | undefined {
+  return state.survivors.find((s) => s.id === id)?.name ?? state.enemies.find((e) => e.id === id)?.name;
 }
 
-function describeEvent(e: GameEvent, state: GameState): string | null {
+function describeEvent(e: GameEvent, state: GameState, before: GameState): string | null {
+  const nameOf = (id: string) => nameIn(id, state) ?? nameIn(id, before) ?? 'Something';
   switch (e.type) {
     case 'phase':
       return e.phase === 'Enemies' ? `Round ${e.round}: the enemies move` : `Round ${e.round}: your turn`;
     case 'spawned':
       return `A ${e.kind} crawls out of a vent`;
     case 'attacked':
-      return `${nameOf(e.attackerId, state)} attacks (rolled ${e.rolls.join(' + ') || '0'} = ${e.damage})`;
+      return `${nameOf(e.attackerId)} attacks ${nameOf(e.targetId)}: rolled ${e.rolls.join(' + ') || '0'} = ${e.damage}`;
     case 'dodged':
-      return `${nameOf(e.actorId, state)} dodged`;
+      return `${nameOf(e.actorId)} dodged`;
     case 'died':
-      return `${state.survivors.some((s) => s.id === e.actorId) ? nameOf(e.actorId, state) : 'An enemy'} died`;
+      return `${nameOf(e.actorId)} died`;
     case 'xp':
-      return `${nameOf(e.survivorId, state)} gains ${e.amount} XP (${e.xp})`;
+      return `${nameOf(e.survivorId)} gains ${e.amount} XP (${e.xp})`;
     case 'reloaded':
-      return `${nameOf(e.survivorId, state)} reloads (${e.ammo} rounds)`;
+      return `${nameOf(e.survivorId)} reloads (${e.ammo} rounds)`;
     case 'passed':
-      return `${nameOf(e.survivorId, state)} passes`;
+      return `${nameOf(e.survivorId)} passes`;
     case 'joined':
       return `${e.name} wakes up and joins the team`;
     case 'upgraded':
-      return `${nameOf(e.survivorId, state)} upgrades a weapon`;
+      return `${nameOf(e.survivorId)} upgrades a weapon`;
     case 'augmented':
-      return `${nameOf(e.survivorId, state)} installs an augment`;
+      return `${nameOf(e.survivorId)} installs an augment`;
     case 'picked':
-      return `${nameOf(e.survivorId, state)} picks something up`;
+      return `${nameOf(e.survivorId)} picks something up`;
     case 'dropped':
-      return `${nameOf(e.survivorId, state)} drops an item`;
+      return `${nameOf(e.survivorId)} drops an item`;
     case 'levelled':
       return `Up the stairs: ${e.name}`;
     case 'won':
