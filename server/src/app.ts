@@ -62,6 +62,8 @@ export async function buildApp(
 
   await app.register(fastifyCookie);
   await app.register(fastifyHelmet, {
+    // Applied by the hook below: @fastify/helmet would rebuild helmet's middleware on every request.
+    global: false,
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -81,6 +83,20 @@ export async function buildApp(
     },
     // The 5etools mirror and media open in new tabs; a strict opener policy buys nothing here.
     crossOriginEmbedderPolicy: false,
+  });
+  // The security headers are the same for every response (no nonces): let helmet write them once,
+  // remember what it wrote, and copy that onto every later response.
+  let securityHeaders: [string, string | number | string[]][] | undefined;
+  app.addHook('onRequest', async (_req, reply) => {
+    if (securityHeaders) {
+      for (const [name, value] of securityHeaders) reply.raw.setHeader(name, value);
+      return;
+    }
+    const before = new Set(Object.keys(reply.raw.getHeaders()));
+    reply.helmet();
+    securityHeaders = Object.entries(reply.raw.getHeaders()).flatMap(([name, value]) =>
+      before.has(name) || value === undefined ? [] : [[name, value] as [string, string | number | string[]]],
+    );
   });
   registerSameSiteGuard(app);
 

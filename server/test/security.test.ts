@@ -72,8 +72,8 @@ describe.each(databases)('protection (%s)', (kind) => {
     expect(typeof res.json().message).toBe('string');
   });
 
-  it('sends security headers with a CSP the client works under', async () => {
-    const res = await s.app.inject({ method: 'GET', url: '/' });
+  it.each(['/', '/healthz', '/api/nothing'])('sends security headers with a CSP the client works under (%s)', async (url) => {
+    const res = await s.app.inject({ method: 'GET', url });
     const csp = String(res.headers['content-security-policy']);
     for (const part of [
       "script-src 'self'",
