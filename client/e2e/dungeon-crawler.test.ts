@@ -78,7 +78,7 @@ async function openGamePage(page: Page, query = ''): Promise<void> {
 }
 
 /** Plays the attack through the keyboard: f, the weapon's number, the cursor to the square, space, the target's number. */
-async function attackWithKeys(page: Page, expected: Expected, action: AttackAction): Promise<void> {
+async function attackWithKeys(page: Page, expected: Expected, action: AttackAction, shot: (name: string) => Promise<unknown>): Promise<void> {
   const s = activeSurvivor(expected.state);
   if (!s) throw new Error('no active survivor');
   const weaponIndex = weaponsOf(s).findIndex((w) => w.id === action.weaponId);
@@ -91,11 +91,13 @@ async function attackWithKeys(page: Page, expected: Expected, action: AttackActi
   await expect.poll(() => board(page).getAttribute('data-mode')).toBe('aim');
   for (let dx = action.x - s.x; dx !== 0; dx -= Math.sign(dx)) await page.keyboard.press(dx > 0 ? 'd' : 'a');
   for (let dy = action.y - s.y; dy !== 0; dy -= Math.sign(dy)) await page.keyboard.press(dy > 0 ? 's' : 'w');
+  await shot('tower-aim-desktop');
   await page.keyboard.press('Space');
   const list = page.getByTestId('target-list');
   await list.waitFor();
   await expect(list.getByRole('meter').count()).resolves.toBeGreaterThan(0);
   await expect(list.getByRole('button', { name: /^Attack / }).count()).resolves.toBeGreaterThan(0);
+  await shot('tower-targets-desktop');
   await page.keyboard.press(String(targetIndex + 1));
   expected.do(action);
 }
@@ -212,7 +214,7 @@ describeInBrowser('dungeon crawler: the tower game in the browser', () => {
     for (let i = 0; i < 30 && !attacked && expected.state.status === 'playing'; i++) {
       const attack = legalActions(expected.state).find((a): a is AttackAction => a.type === 'attack');
       if (attack) {
-        await attackWithKeys(page, expected, attack);
+        await attackWithKeys(page, expected, attack, (name) => site.screenshot(page, name));
         attacked = true;
       } else {
         await page.keyboard.press('Enter');
@@ -269,6 +271,19 @@ describeInBrowser('dungeon crawler: the tower game in the browser', () => {
     await page.getByTestId('item-card').first().click({ button: 'right' });
     await page.getByRole('menuitem', { name: 'Drop' }).waitFor();
     await site.screenshot(page, 'tower-inventory-phone');
+
+    // A lost game (survivors who only pass), continued from the browser's storage: the loss screen.
+    const lost = new Expected(SEED);
+    while (lost.state.status === 'playing') lost.do({ type: 'pass' });
+    await page.evaluate(
+      ([seed, actions, hash]) => localStorage.setItem('tower-game', JSON.stringify({ seed, actions, hash, savedAt: '' })),
+      [SEED, lost.actions, hashState(lost.state)] as const,
+    );
+    await page.reload();
+    await waitForShell(page);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('dialog', { name: 'Game over' }).waitFor();
+    await site.screenshot(page, 'tower-lost-phone');
     expect(site.pageErrors(page)).toEqual([]);
   });
 });

@@ -2,6 +2,8 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apply, createGame, hashState, type Action, type GameEvent, type GameState } from '@site/game-engine';
 import DungeonCrawlerPage from './DungeonCrawlerPage.tsx';
+import { EndScreen } from './GameView.tsx';
+import { saveGame } from './storage.ts';
 import { buildTimeline } from './timeline.ts';
 
 const SEED = 'unit-seed-3';
@@ -96,5 +98,27 @@ describe('the dungeon crawler page', () => {
     key('w');
     key('w');
     expect(screen.getByTestId('game-message')).toHaveTextContent("You can't move there");
+  });
+
+  it('shows the loss screen for a lost game, and the win screen for a won one', () => {
+    // Survivors who only pass are eaten sooner or later.
+    let state = createGame({ seed: SEED });
+    const actions: Action[] = [];
+    while (state.status === 'playing' && actions.length < 2000) {
+      const result = apply(state, { type: 'pass' });
+      if (!result.ok) throw new Error(result.message);
+      state = result.state;
+      actions.push({ type: 'pass' });
+    }
+    expect(state.status).toBe('lost');
+    saveGame(SEED, actions, state);
+    render(<DungeonCrawlerPage />);
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(screen.getByRole('dialog', { name: 'Game over' })).toHaveTextContent(`round ${state.round}`);
+    expect(screen.getByRole('button', { name: /^Move/ })).toBeDisabled();
+
+    const won = { ...state, status: 'won' as const, survivors: [{ ...state.survivors[0], name: 'Ada' }] } as GameState;
+    render(<EndScreen state={won} seed={SEED} onNewGame={() => undefined} onExport={() => undefined} />);
+    expect(screen.getByRole('dialog', { name: 'You escaped the tower!' })).toHaveTextContent('Ada made it out');
   });
 });

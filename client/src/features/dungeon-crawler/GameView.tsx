@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import {
   MESSAGES,
   activeSurvivor,
@@ -604,12 +604,13 @@ function ActorList({ store }: { store: SceneStore }) {
   );
 }
 
-function EndScreen({ state, seed, onNewGame, onExport }: { state: GameState; seed: string; onNewGame: () => void; onExport: () => void }) {
+export function EndScreen({ state, seed, onNewGame, onExport }: { state: GameState; seed: string; onNewGame: () => void; onExport: () => void }) {
   const won = state.status === 'won';
+  const titleId = useId();
   return (
-    <div className={`tower-end ${won ? 'won' : 'lost'}`} role="dialog" aria-modal="false" aria-labelledby="tower-end-title" data-testid="end-screen">
+    <div className={`tower-end ${won ? 'won' : 'lost'}`} role="dialog" aria-modal="false" aria-labelledby={titleId} data-testid="end-screen">
       <div className="tower-modal-box">
-        <h2 id="tower-end-title">{won ? 'You escaped the tower!' : 'Game over'}</h2>
+        <h2 id={titleId}>{won ? 'You escaped the tower!' : 'Game over'}</h2>
         <p>
           {won
             ? `${state.survivors.map((s) => s.name).join(', ')} made it out in ${state.round} rounds.`
