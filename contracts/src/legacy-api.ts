@@ -33,6 +33,8 @@ export const legacyApi = {
   },
   '/api/login_status': { procedure: 'auth.status', output: statusOut },
   '/api/logout': { procedure: 'auth.logout' },
+  /** The old site's logout path; GET /logout is the client's page, which calls auth.logout. */
+  '/logout': { procedure: 'auth.logout' },
 
   '/api/admin/users': { procedure: 'admin.users', output: { name: 'name', authentication: 'level' } },
   '/api/admin/set_user_auth': {

@@ -54,6 +54,11 @@ const parity: Record<LegacyPath, Parity> = {
     expect((await postJson(s.app, '/api/logout', undefined, cookie)).json()).toEqual({ ok: true });
     expect((await postJson(s.app, '/api/logout')).json()).toEqual({ ok: true });
   },
+  async '/logout'(s) {
+    const cookie = await cookieFor(s.deps, 1);
+    expect((await postJson(s.app, '/logout', undefined, cookie)).json()).toEqual({ ok: true });
+    expect((await postJson(s.app, '/api/login_status', undefined, cookie)).json()).toMatchObject({ user: null });
+  },
   async '/api/admin/users'(s) {
     const cookie = await cookieFor(s.deps, 3, 'boss');
     await createUser(s.deps, 'Amy', 1);

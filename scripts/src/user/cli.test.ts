@@ -1,0 +1,44 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-user-cli-'));
+const cli = path.join(import.meta.dirname, 'cli.ts');
+const tsx = path.resolve(import.meta.dirname, '../../../node_modules/.bin/tsx');
+
+async function user(...args: string[]): Promise<{ code: number; out: string }> {
+  try {
+    const { stdout, stderr } = await run(tsx, [cli, ...args], {
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+    });
+    return { code: 0, out: stdout + stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, out: e.stdout + e.stderr };
+  }
+}
+
+describe('npm run user', () => {
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it('lists accounts, sets a level, and explains mistakes', async () => {
+    expect(await user('list')).toMatchObject({ code: 0, out: expect.stringContaining('No accounts yet') });
+    const missing = await user('set-level', 'ghost', '2');
+    expect(missing).toMatchObject({ code: 1, out: expect.stringContaining('No user has that name') });
+    expect((await user('set-level', 'ghost', '7')).code).toBe(2);
+    expect((await user('frobnicate')).code).toBe(2);
+
+    const { createDb } = await import('@site/server/db/database');
+    const { insertUser } = await import('@site/server/areas/auth/auth.repository');
+    const handle = await createDb({ kind: 'pglite', dataDir });
+    await insertUser(handle.db, { name: 'Friend', passwordHash: 'x', level: 0 });
+    await handle.close();
+
+    expect(await user('set-level', 'friend', '2')).toMatchObject({ code: 0, out: expect.stringContaining('Friend is now level 2') });
+    expect((await user('list')).out).toMatch(/2\s+Family\s+Friend/);
+  }, 120_000);
+});
