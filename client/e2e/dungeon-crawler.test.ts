@@ -16,7 +16,7 @@ import {
   type GameState,
 } from '@site/game-engine';
 import { buildTimeline } from '../src/features/dungeon-crawler/timeline.ts';
-import { DESKTOP, PHONE, closeWelcome, describeInBrowser, expect, logIn, signUp, useSite, waitForShell } from './harness.ts';
+import { DESKTOP, PHONE, closeWelcome, describeInBrowser, expect, logIn, seriousAxeViolations, signUp, useSite, waitForShell } from './harness.ts';
 
 const SEED = 'e2e-tower-7';
 const PAGE = '/personal/dungeon-crawler';
@@ -122,6 +122,7 @@ describeInBrowser('dungeon crawler: the tower game in the browser', () => {
     await expect(page.getByTestId('tower-seed').textContent()).resolves.toBe(SEED);
     await expectBoardMatches(page, expected);
     await site.screenshot(page, 'tower-start-desktop');
+    expect(await seriousAxeViolations(page)).toEqual([]);
 
     // The help note and its Back button.
     await page.getByRole('button', { name: 'How to play' }).click();
