@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createGame, legalActions, LEVELS, levelTiles, SURVIVOR } from '../src/index.ts';
 import type { EnemyKind } from '../src/index.ts';
-import { gridOf, isPassable } from '../src/grid.ts';
+import { distanceField, gridOf, isPassable, UNREACHABLE } from '../src/grid.ts';
+import type { Survivor } from '../src/index.ts';
 
 function count(deck: EnemyKind[][], kind: EnemyKind): number {
   return deck.flat().filter((k) => k === kind).length;
@@ -26,6 +27,26 @@ describe('levels', () => {
       expect(grid.spawnCells.length).toBeGreaterThan(0);
       const points = [level.startXY, level.stairs, ...level.startingEnemies, ...level.interactibles, ...level.floorItems];
       for (const p of points) expect(isPassable(grid, p.x, p.y), `${level.id} ${p.x},${p.y}`).toBe(true);
+    }
+  });
+
+  it('connects the start to the stairs, every spawn tile, enemy, interactible and floor item', () => {
+    for (const level of LEVELS) {
+      const grid = gridOf(level);
+      const field = distanceField(grid, [{ ...level.startXY } as Survivor]);
+      const spawns = grid.spawnCells.map((i) => ({ x: i % grid.width, y: Math.floor(i / grid.width) }));
+      const points = [level.stairs, ...spawns, ...level.startingEnemies, ...level.interactibles, ...level.floorItems];
+      for (const p of points) expect(field[p.y * grid.width + p.x], `${level.id} ${p.x},${p.y}`).not.toBe(UNREACHABLE);
+    }
+  });
+
+  it('keeps every floor browser-sized (roughly 12 to 24 tiles a side)', () => {
+    for (const level of LEVELS) {
+      const grid = gridOf(level);
+      expect(grid.width).toBeGreaterThanOrEqual(12);
+      expect(grid.width).toBeLessThanOrEqual(24);
+      expect(grid.height).toBeGreaterThanOrEqual(10);
+      expect(grid.height).toBeLessThanOrEqual(24);
     }
   });
 

@@ -2,8 +2,11 @@ import type { LevelDef } from '../types.ts';
 import { LEGEND } from './legend.ts';
 
 /**
- * Floor 2: the vault. Bigger deck (9 drones, 6 runners, 3 bloaters), three vents, a bloater guarding
- * the corridor and the stairs far away in the north-east. A kevlar vest lies in the first room.
+ * Floor 2: the vault. Bigger deck (9 drones, 6 runners, 3 bloaters). The survivors arrive in the
+ * north-west and must go round through the lower rooms (past a bloater at the rubble doorway), then up
+ * a narrow ventilation shaft into the vault, where the stairs stand between three vents and a bloater
+ * and a drone keep watch. Every vent of the floor is on that last stretch, so waves land next to
+ * whoever is climbing the shaft or waiting on the stairs. A kevlar vest lies in the vault's corner.
  */
 export const level2: LevelDef = {
   id: 'vault',
@@ -11,25 +14,28 @@ export const level2: LevelDef = {
   tileSet: {
     legend: LEGEND,
     rows: [
-      '##################',
-      '#<.....#.......>.#',
-      '#......#..v......#',
-      '#......=.........#',
-      '#......#...,,....#',
-      '###.####.....#####',
-      '#.......,....#...#',
-      '#..v.........=...#',
-      '#............#.v.#',
-      '#......###.......#',
-      '#................#',
-      '##################',
+      '######################',
+      '#<...#.........#..v..#',
+      '#....#.........#.v>v.#',
+      '#....#.........#.....#',
+      '#....#...###...#.....#',
+      '#..............#.....#',
+      '###.######.#####v#####',
+      '#..........#...#,#...#',
+      '#..........#...#v#...#',
+      '#...###....=...#,#...#',
+      '#..........#...#v#...#',
+      '#..........#.....,...#',
+      '#..........,.........#',
+      '#..........#.........#',
+      '######################',
     ],
   },
   baseSurvivors: [],
-  interactibles: [{ kind: 'terminal', name: 'Vault terminal', x: 10, y: 10 }],
+  interactibles: [{ kind: 'terminal', name: 'Vault terminal', x: 12, y: 2 }],
   floorItems: [
-    { type: 'vest', x: 4, y: 2 },
-    { type: 'burstPistol', x: 2, y: 10 },
+    { type: 'vest', x: 20, y: 5 },
+    { type: 'burstPistol', x: 2, y: 12 },
   ],
   waveDeck: [
     ['drone', 'drone', 'drone'],
@@ -45,12 +51,12 @@ export const level2: LevelDef = {
   ],
   startXY: { x: 1, y: 1 },
   startingEnemies: [
-    { kind: 'bloater', x: 9, y: 6 },
-    { kind: 'drone', x: 12, y: 3 },
-    { kind: 'runner', x: 15, y: 9 },
-    { kind: 'bloater', x: 14, y: 2 },
-    { kind: 'drone', x: 14, y: 2 },
+    { kind: 'bloater', x: 10, y: 12 },
+    { kind: 'drone', x: 7, y: 9 },
+    { kind: 'runner', x: 13, y: 8 },
+    { kind: 'bloater', x: 18, y: 4 },
+    { kind: 'drone', x: 18, y: 4 },
   ],
   spawnColor: 'red',
-  stairs: { x: 15, y: 1 },
+  stairs: { x: 18, y: 2 },
 };
