@@ -7,8 +7,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import { buildApp, createDeps } from '@site/server/app';
 import { loadConfig } from '@site/server/config';
+import { createContext } from '@site/server/trpc/context';
+import { appRouter, type AppRouter } from '@site/server/trpc/root';
 import { createDb } from '@site/server/db/database';
 import { migrateToLatest } from '@site/server/db/migrate';
 import * as auth from '@site/server/areas/auth/auth.service';
@@ -23,6 +26,12 @@ await migrateToLatest(handle.db);
 const deps = createDeps(config, handle.db);
 const app = await buildApp(deps);
 app.get('/bench/bare', async () => ({ user: 'bench', level: 3 }));
+// For reference only: the same router behind tRPC's stock Fastify adapter.
+const stockOptions: FastifyTRPCPluginOptions<AppRouter> = {
+  prefix: '/trpc-stock',
+  trpcOptions: { router: appRouter, createContext: ({ req, res }) => createContext(deps, req, res) },
+};
+await app.register(fastifyTRPCPlugin, stockOptions);
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
 
 const user = await auth.signup(deps, { name: 'bench', password: 'bench-password', confirmPassword: 'bench-password' });
@@ -33,9 +42,10 @@ const targets: Target[] = [
   { name: 'bare Fastify route', method: 'GET', path: '/bench/bare' },
   { name: 'tRPC auth.status (batch GET)', method: 'GET', path: `/trpc/auth.status?batch=1&input=${encodeURIComponent('{}')}` },
   { name: '/api/login_status', method: 'POST', path: '/api/login_status' },
+  { name: '(stock tRPC fastify adapter)', method: 'GET', path: `/trpc-stock/auth.status?batch=1&input=${encodeURIComponent('{}')}` },
 ];
 
-async function load(target: Target, seconds: number): Promise<number> {
+async function load(target: Target, seconds: number): Promise<{ requests: number; seconds: number }> {
   const check = await fetch(base + target.path, { method: target.method, headers: { cookie } });
   const text = await check.text();
   if (!check.ok || !text.includes('bench')) throw new Error(`${target.name} answered ${check.status}: ${text}`);
@@ -48,21 +58,31 @@ async function load(target: Target, seconds: number): Promise<number> {
     maxOverallRequests: 5_000_000,
   });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result.requests.average;
+  return { requests: result.requests.total, seconds: result.duration };
 }
 
 try {
-  const rates: number[] = [];
-  for (const target of targets) {
-    await load(target, 1); // warm up the JIT and the session cache
-    rates.push(await load(target, SECONDS));
+  // Interleaved one-second rounds, so that a change in background load hits every target alike.
+  for (const target of targets) await load(target, 1); // warm up the JIT and the session cache
+  const totals = targets.map(() => ({ requests: 0, seconds: 0 }));
+  for (let round = 0; round < SECONDS; round++) {
+    for (const [i, target] of targets.entries()) {
+      const r = await load(target, 1);
+      const total = totals[i];
+      if (total) {
+        total.requests += r.requests;
+        total.seconds += r.seconds;
+      }
+    }
   }
+  const rates = totals.map((t) => (t.seconds ? t.requests / t.seconds : 0));
   const [bare = 0, trpc = 0, legacy = 0] = rates;
   console.log(`\nHTTP bench, ${CONNECTIONS} connections, ${SECONDS} s per target, Node ${process.version}`);
   targets.forEach((t, i) => console.log(`  ${t.name.padEnd(32)} ${Math.round(rates[i] ?? 0).toString().padStart(7)} req/s`));
   const ratio = (n: number) => (bare ? n / bare : 0).toFixed(2);
   console.log(`  ratio tRPC / bare               ${ratio(trpc)}   (goal >= 0.5)`);
   console.log(`  ratio /api / bare               ${ratio(legacy)}   (goal >= 0.5)`);
+  console.log(`  (stock adapter / bare           ${ratio(rates[3] ?? 0)})`);
 } finally {
   await app.close();
   await handle.close();
