@@ -1,5 +1,5 @@
 import { it } from 'vitest';
-import { DESKTOP, PHONE, closeWelcome, describeInBrowser, expect, seriousAxeViolations, signUp, useSite, waitForShell } from './harness.ts';
+import { DESKTOP, PHONE, describeInBrowser, expect, seriousAxeViolations, signUpOwner, useSite, waitForShell } from './harness.ts';
 
 describeInBrowser('accessibility: axe-core finds nothing serious', () => {
   const site = useSite();
@@ -19,10 +19,7 @@ describeInBrowser('accessibility: axe-core finds nothing serious', () => {
 
   it('has no serious or critical violations on /personal', async () => {
     const page = await site.newPage({ viewport: DESKTOP });
-    await signUp(page, 'owner', 'owner-password');
-    await page.waitForURL('**/personal');
-    await waitForShell(page);
-    await closeWelcome(page, 'Cancel');
+    await signUpOwner(page);
     expect(await seriousAxeViolations(page), '/personal').toEqual([]);
     for (const path of ['/personal/settings', '/personal/changelog', '/admin']) {
       await page.goto(path);

@@ -16,7 +16,7 @@ import {
   type GameState,
 } from '@site/game-engine';
 import { buildTimeline } from '../src/features/dungeon-crawler/timeline.ts';
-import { DESKTOP, PHONE, closeWelcome, describeInBrowser, expect, logIn, seriousAxeViolations, signUp, useSite, waitForShell } from './harness.ts';
+import { DESKTOP, PHONE, describeInBrowser, expect, logIn, seriousAxeViolations, signUpOwner, useSite, waitForShell } from './harness.ts';
 
 const SEED = 'e2e-tower-7';
 const PAGE = '/personal/dungeon-crawler';
@@ -108,10 +108,7 @@ describeInBrowser('dungeon crawler: the tower game in the browser', () => {
   it('plays a seeded game with the keyboard, matches the engine, survives a reload and exports a verified replay', async () => {
     const context = await site.newContext(DESKTOP);
     const page = await site.newPage({ context });
-    await signUp(page, 'owner', 'owner-password');
-    await page.waitForURL('**/personal');
-    await waitForShell(page);
-    await closeWelcome(page, 'Cancel');
+    await signUpOwner(page);
 
     // A new game with a fixed seed, at the real playback speed.
     await openGamePage(page);

@@ -263,6 +263,17 @@ export async function closeWelcome(page: Page, choice: 'OK' | 'Cancel' = 'OK'): 
   if (await dialog.isVisible()) await dialog.getByRole('button', { name: choice }).click();
 }
 
+/**
+ * The first account on a fresh server becomes the owner: signs it up, waits for the hub and
+ * dismisses the welcome popup for good, as most browser tests start.
+ */
+export async function signUpOwner(page: Page, name = 'owner', password = 'owner-password'): Promise<void> {
+  await signUp(page, name, password);
+  await page.waitForURL('**/personal');
+  await waitForShell(page);
+  await closeWelcome(page, 'Cancel');
+}
+
 const require = createRequire(import.meta.url);
 
 export type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] };

@@ -1,5 +1,5 @@
 import { it } from 'vitest';
-import { DESKTOP, PHONE, closeWelcome, describeInBrowser, expect, signUp, useSite, waitForShell } from './harness.ts';
+import { DESKTOP, PHONE, describeInBrowser, expect, signUpOwner, useSite, waitForShell } from './harness.ts';
 
 describeInBrowser('navigation: navbar, keyboard, errors, print', () => {
   const site = useSite();
@@ -36,10 +36,7 @@ describeInBrowser('navigation: navbar, keyboard, errors, print', () => {
 
   it('works with the keyboard alone: focus opens dropdowns, Enter and Space activate', async () => {
     const page = await site.newPage({ viewport: DESKTOP });
-    await signUp(page, 'owner', 'owner-password');
-    await page.waitForURL('**/personal');
-    await waitForShell(page);
-    await closeWelcome(page, 'Cancel');
+    await signUpOwner(page);
     await page.goto('/personal/changelog');
     await waitForShell(page);
 

@@ -1,5 +1,5 @@
 import { it } from 'vitest';
-import { DESKTOP, PHONE, closeWelcome, describeInBrowser, expect, signUp, useSite, waitForShell } from './harness.ts';
+import { DESKTOP, PHONE, describeInBrowser, expect, signUpOwner, useSite, waitForShell } from './harness.ts';
 
 const cssVar = (name: string) => `getComputedStyle(document.documentElement).getPropertyValue('${name}').trim()`;
 
@@ -8,10 +8,7 @@ describeInBrowser('settings: colours and navbar style', () => {
 
   it('saves colours on the server, and they survive a reload on every page', async () => {
     const page = await site.newPage({ viewport: DESKTOP });
-    await signUp(page, 'owner', 'owner-password');
-    await page.waitForURL('**/personal');
-    await waitForShell(page);
-    await closeWelcome(page, 'Cancel');
+    await signUpOwner(page);
     await page.goto('/personal/settings');
     await waitForShell(page);
 

@@ -18,6 +18,25 @@ function useScrollToHash() {
   }, [hash]);
 }
 
+/** One hub section of tool links, anchored by id (/personal#Admin). */
+function LinkSection(props: { id: string; title: string; testId: string; links: readonly { href: string; label: string }[] }) {
+  const titleId = `${props.id.replace(/\s+/g, '-').toLowerCase()}-title`;
+  return (
+    <section className="card hub-section" id={props.id} aria-labelledby={titleId}>
+      <h2 id={titleId}>{props.title}</h2>
+      <ul className="link-grid" data-testid={props.testId}>
+        {props.links.map((route) => (
+          <li key={route.href}>
+            <Link className="link-tile" to={route.href}>
+              {route.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export default function HubPage() {
   const status = trpc.auth.status.useQuery();
   const viewer = viewerOf(status.data);
@@ -51,33 +70,8 @@ export default function HubPage() {
         </div>
       </section>
 
-      <section className="card hub-section" id="Cool Stuff" aria-labelledby="cool-title">
-        <h2 id="cool-title">Cool Stuff</h2>
-        <ul className="link-grid" data-testid="hub-cool-links">
-          {cool.map((route) => (
-            <li key={route.href}>
-              <Link className="link-tile" to={route.href}>
-                {route.label}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </section>
-
-      {viewer.level >= 3 && (
-        <section className="card hub-section" id="Admin" aria-labelledby="admin-title">
-          <h2 id="admin-title">Admin</h2>
-          <ul className="link-grid" data-testid="hub-admin-links">
-            {admin.map((route) => (
-              <li key={route.href}>
-                <Link className="link-tile" to={route.href}>
-                  {route.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      <LinkSection id="Cool Stuff" title="Cool Stuff" testId="hub-cool-links" links={cool} />
+      {viewer.level >= 3 && <LinkSection id="Admin" title="Admin" testId="hub-admin-links" links={admin} />}
 
       <section className="card hub-section" aria-labelledby="logout-title">
         <h2 id="logout-title">Logout</h2>
