@@ -1,11 +1,16 @@
 import { z } from 'zod';
 
-export const levelSchema = z.number().int().min(0).max(3);
+const LEVEL_MESSAGE = 'The level must be 0, 1, 2 or 3';
+export const levelSchema = z
+  .number({ message: LEVEL_MESSAGE })
+  .int({ message: LEVEL_MESSAGE })
+  .min(0, { message: LEVEL_MESSAGE })
+  .max(3, { message: LEVEL_MESSAGE });
 
 export const userRow = z.object({ name: z.string(), level: levelSchema });
 export type UserRow = z.infer<typeof userRow>;
 
-export const setLevelInput = z.object({ name: z.string().min(1), level: levelSchema });
+export const setLevelInput = z.object({ name: z.string().min(1, { message: 'Name the user whose level to set' }), level: levelSchema });
 export type SetLevelInput = z.infer<typeof setLevelInput>;
 
 export const adminMessages = {
