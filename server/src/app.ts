@@ -1,11 +1,11 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
+import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import { accessMessages } from '@site/contracts';
 import { deleteExpiredSessions } from './areas/auth/auth.repository.ts';
 import { pingDb } from './db/database.ts';
 import type { AppDeps } from './deps.ts';
-import { registerSameSiteGuard } from './http/same-site.ts';
+import { sameSiteGuard } from './http/same-site.ts';
 import { registerClient } from './http/static.ts';
 import { mountLegacyApi } from './legacy/legacy.plugin.ts';
 import { mountTrpc } from './trpc/http.ts';
@@ -60,45 +60,17 @@ export async function buildApp(
     return reply.code(status).send({ message: status >= 500 ? accessMessages.internal : (error.message ?? 'Bad request') });
   });
 
-  await app.register(fastifyCookie);
-  await app.register(fastifyHelmet, {
-    // Applied by the hook below: @fastify/helmet would rebuild helmet's middleware on every request.
-    global: false,
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        baseUri: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        mediaSrc: ["'self'", 'blob:'],
-        frameSrc: ["'self'", 'https://www.youtube.com'],
-        connectSrc: ["'self'"],
-        fontSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'self'"],
-      },
-    },
-    // The 5etools mirror and media open in new tabs; a strict opener policy buys nothing here.
-    crossOriginEmbedderPolicy: false,
+  // No per-request hooks: the session cookie is read and written by the tRPC context only.
+  await app.register(fastifyCookie, { hook: false });
+  const securityHeaders = await helmetHeaders();
+  // One synchronous hook for every response: the fixed security headers, then the same-site guard
+  // (state-changing methods only). Headers go on the raw response so that error replies keep them.
+  const sameSite = sameSiteGuard();
+  app.addHook('onRequest', (req, reply, done) => {
+    const res = reply.raw;
+    for (let i = 0; i < securityHeaders.length; i += 2) res.setHeader(securityHeaders[i] as string, securityHeaders[i + 1] as string);
+    sameSite(req, reply, done);
   });
-  // The security headers are the same for every response (no nonces): let helmet write them once,
-  // remember what it wrote, and copy that onto every later response.
-  let securityHeaders: [string, string | number | string[]][] | undefined;
-  app.addHook('onRequest', async (_req, reply) => {
-    if (securityHeaders) {
-      for (const [name, value] of securityHeaders) reply.raw.setHeader(name, value);
-      return;
-    }
-    const before = new Set(Object.keys(reply.raw.getHeaders()));
-    reply.helmet();
-    securityHeaders = Object.entries(reply.raw.getHeaders()).flatMap(([name, value]) =>
-      before.has(name) || value === undefined ? [] : [[name, value] as [string, string | number | string[]]],
-    );
-  });
-  registerSameSiteGuard(app);
 
   app.get('/healthz', async (_req, reply) => {
     const ok = await pingDb(deps.db);
@@ -118,4 +90,46 @@ export async function buildApp(
   mountLegacyApi(app, deps);
   await registerClient(app, config.clientDist);
   return app;
+}
+
+const HELMET: FastifyHelmetOptions = {
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      baseUri: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:', 'blob:'],
+      mediaSrc: ["'self'", 'blob:'],
+      frameSrc: ["'self'", 'https://www.youtube.com'],
+      connectSrc: ["'self'"],
+      fontSrc: ["'self'", 'data:'],
+      objectSrc: ["'none'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'self'"],
+    },
+  },
+  // The 5etools mirror and media open in new tabs; a strict opener policy buys nothing here.
+  crossOriginEmbedderPolicy: false,
+};
+
+/**
+ * The headers helmet writes for HELMET, as [name, value, name, value, ...]. They are the same for
+ * every response (no nonces), so they are read once from a throwaway instance: @fastify/helmet in
+ * the app itself would add two hooks and rebuild helmet's middleware on every request.
+ */
+async function helmetHeaders(): Promise<string[]> {
+  const probe = Fastify();
+  probe.get('/', (_req, reply) => reply.send(''));
+  await probe.register(async (scope) => {
+    await scope.register(fastifyHelmet, HELMET);
+    scope.get('/helmet', (_req, reply) => reply.send(''));
+  });
+  const plain = await probe.inject({ method: 'GET', url: '/' });
+  const helmeted = await probe.inject({ method: 'GET', url: '/helmet' });
+  await probe.close();
+  return Object.entries(helmeted.headers).flatMap(([name, value]) =>
+    name in plain.headers || value === undefined ? [] : [name, Array.isArray(value) ? value.join(', ') : String(value)],
+  );
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { accessMessages } from '@site/contracts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -21,20 +21,25 @@ function originMatchesHost(origin: string, host: string | undefined): boolean {
  * Refuses state-changing requests made by another site: browsers say where a request comes from in
  * Sec-Fetch-Site (older ones only in Origin), and a cross-site form can only send the form content
  * types, so those are refused too. Non-browser clients (curl, tests) send neither header and pass.
+ * Returns a callback-style onRequest hook (no promise per request; GET and HEAD return at once).
  */
-export function registerSameSiteGuard(app: FastifyInstance, uploads: readonly string[] = uploadRoutes): void {
-  app.addHook('onRequest', async (req, reply) => {
-    if (!UNSAFE.has(req.method)) return;
+export type SameSiteGuard = (req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void;
+
+export function sameSiteGuard(uploads: readonly string[] = uploadRoutes): SameSiteGuard {
+  return (req, reply, done) => {
+    if (!UNSAFE.has(req.method)) return done();
     const site = req.headers['sec-fetch-site'];
     const origin = req.headers.origin;
     const crossSite =
       site !== undefined ? site !== 'same-origin' && site !== 'none' : origin !== undefined && !originMatchesHost(origin, req.headers.host);
-    if (crossSite) return reply.code(403).send({ message: accessMessages.crossSite });
+    if (crossSite) return void reply.code(403).send({ message: accessMessages.crossSite });
     const type = req.headers['content-type'];
-    if (type === undefined) return;
-    const media = type.split(';', 1)[0]?.trim().toLowerCase() ?? '';
-    if (FORM_TYPES.has(media) && !uploads.includes(req.routeOptions.url ?? '')) {
-      return reply.code(415).send({ message: accessMessages.formContentType });
+    if (type !== undefined) {
+      const media = type.split(';', 1)[0]?.trim().toLowerCase() ?? '';
+      if (FORM_TYPES.has(media) && !uploads.includes(req.routeOptions.url ?? '')) {
+        return void reply.code(415).send({ message: accessMessages.formContentType });
+      }
     }
-  });
+    done();
+  };
 }

@@ -1,5 +1,5 @@
 import type {} from '@fastify/cookie';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Viewer } from '@site/contracts';
 import type { SessionUser } from '../areas/auth/sessions.ts';
 import type { AppDeps } from '../deps.ts';
@@ -38,15 +38,50 @@ export function createContextInner(
   };
 }
 
+/**
+ * The session cookie of one HTTP reply. The cookie plugin runs no per-request hooks (see app.ts), so
+ * the Set-Cookie header is written here; a later set or clear in the same request replaces it.
+ */
+class ReplySessionCookie implements SessionCookie {
+  constructor(
+    private readonly req: FastifyRequest,
+    private readonly reply: FastifyReply,
+    private readonly maxAge: number,
+  ) {}
+
+  set(token: string): void {
+    const secure = this.req.protocol === 'https';
+    this.write(token, { httpOnly: true, sameSite: 'lax', path: '/', secure, maxAge: this.maxAge });
+  }
+
+  clear(): void {
+    const secure = this.req.protocol === 'https';
+    this.write('', { httpOnly: true, sameSite: 'lax', path: '/', secure, expires: new Date(0), maxAge: 0 });
+  }
+
+  private write(value: string, opts: SerializeOptions): void {
+    const line = this.reply.server.serializeCookie(SESSION_COOKIE, value, opts);
+    const current = this.reply.getHeader('set-cookie');
+    const others = (current === undefined ? [] : Array.isArray(current) ? current : [String(current)]).filter(
+      (c) => !c.startsWith(`${SESSION_COOKIE}=`),
+    );
+    this.reply.removeHeader('set-cookie');
+    this.reply.header('set-cookie', others.length === 0 ? line : [...others, line]);
+  }
+}
+
+type SerializeOptions = Parameters<FastifyInstance['serializeCookie']>[2];
+
+/** The session token from the Cookie header, parsed only here (the one place that reads cookies). */
+function sessionToken(req: FastifyRequest): string | undefined {
+  const header = req.headers.cookie;
+  if (!header) return undefined;
+  return req.server.parseCookie(header)[SESSION_COOKIE];
+}
+
 export async function createContext(deps: AppDeps, req: FastifyRequest, reply: FastifyReply): Promise<Context> {
-  const secure = req.protocol === 'https';
-  const maxAge = deps.sessions.maxAgeSeconds;
-  const cookie: SessionCookie = {
-    set: (token) =>
-      void reply.setCookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', path: '/', secure, maxAge }),
-    clear: () => void reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', path: '/', secure }),
-  };
-  const token = req.cookies[SESSION_COOKIE];
+  const cookie = new ReplySessionCookie(req, reply, deps.sessions.maxAgeSeconds);
+  const token = sessionToken(req);
   if (!token) return createContextInner(deps, { ip: req.ip, cookie });
   const found = await deps.sessions.lookup(token);
   if (!found) {
