@@ -37,19 +37,11 @@ export function mountTrpc(app: FastifyInstance, deps: AppDeps): void {
       const inputs = readInputs(req, isBatch, paths.length);
       ctx = await createContext(deps, req, reply);
       const context = ctx;
-      const answer = async (path: string, index: number): Promise<Answer> => {
-        const input = inputs[index];
-        try {
-          return { result: { data: await invoke(path, context, input, { type, batchIndex: index }) } };
-        } catch (cause) {
-          const { error, shape } = errorShapeOf(cause, { path, input, ctx: context, type });
-          if (error.code === 'INTERNAL_SERVER_ERROR') req.log.error({ err: error.cause ?? error, path }, 'procedure failed');
-          return { error: shape };
-        }
-      };
       // One call is by far the common case (the batch link sends single queries as a batch of one).
       const answers: Answer[] =
-        paths.length === 1 ? [await answer(paths[0] ?? '', 0)] : await Promise.all(paths.map(answer));
+        paths.length === 1
+          ? [await answer(req, paths[0] ?? '', 0, inputs[0], context, type)]
+          : await Promise.all(paths.map((path, index) => answer(req, path, index, inputs[index], context, type)));
       reply.code(statusOf(answers));
       return send(reply, isBatch ? answers : answers[0]);
     } catch (cause) {
@@ -61,6 +53,24 @@ export function mountTrpc(app: FastifyInstance, deps: AppDeps): void {
     }
   };
   app.route({ method: ['GET', 'POST'], url: '/trpc/*', handler });
+}
+
+/** One call's envelope: its result, or its error as tRPC shapes it. */
+async function answer(
+  req: FastifyRequest,
+  path: string,
+  index: number,
+  input: unknown,
+  ctx: Context,
+  type: ProcedureType,
+): Promise<Answer> {
+  try {
+    return { result: { data: await invoke(path, ctx, input, { type, batchIndex: index }) } };
+  } catch (cause) {
+    const { error, shape } = errorShapeOf(cause, { path, input, ctx, type });
+    if (error.code === 'INTERNAL_SERVER_ERROR') req.log.error({ err: error.cause ?? error, path }, 'procedure failed');
+    return { error: shape };
+  }
 }
 
 /** tRPC's rule (getHTTPStatusCode): the status all answers share, else 207. */
@@ -99,5 +109,10 @@ function readInputs(req: FastifyRequest, isBatch: boolean, count: number): unkno
     throw new TRPCError({ code: 'BAD_REQUEST', message: '"input" needs to be an object when doing a batch call' });
   }
   const byIndex = raw as Record<string, unknown>;
-  return Array.from({ length: count }, (_, i) => (Object.hasOwn(byIndex, String(i)) ? byIndex[String(i)] : undefined));
+  const inputs: unknown[] = new Array<unknown>(count);
+  for (let i = 0; i < count; i++) {
+    const key = String(i);
+    inputs[i] = Object.hasOwn(byIndex, key) ? byIndex[key] : undefined;
+  }
+  return inputs;
 }

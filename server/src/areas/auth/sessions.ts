@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Level } from '@site/contracts';
 import type { Database } from '../../db/database.ts';
 import * as repo from './auth.repository.ts';
@@ -24,7 +24,8 @@ const USER_TRUST_MS = 5_000;
 const MAX_ENTRIES = 50_000;
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
-export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+/** One-shot crypto.hash: the same hex digest as createHash('sha256'), without a Hash object per call. */
+export const hashToken = (token: string) => hash('sha256', token, 'hex');
 
 type CachedSession = { userId: number; expiresAt: number; renewedAt: number; checkedAt: number };
 type CachedUser = { user: SessionUser; checkedAt: number };
@@ -102,7 +103,9 @@ export function createSessionStore(db: Database, opts: { sessionDays: number; no
         await repo.deleteSession(db, tokenHash);
         return null;
       }
-      const user = await loadUser(entry.userId, at);
+      const cached = users.get(entry.userId);
+      // A fresh cached account answers without another await (the common signed-in request).
+      const user = cached && at - cached.checkedAt < USER_TRUST_MS ? cached.user : await loadUser(entry.userId, at);
       if (!user) {
         sessions.delete(tokenHash);
         return null;
