@@ -64,11 +64,11 @@ export async function buildApp(
   await app.register(fastifyCookie, { hook: false });
   const securityHeaders = await helmetHeaders();
   // One synchronous hook for every response: the fixed security headers, then the same-site guard
-  // (state-changing methods only). Headers go on the raw response so that error replies keep them.
+  // (state-changing methods only). The headers go into Fastify's reply headers, which every reply
+  // (errors and not-found included) writes with one writeHead; Node validates them there once.
   const sameSite = sameSiteGuard();
   app.addHook('onRequest', (req, reply, done) => {
-    const res = reply.raw;
-    for (let i = 0; i < securityHeaders.length; i += 2) res.setHeader(securityHeaders[i] as string, securityHeaders[i + 1] as string);
+    for (let i = 0; i < securityHeaders.length; i += 2) reply.header(securityHeaders[i] as string, securityHeaders[i + 1]);
     sameSite(req, reply, done);
   });
 
