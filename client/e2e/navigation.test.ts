@@ -1,5 +1,5 @@
 import { it } from 'vitest';
-import { DESKTOP, PHONE, describeInBrowser, expect, signUpOwner, useSite, waitForShell } from './harness.ts';
+import { DESKTOP, PHONE, describeInBrowser, expect, logIn, signUpOwner, useSite, waitForShell } from './harness.ts';
 
 describeInBrowser('navigation: navbar, keyboard, errors, print', () => {
   const site = useSite();
@@ -89,12 +89,7 @@ describeInBrowser('navigation: navbar, keyboard, errors, print', () => {
 
   it('collapses the bar on narrow windows by level, recalculating after a resize', async () => {
     const page = await site.newPage({ viewport: DESKTOP });
-    await page.goto('/login');
-    await waitForShell(page);
-    const panel = page.locator('form', { has: page.getByRole('heading', { name: 'Log In' }) });
-    await panel.getByLabel('Name').fill('owner');
-    await panel.getByLabel('Password').fill('owner-password');
-    await panel.getByRole('button', { name: 'Login' }).click();
+    await logIn(page, 'owner', 'owner-password');
     await page.waitForURL('**/personal');
     await waitForShell(page);
     const navbar = page.getByTestId('navbar');

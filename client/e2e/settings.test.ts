@@ -1,5 +1,5 @@
 import { it } from 'vitest';
-import { DESKTOP, PHONE, describeInBrowser, expect, signUpOwner, useSite, waitForShell } from './harness.ts';
+import { DESKTOP, PHONE, describeInBrowser, expect, logIn, signUpOwner, useSite, waitForShell } from './harness.ts';
 
 const cssVar = (name: string) => `getComputedStyle(document.documentElement).getPropertyValue('${name}').trim()`;
 
@@ -51,12 +51,7 @@ describeInBrowser('settings: colours and navbar style', () => {
 
   it('switches the navbar between scroll and button toggling, saved per user', async () => {
     const page = await site.newPage({ viewport: PHONE });
-    await page.goto('/login');
-    const panel = page.locator('form', { has: page.getByRole('heading', { name: 'Log In' }) });
-    await waitForShell(page);
-    await panel.getByLabel('Name').fill('owner');
-    await panel.getByLabel('Password').fill('owner-password');
-    await panel.getByRole('button', { name: 'Login' }).click();
+    await logIn(page, 'owner', 'owner-password');
     await page.waitForURL('**/personal');
     await waitForShell(page);
 
