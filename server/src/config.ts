@@ -1,13 +1,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
 /**
- * The repository root: the nearest folder above the working directory that holds a package.json
- * with "workspaces". `npm start`, `npm run migrate` and the scripts all resolve paths from there,
- * whichever workspace folder npm runs them in.
+ * The repository root: the nearest folder above `start` that holds a package.json with "workspaces".
+ * By default the search starts where this code lives (server/src or server/dist), so `npm start`,
+ * `npm run migrate`, the scripts and a plain `node /path/to/server/dist/index.js` run from any folder
+ * all resolve DATA_DIR and CLIENT_DIST the same way; the working directory is the fallback.
  */
-export function findRepoRoot(start: string = process.cwd()): string {
+export function findRepoRoot(start?: string): string {
+  if (start !== undefined) return searchUp(start) ?? path.resolve(start);
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  return searchUp(here) ?? searchUp(process.cwd()) ?? process.cwd();
+}
+
+function searchUp(start: string): string | null {
   let dir = path.resolve(start);
   for (;;) {
     const manifest = path.join(dir, 'package.json');
@@ -20,7 +28,7 @@ export function findRepoRoot(start: string = process.cwd()): string {
       }
     }
     const parent = path.dirname(dir);
-    if (parent === dir) return path.resolve(start);
+    if (parent === dir) return null;
     dir = parent;
   }
 }
