@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { owner } from '../../owner.config.ts';
 import { Card } from '../../components/Card.tsx';
 import { copyText } from '../../lib/clipboard.ts';
@@ -31,6 +32,23 @@ function NetworkIcon() {
   );
 }
 
+/** A round button opening one of the owner's profiles in a new tab. */
+function ProfileButton({ profile, icon }: { profile: { label: string; url: string }; icon: ReactNode }) {
+  return (
+    <a
+      className="round-button"
+      href={profile.url}
+      target="_blank"
+      rel="noreferrer"
+      aria-label={profile.label}
+      title={profile.label}
+      onKeyDown={activateOnSpaceOrEnter}
+    >
+      {icon}
+    </a>
+  );
+}
+
 /** The fixed round buttons at the bottom right: e-mail (also copied), code hosting, professional network. */
 export function ContactButtons() {
   return (
@@ -48,28 +66,8 @@ export function ContactButtons() {
       >
         <MailIcon />
       </a>
-      <a
-        className="round-button"
-        href={owner.codeHosting.url}
-        target="_blank"
-        rel="noreferrer"
-        aria-label={owner.codeHosting.label}
-        title={owner.codeHosting.label}
-        onKeyDown={activateOnSpaceOrEnter}
-      >
-        <CodeIcon />
-      </a>
-      <a
-        className="round-button"
-        href={owner.professionalNetwork.url}
-        target="_blank"
-        rel="noreferrer"
-        aria-label={owner.professionalNetwork.label}
-        title={owner.professionalNetwork.label}
-        onKeyDown={activateOnSpaceOrEnter}
-      >
-        <NetworkIcon />
-      </a>
+      <ProfileButton profile={owner.codeHosting} icon={<CodeIcon />} />
+      <ProfileButton profile={owner.professionalNetwork} icon={<NetworkIcon />} />
     </div>
   );
 }
