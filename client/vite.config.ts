@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { createServer, defineConfig, type Plugin } from 'vite';
 // A relative path: the config loader leaves workspace packages to Node, which cannot run .ts.
-import { DEFAULT_COLORS } from '../contracts/src/settings.ts';
+import { DEFAULT_COLORS } from '../contracts/src/settings/settings.schemas.ts';
 import { owner } from './src/owner.config.ts';
 import { colorsToCss } from './src/lib/colors.ts';
 

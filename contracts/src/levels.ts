@@ -1,7 +1,8 @@
 /** Authentication levels, as the spec names them. Anonymous visitors have no level at all. */
 export const Level = { Unauthed: 0, Friend: 1, Family: 2, Admin: 3 } as const;
 export type Level = (typeof Level)[keyof typeof Level];
-export const LEVELS = [0, 1, 2, 3] as const;
+/** Every account level, lowest first (the tower game calls its stages floors, never levels). */
+export const ACCOUNT_LEVELS = [0, 1, 2, 3] as const;
 
 export const LEVEL_NAMES: Record<Level, string> = {
   0: 'Unauthed',

@@ -2,7 +2,10 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import { accessMessages } from '@site/contracts';
-import { deleteExpiredSessions } from './areas/auth/auth.repository.ts';
+import { serverAreas } from './areas/index.ts';
+import type { ServerArea } from './areas/area.ts';
+import { deleteExpiredSessions } from './identity/sessions.repository.ts';
+import { createHttpRegistrar } from './http/routes.ts';
 import { pingDb } from './db/database.ts';
 import type { AppDeps } from './deps.ts';
 import { sameSiteGuard } from './http/same-site.ts';
@@ -29,7 +32,11 @@ const REDACT = [
 /** Builds the whole server without listening (tests use inject, index.ts listens). */
 export async function buildApp(
   deps: AppDeps,
-  opts: { logger?: Exclude<FastifyServerOptions['logger'], boolean> } = {},
+  opts: {
+    logger?: Exclude<FastifyServerOptions['logger'], boolean>;
+    /** The areas whose HTTP routes and workers to start (tests add one to prove the table's rule). */
+    areas?: Readonly<Record<string, ServerArea>>;
+  } = {},
 ): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
@@ -88,6 +95,17 @@ export async function buildApp(
 
   mountTrpc(app, deps);
   mountLegacyApi(app, deps);
+  const areas = Object.values(opts.areas ?? serverAreas);
+  const routes = createHttpRegistrar(app, deps);
+  for (const area of areas) area.http?.(routes, deps);
+  routes.assertAllRegistered();
+  const workers: { stop(): Promise<void> | void }[] = [];
+  app.addHook('onReady', async () => {
+    for (const area of areas) if (area.worker) workers.push(area.worker(deps));
+  });
+  app.addHook('onClose', async () => {
+    await Promise.all(workers.splice(0).map((w) => w.stop()));
+  });
   await registerClient(app, config.clientDist);
   return app;
 }

@@ -1,7 +1,7 @@
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { createPasswordHasher, type PasswordHasher } from './areas/auth/passwords.ts';
-import { createSessionStore, type SessionStore } from './areas/auth/sessions.ts';
+import { createSessionStore, type SessionStore } from './identity/sessions.ts';
 import { createLoginThrottle, type LoginThrottle } from './areas/auth/throttle.ts';
 
 /** Everything a request handler may use. Tests build their own with a test database. */

@@ -1,6 +1,7 @@
 /**
  * Domain errors: services throw these, and one middleware (trpc/procedures.ts) turns them into
- * tRPC errors, which the /trpc mount and the /api plugin both turn into HTTP answers.
+ * tRPC errors, which the /trpc mount and the /api plugin both turn into HTTP answers; the HTTP
+ * routes (http/routes.ts) answer them with `httpStatus`.
  */
 export type AppErrorCode =
   | 'BAD_REQUEST'
@@ -8,7 +9,21 @@ export type AppErrorCode =
   | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
   | 'TOO_MANY_REQUESTS';
+
+/** The HTTP status of each code, the same as tRPC's for the codes it shares. */
+export const httpStatus: Record<AppErrorCode, number> = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  TOO_MANY_REQUESTS: 429,
+};
 
 export class AppError extends Error {
   readonly code: AppErrorCode;

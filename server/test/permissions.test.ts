@@ -1,6 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import { describe, expect, it } from 'vitest';
-import { accessMessages, allows, DEFAULT_COLORS, LEVELS, procedures, type Level, type ProcedurePath } from '@site/contracts';
+import { accessMessages, allows, ACCOUNT_LEVELS, procedures, type Level, type ProcedurePath } from '@site/contracts';
+import { samples } from './area-tables.ts';
 import { createContextInner } from '../src/trpc/context.ts';
 import { invoke } from '../src/trpc/invoke.ts';
 import { appRouter } from '../src/trpc/root.ts';
@@ -10,23 +11,10 @@ import { createUser, databases, useTestServer } from './helpers.ts';
  * A valid input per procedure. Typed over the whole permission table, so a procedure added there
  * fails the typecheck until it has a sample here, and the matrix below then covers it.
  */
-const samples: Record<ProcedurePath, unknown> = {
-  'auth.status': undefined,
-  'auth.signup': { name: 'newcomer', password: 'pw', confirmPassword: 'pw' },
-  'auth.login': { name: 'nobody', password: 'pw' },
-  'auth.logout': undefined,
-  'settings.colors': undefined,
-  'settings.saveColors': DEFAULT_COLORS,
-  'settings.navbarStyle': undefined,
-  'settings.saveNavbarStyle': { clickToToggle: true },
-  'settings.splash': undefined,
-  'settings.dismissSplash': undefined,
-  'admin.users': undefined,
-  'admin.setLevel': { name: 'viewer3', level: 3 },
-};
+
 
 const gateMessages: string[] = [accessMessages.signInRequired, accessMessages.levelTooLow];
-const viewers: (Level | null)[] = [null, ...LEVELS];
+const viewers: (Level | null)[] = [null, ...ACCOUNT_LEVELS];
 
 describe('the permission table', () => {
   it('has exactly one procedure per entry, built for that entry', () => {

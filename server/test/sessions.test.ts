@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSessionStore } from '../src/areas/auth/sessions.ts';
+import { createSessionStore } from '../src/identity/sessions.ts';
 import { createUser, databases, useTestServer } from './helpers.ts';
 
 const HOUR = 3600_000;

@@ -14,10 +14,10 @@ export function Guard({ route, children }: { route: SiteRoute; children: ReactNo
   const status = trpc.auth.status.useQuery();
   if (status.isPending) return null;
   const viewer = viewerOf(status.data);
-  if (route.ungated || canOpen(route.page, viewer)) return <>{children}</>;
+  if (route.ungated || canOpen(route.href, viewer)) return <>{children}</>;
   if (viewer === null) return <Navigate to="/login" replace />;
   if (viewer.level < 1) return <Navigate to="/preauth" replace />;
-  const access = pages[route.page].access;
+  const access = pages[route.href].access;
   const needed = access === 'public' ? 0 : access;
   return (
     <main className="page narrow-page">

@@ -21,3 +21,10 @@ export async function copyAndAlert(text: string, message: string): Promise<void>
   await copyText(text);
   window.alert(message);
 }
+
+/** The alerts after copying one of the owner's contact details (spec: navbar and hub). */
+export const COPY_ALERTS = {
+  chat: 'Discord username copied to clipboard',
+  phone: 'Phone number copied to clipboard',
+  friendCode: 'Steam friend code copied to clipboard',
+} as const;

@@ -33,7 +33,7 @@ describe('npm run user', () => {
     expect((await user('frobnicate')).code).toBe(2);
 
     const { createDb } = await import('@site/server/db/database');
-    const { insertUser } = await import('@site/server/areas/auth/auth.repository');
+    const { insertUser } = await import('@site/server/identity/users.repository');
     const handle = await createDb({ kind: 'pglite', dataDir });
     await insertUser(handle.db, { name: 'Friend', passwordHash: 'x', level: 0 });
     await handle.close();

@@ -1,9 +1,10 @@
-import { LEVEL_NAMES, levelSchema, type Level } from '@site/contracts';
+import { LEVEL_NAMES, levelSchema, setLevelInput, type Level } from '@site/contracts';
 import { ConfigError, loadConfig } from '@site/server/config';
 import { createDb, DatabaseInUseError, dbTargetFromConfig } from '@site/server/db/database';
 import { migrateToLatest } from '@site/server/db/migrate';
 import { createDeps } from '@site/server/deps';
 import * as admin from '@site/server/areas/admin/admin.service';
+import { cliActor } from '@site/server/identity/session-user';
 import { AppError } from '@site/server/errors';
 
 const usage = `Usage:
@@ -40,7 +41,7 @@ async function main(argv: string[]): Promise<number> {
       if (users.length === 0) console.log('No accounts yet. The first sign-up becomes the owner (level 3).');
       for (const u of users) console.log(`${u.level}  ${LEVEL_NAMES[u.level as Level].padEnd(8)}  ${u.name}`);
     } else {
-      const updated = await admin.setLevel(deps, null, { name: rest[0] ?? '', level: level ?? 0 });
+      const updated = await admin.setLevel(deps, cliActor, setLevelInput.parse({ name: rest[0] ?? '', level: level ?? 0 }));
       console.log(`${updated.name} is now level ${updated.level} (${LEVEL_NAMES[updated.level as Level]})`);
     }
     return 0;

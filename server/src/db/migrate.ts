@@ -6,7 +6,9 @@ export class MigrationError extends Error {}
 /** Brings the database to the latest schema; throws a MigrationError naming the failed step. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations are typed on Kysely<any>
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: () => Promise.resolve(migrations) } });
+  // Areas land independently, each migration depending only on the accounts tables: a newer area's
+  // migration may sort before one that already ran, and must still run.
+  const migrator = new Migrator({ db, allowUnorderedMigrations: true, provider: { getMigrations: () => Promise.resolve(migrations) } });
   const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {

@@ -1,48 +1,35 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ClimbingTables } from '../areas/climbing/climbing.tables.ts';
+import type { DevDashboardTables } from '../areas/dev-dashboard/dev-dashboard.tables.ts';
+import type { FinanceTables } from '../areas/finance/finance.tables.ts';
+import type { FivetoolsTables } from '../areas/fivetools/fivetools.tables.ts';
+import type { GameServersTables } from '../areas/game-servers/game-servers.tables.ts';
+import type { HouseTables } from '../areas/house/house.tables.ts';
+import type { IdentityTables } from '../identity/identity.tables.ts';
+import type { PicturesTables } from '../areas/pictures/pictures.tables.ts';
+import type { RecipesTables } from '../areas/recipes/recipes.tables.ts';
+import type { SettingsTables } from '../areas/settings/settings.tables.ts';
+import type { TodoTables } from '../areas/todo/todo.tables.ts';
+import type { TradeGameTables } from '../areas/trade-game/trade-game.tables.ts';
+import type { WindowsKeysTables } from '../areas/windows-keys/windows-keys.tables.ts';
+import type { YtdlTables } from '../areas/ytdl/ytdl.tables.ts';
 
-export interface UsersTable {
-  id: Generated<number>;
-  name: string;
-  /** lower(name): the unique key, so names are unique ignoring case. */
-  name_key: string;
-  password_hash: string;
-  level: number;
-  created_at: ColumnType<Date, never, never>;
-}
-
-export interface SessionsTable {
-  /** hex SHA-256 of the cookie token; the token itself is never stored. */
-  token_hash: string;
-  user_id: number;
-  created_at: ColumnType<Date, never, never>;
-  expires_at: Date;
-  renewed_at: Date;
-}
-
-export interface UserSettingsTable {
-  user_id: number;
-  menu_color: string;
-  background_color: string;
-  foreground_color: string;
-  accent_color: string;
-  link_color: string;
-  error_color: string;
-  menu_color2: string;
-  click_to_toggle: boolean;
-  splash_dismissed: boolean;
-}
-
-export interface Tables {
-  users: UsersTable;
-  sessions: SessionsTable;
-  user_settings: UserSettingsTable;
-}
-
-export type UserRecord = Selectable<UsersTable>;
-export type NewUser = Insertable<UsersTable>;
-export type UserUpdate = Updateable<UsersTable>;
-export type SessionRecord = Selectable<SessionsTable>;
-export type UserSettingsRecord = Selectable<UserSettingsTable>;
-
-/** Every table, in an order that TRUNCATE ... CASCADE accepts (tests empty them between cases). */
-export const tableNames = ['user_settings', 'sessions', 'users'] as const satisfies readonly (keyof Tables)[];
+/**
+ * The whole database, composed from the tables each area declares in areas/<area>/<area>.tables.ts:
+ * one `extends` per area. Tests empty every table between cases by asking the database which tables
+ * exist (test/helpers.ts), so nothing here lists them again.
+ */
+export interface Tables
+  extends IdentityTables,
+    SettingsTables,
+    ClimbingTables,
+    HouseTables,
+    FivetoolsTables,
+    PicturesTables,
+    YtdlTables,
+    TodoTables,
+    GameServersTables,
+    WindowsKeysTables,
+    RecipesTables,
+    TradeGameTables,
+    FinanceTables,
+    DevDashboardTables {}

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TRPCError, type ProcedureType } from '@trpc/server';
-import { getHTTPStatusCode } from '@trpc/server/unstable-core-do-not-import';
+import { getHTTPStatusCode } from '@trpc/server/http';
 import type { AppDeps } from '../deps.ts';
 import { createContext, type Context } from './context.ts';
 import { errorShapeOf, invoke, type ErrorShape } from './invoke.ts';

@@ -5,33 +5,50 @@ import { t } from './trpc.ts';
 
 const toTRPCError = (error: AppError) => new TRPCError({ code: error.code, message: error.message, cause: error });
 
+/** The refusal of a caller the access rule does not let through: 401 signed out, 403 too low. */
+export function accessRefusal(viewer: { level: number } | null): AppError {
+  return viewer
+    ? new AppError('FORBIDDEN', accessMessages.levelTooLow, { preauth: viewer.level === 0 })
+    : new AppError('UNAUTHORIZED', accessMessages.signInRequired);
+}
+
 /**
  * One middleware per procedure (each level of middleware costs on every call): the access gate from
  * the permission table, then domain errors turned into tRPC errors in this one place; anything else
  * stays a 500. The gate runs before input validation: a refused caller learns nothing about inputs.
  */
-function guard(access: Access) {
-  return t.middleware(async ({ ctx, next }) => {
-    if (!allows(access, ctx.viewer)) {
-      throw toTRPCError(
-        ctx.viewer
-          ? new AppError('FORBIDDEN', accessMessages.levelTooLow, { preauth: ctx.viewer.level === 0 })
-          : new AppError('UNAUTHORIZED', accessMessages.signInRequired),
-      );
-    }
+function publicGuard() {
+  return t.middleware(async ({ next }) => {
     const result = await next();
     if (!result.ok && result.error.cause instanceof AppError) throw toTRPCError(result.error.cause);
     return result;
   });
 }
 
+/** The same for rules that need an account: the handler's ctx.user is then never null. */
+function memberGuard(access: Exclude<Access, 'public'>) {
+  return t.middleware(async ({ ctx, next }) => {
+    const user = ctx.user;
+    if (!user || !allows(access, ctx.viewer)) throw toTRPCError(accessRefusal(ctx.viewer));
+    const result = await next({ ctx: { user } });
+    if (!result.ok && result.error.cause instanceof AppError) throw toTRPCError(result.error.cause);
+    return result;
+  });
+}
+
+const publicBase = t.procedure.use(publicGuard());
+const memberBase = (access: Exclude<Access, 'public'>) => t.procedure.use(memberGuard(access));
+
 /**
  * The only way to start a procedure: its access comes from the permission table in contracts, so a
- * procedure without an entry there cannot be written. The path is recorded in the meta, and
- * root.ts checks that every procedure sits at the path it was built for.
+ * procedure without an entry there cannot be written. Unless the row says 'public', handlers get a
+ * non-null `ctx.user`. The path is recorded in the meta, and root.ts checks that every procedure
+ * sits at the path it was built for.
  */
-export function procedure(path: ProcedurePath) {
-  return t.procedure.meta({ path }).use(guard(procedures[path]));
+export function procedure<P extends ProcedurePath>(path: P): (typeof procedures)[P] extends 'public' ? typeof publicBase : ReturnType<typeof memberBase> {
+  const access: Access = procedures[path];
+  const base = access === 'public' ? publicBase : memberBase(access);
+  return base.meta({ path }) as never;
 }
 
 export const router = t.router;

@@ -1,15 +1,12 @@
 import { procedures } from '@site/contracts';
-import { adminRouter } from '../areas/admin/admin.router.ts';
-import { authRouter } from '../areas/auth/auth.router.ts';
-import { settingsRouter } from '../areas/settings/settings.router.ts';
+import { serverAreas, type ServerAreas } from '../areas/index.ts';
 import { router } from './procedures.ts';
 import type { Meta } from './trpc.ts';
 
-export const appRouter = router({
-  auth: authRouter,
-  settings: settingsRouter,
-  admin: adminRouter,
-});
+type Routers = { [K in keyof ServerAreas]: ServerAreas[K]['router'] };
+const routers = Object.fromEntries(Object.entries(serverAreas).map(([key, area]) => [key, area.router])) as Routers;
+
+export const appRouter = router(routers);
 
 export type AppRouter = typeof appRouter;
 
@@ -20,13 +17,13 @@ export type AppRouter = typeof appRouter;
 function checkAgainstPermissionTable(): void {
   const built = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>;
   for (const [path, proc] of Object.entries(built)) {
-    if (!(path in procedures)) throw new Error(`Procedure ${path} has no entry in contracts/src/permissions.ts`);
+    if (!(path in procedures)) throw new Error(`Procedure ${path} has no entry in the permission table (contracts/src/<area>/<area>.routes.ts)`);
     if (proc._def.meta?.path !== path) {
       throw new Error(`Procedure ${path} was built with the permissions of ${proc._def.meta?.path ?? 'nothing'}`);
     }
   }
   for (const path of Object.keys(procedures)) {
-    if (!(path in built)) throw new Error(`contracts/src/permissions.ts names ${path}, which has no procedure`);
+    if (!(path in built)) throw new Error(`The permission table names ${path}, which has no procedure`);
   }
 }
 checkAgainstPermissionTable();

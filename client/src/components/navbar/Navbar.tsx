@@ -2,10 +2,10 @@ import { useEffect, useRef, useState, type ComponentType, type FocusEvent, type 
 import type { Status } from '@site/contracts';
 import { owner } from '../../owner.config.ts';
 import { currentPort, viewerOf } from '../../lib/access.ts';
-import { copyAndAlert } from '../../lib/clipboard.ts';
+import { COPY_ALERTS, copyAndAlert } from '../../lib/clipboard.ts';
 import { activateOnSpaceOrEnter } from '../../lib/keys.ts';
 import { throttle } from '../../lib/throttle.ts';
-import { linksFor } from '../../routes.ts';
+import { linksFor } from '../../lib/links.ts';
 import { DROPDOWN_HIDE_DELAY_MS, RESIZE_THROTTLE_MS, SCROLL_THROTTLE_MS, isNarrow, tabWidth } from './layout.ts';
 
 export type NavLinkProps = {
@@ -18,12 +18,6 @@ export type NavLinkProps = {
 };
 /** The router's Link in the app, a plain anchor on the prerendered About page. */
 export type NavLinkComponent = ComponentType<NavLinkProps>;
-
-export const COPY_ALERTS = {
-  chat: 'Discord username copied to clipboard',
-  phone: 'Phone number copied to clipboard',
-  friendCode: 'Steam friend code copied to clipboard',
-} as const;
 
 type Item = { label: string; to?: string; external?: boolean; copy?: { text: string; alert: string } };
 type Tab = { label: string; to: string; items?: Item[] };

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { LEVELS, LEVEL_NAMES, type Level } from '@site/contracts/levels';
+import { ACCOUNT_LEVELS, LEVEL_NAMES, type Level } from '@site/contracts/levels';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { trpc } from '../../lib/trpc.ts';
 
@@ -55,7 +55,7 @@ export default function AdminUsersPage() {
                         disabled={setLevel.isPending && setLevel.variables?.name === user.name}
                         onChange={(event) => setLevel.mutate({ name: user.name, level: Number(event.target.value) as Level })}
                       >
-                        {LEVELS.map((level) => (
+                        {ACCOUNT_LEVELS.map((level) => (
                           <option key={level} value={level}>
                             {level} - {LEVEL_NAMES[level]}
                           </option>

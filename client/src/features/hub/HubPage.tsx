@@ -2,11 +2,11 @@ import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { LEVEL_NAMES } from '@site/contracts/levels';
 import { CopyButton } from '../../components/CopyButton.tsx';
-import { COPY_ALERTS } from '../../components/navbar/Navbar.tsx';
 import { viewerOf } from '../../lib/access.ts';
+import { COPY_ALERTS } from '../../lib/clipboard.ts';
+import { linksFor } from '../../lib/links.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { owner } from '../../owner.config.ts';
-import { linksFor } from '../../routes.ts';
 import { WelcomePopup } from './WelcomePopup.tsx';
 
 /** Anchors arrive as /personal#Cool%20Stuff from the navbar; the router does not scroll to them. */

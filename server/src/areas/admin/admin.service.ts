@@ -1,8 +1,8 @@
 import { adminMessages, type Level, type SetLevelInput, type UserRow } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
-import { findUserByName, lockUsers } from '../auth/auth.repository.ts';
-import type { SessionUser } from '../auth/sessions.ts';
+import type { Actor } from '../../identity/session-user.ts';
+import { findUserByName, lockUsers } from '../../identity/users.repository.ts';
 import * as repo from './admin.repository.ts';
 
 export async function users(deps: AppDeps): Promise<UserRow[]> {
@@ -12,14 +12,14 @@ export async function users(deps: AppDeps): Promise<UserRow[]> {
 
 /**
  * Changes an account's level; it applies to that account's very next request. `actor` is the admin
- * doing it, or null from the command line (recovery), which may do anything.
+ * doing it, or the command line (recovery), which may do anything.
  */
-export async function setLevel(deps: AppDeps, actor: SessionUser | null, input: SetLevelInput): Promise<UserRow> {
+export async function setLevel(deps: AppDeps, actor: Actor, input: SetLevelInput): Promise<UserRow> {
   const updated = await deps.db.transaction().execute(async (trx) => {
     await lockUsers(trx);
-    const user = await findUserByName(trx, input.name.trim());
+    const user = await findUserByName(trx, input.name);
     if (!user) throw new AppError('NOT_FOUND', adminMessages.unknownUser);
-    if (actor && actor.id === user.id && user.level === 3 && input.level < 3 && (await repo.countAdmins(trx)) <= 1) {
+    if (actor.kind === 'user' && actor.user.id === user.id && user.level === 3 && input.level < 3 && (await repo.countAdmins(trx)) <= 1) {
       throw new AppError('BAD_REQUEST', adminMessages.lastAdmin);
     }
     return repo.setLevel(trx, user.id, input.level);

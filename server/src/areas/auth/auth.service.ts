@@ -1,8 +1,8 @@
 import { authMessages, PASSWORD_MAX, signupProblem, type LoginInput, type SignupInput, type Status } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
-import * as repo from './auth.repository.ts';
-import type { SessionUser } from './sessions.ts';
+import type { SessionUser } from '../../identity/session-user.ts';
+import * as repo from '../../identity/users.repository.ts';
 
 export const statusOf = (user: { name: string; level: number } | null): Status => ({
   user: user?.name ?? null,

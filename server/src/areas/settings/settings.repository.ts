@@ -1,6 +1,6 @@
 import { DEFAULT_COLORS, type Colors } from '@site/contracts';
 import type { Executor } from '../../db/database.ts';
-import type { UserSettingsTable } from '../../db/schema.ts';
+import type { UserSettingsTable } from './settings.tables.ts';
 
 export function findSettings(db: Executor, userId: number) {
   return db.selectFrom('user_settings').selectAll().where('user_id', '=', userId).executeTakeFirst();

@@ -1,7 +1,7 @@
 import { DEFAULT_COLORS, type Colors, type NavbarStyle, type Splash } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
-import type { UserSettingsRecord } from '../../db/schema.ts';
-import type { SessionUser } from '../auth/sessions.ts';
+import type { SessionUser } from '../../identity/session-user.ts';
+import type { UserSettingsRecord } from './settings.tables.ts';
 import * as repo from './settings.repository.ts';
 
 const colorsOf = (row: UserSettingsRecord): Colors => ({

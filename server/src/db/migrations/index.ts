@@ -1,10 +1,17 @@
 import type { Migration } from 'kysely';
+import type { ServerArea } from '../../areas/area.ts';
+import { serverAreas } from '../../areas/index.ts';
 import * as accounts from './0001_accounts.ts';
 
 /**
- * Every migration, listed by hand: no filesystem globbing, so the esbuild bundle carries them.
- * Names sort in the order they must run; never rename or edit one that has shipped.
+ * Every migration: the accounts tables every area builds on, then each area's own (areas/index.ts).
+ * Listed in code, not globbed, so the esbuild bundle carries them. Never rename or edit one that has
+ * shipped; areas' names carry a date and the area, so two areas never collide.
  */
-export const migrations: Record<string, Migration> = {
-  '0001_accounts': accounts,
-};
+export const migrations: Record<string, Migration> = { '0001_accounts': accounts };
+for (const area of Object.values<ServerArea>(serverAreas)) {
+  for (const [name, migration] of Object.entries(area.migrations ?? {})) {
+    if (Object.hasOwn(migrations, name)) throw new Error(`Migration ${name} is declared twice`);
+    migrations[name] = migration;
+  }
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from '../text.ts';
 
 export const NAME_MAX = 64;
 export const PASSWORD_MAX = 256;
@@ -28,14 +29,18 @@ export function signupProblem(input: { name: string; password: string; confirmPa
   return null;
 }
 
+/** Names and passwords are capped and refuse control characters here; the spec's checks run after. */
+const nameField = text({ label: 'Username', max: NAME_MAX * 4 });
+const passwordField = text({ label: 'Password', max: PASSWORD_MAX });
+
 export const signupInput = z.object({
-  name: z.string(),
-  password: z.string(),
-  confirmPassword: z.string(),
+  name: nameField,
+  password: passwordField,
+  confirmPassword: passwordField,
 });
 export type SignupInput = z.infer<typeof signupInput>;
 
-export const loginInput = z.object({ name: z.string(), password: z.string() });
+export const loginInput = z.object({ name: nameField, password: passwordField });
 export type LoginInput = z.infer<typeof loginInput>;
 
 /** `user` is null and `level` 0 when nobody is signed in. */

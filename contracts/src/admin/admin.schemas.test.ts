@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { setLevelInput } from './admin.ts';
+import { setLevelInput } from './admin.schemas.ts';
 
 describe('setLevelInput', () => {
   it('explains a level out of range in words', () => {

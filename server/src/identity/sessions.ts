@@ -1,9 +1,10 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { Level } from '@site/contracts';
-import type { Database } from '../../db/database.ts';
-import * as repo from './auth.repository.ts';
+import type { Database } from '../db/database.ts';
+import * as repo from './sessions.repository.ts';
+import { findUserById } from './users.repository.ts';
+import type { SessionUser } from './session-user.ts';
 
-export type SessionUser = { id: number; name: string; level: Level };
 export type SessionLookup = { user: SessionUser; tokenHash: string; renewed: boolean };
 
 export type SessionStore = {
@@ -66,7 +67,7 @@ export function createSessionStore(db: Database, opts: { sessionDays: number; no
   async function loadUser(userId: number, at: number): Promise<SessionUser | null> {
     const cached = users.get(userId);
     if (cached && at - cached.checkedAt < USER_TRUST_MS) return cached.user;
-    const row = await repo.findUserById(db, userId);
+    const row = await findUserById(db, userId);
     if (!row) {
       users.delete(userId);
       return null;

@@ -1,0 +1,7 @@
+import { defineArea } from '../area.ts';
+
+export const aboutRoutes = defineArea({
+  pages: {
+    '/about': { access: 'public', label: 'About' },
+  },
+});

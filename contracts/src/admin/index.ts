@@ -1,0 +1,2 @@
+export * from './admin.schemas.ts';
+export * from './admin.routes.ts';

@@ -1,0 +1,100 @@
+import type { Level } from './levels.ts';
+
+/**
+ * The shape of one area's rows in the site's tables. Each area (contracts/src/<area>/) declares its
+ * own rows with `defineArea`; permissions.ts and legacy-api.ts spread every area's rows into the one
+ * table the server enforces and the client reads.
+ */
+
+/** `public` means anyone, signed in or not; a number is the minimum level of a signed-in account. */
+export type Access = 'public' | Level;
+
+/** A page of the client: who may open it and how the hub and navbar list it. The key is its href. */
+export type PageRow = {
+  access: Access;
+  /** Opened to every signed-in member when the site is served on this port (8443). */
+  alsoOnPort?: number;
+  label: string;
+  /** The navbar's wording when it differs from the hub's. */
+  navLabel?: string;
+  /** Hub section and navbar dropdown the link belongs to. */
+  group?: 'cool' | 'admin';
+  /** Hub and navbar list the link from this level even where the page itself is more open. */
+  listedFrom?: Level;
+  /** Shown to everyone: the pending page is where a refused login lands, signed in or not. */
+  ungated?: boolean;
+  /** The router pattern when the page has sub-paths (`/personal/pictures/*`). */
+  pattern?: string;
+};
+
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** A route that is not tRPC, keyed `METHOD /path` with Fastify's `:param` and `*` syntax. */
+export type HttpRouteKey = `${HttpMethod} /${string}`;
+export type HttpRow = {
+  access: Access;
+  /** Takes a multipart/form-data body: the same-site guard lets that content type through here only. */
+  multipart?: boolean;
+};
+
+/**
+ * A documented /api/* path mapped onto one procedure: the compatibility plugin renames fields in and
+ * out and converts their wire types, nothing else. Every rule lives in the procedure.
+ *
+ * `input`: procedure input field <- legacy payload field. Payload fields not named here are ignored.
+ *   Without `input` the procedure is called with no input.
+ * `output`: legacy response field <- procedure output field. Applied to each element when the
+ *   procedure returns an array. Without `output` the procedure's result is sent as it is.
+ * Conversions: `int` accepts a number or a string of digits, `boolean` accepts true/false or
+ * 'true'/'false', `text` writes a value as a string (booleans become 'true'/'false').
+ * Anything that does not convert is passed on unchanged, so the procedure's validation answers it.
+ */
+export type Conversion = 'int' | 'boolean' | 'text';
+export type FieldSource = string | { field: string; as: Conversion };
+export type FieldMap = Readonly<Record<string, FieldSource>>;
+export type LegacyRoute<P extends string = string> = { procedure: P; input?: FieldMap; output?: FieldMap };
+
+export type AreaRows<
+  P extends Record<string, Access> = Record<string, Access>,
+  G extends Record<string, PageRow> = Record<string, PageRow>,
+  H extends Record<HttpRouteKey, HttpRow> = Record<HttpRouteKey, HttpRow>,
+  A extends Record<string, LegacyRoute> = Record<string, LegacyRoute>,
+> = { procedures: P; pages: G; http: H; api: A };
+
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an area without rows of a kind
+type None = {};
+
+/**
+ * One area's rows. Procedures are named `<area>.<verb>` (the area's tRPC router key), pages by their
+ * href, HTTP routes by `METHOD /path`, /api paths by their path; an /api path may only name a
+ * procedure of its own area.
+ */
+export function defineArea<
+  const P extends Record<string, Access> = None,
+  const G extends Record<string, PageRow> = None,
+  const H extends Record<HttpRouteKey, HttpRow> = None,
+  const A extends Record<string, LegacyRoute<Extract<keyof P, string>>> = None,
+>(rows: { procedures?: P; pages?: G; http?: H; api?: A }): AreaRows<P, G, H, A> {
+  return {
+    procedures: rows.procedures ?? ({} as P),
+    pages: rows.pages ?? ({} as G),
+    http: rows.http ?? ({} as H),
+    api: rows.api ?? ({} as A),
+  };
+}
+
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+
+/** One section of every area's rows, as one typed record (the intersection of the areas' records). */
+export type Merged<Areas extends readonly AreaRows[], K extends keyof AreaRows> = UnionToIntersection<Areas[number][K]>;
+
+/** The run-time side of `Merged`: a key declared by two areas is a mistake, found when contracts load. */
+export function mergeRows<Areas extends readonly AreaRows[], K extends keyof AreaRows>(areas: Areas, section: K): Merged<Areas, K> {
+  const merged: Record<string, unknown> = {};
+  for (const area of areas) {
+    for (const [key, row] of Object.entries(area[section])) {
+      if (Object.hasOwn(merged, key)) throw new Error(`${key} is declared by two areas`);
+      merged[key] = row;
+    }
+  }
+  return merged as Merged<Areas, K>;
+}

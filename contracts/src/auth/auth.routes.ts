@@ -1,0 +1,33 @@
+import { defineArea } from '../area.ts';
+
+const statusOut = { user: 'user', authenticated: 'level', authentication: 'level' } as const;
+
+export const authRoutes = defineArea({
+  procedures: {
+    'auth.status': 'public',
+    'auth.signup': 'public',
+    'auth.login': 'public',
+    'auth.logout': 'public',
+  },
+  pages: {
+    '/login': { access: 'public', label: 'Login' },
+    '/logout': { access: 'public', label: 'Logout' },
+    '/preauth': { access: 0, label: 'Pending account', ungated: true },
+  },
+  api: {
+    '/api/signup_attempt': {
+      procedure: 'auth.signup',
+      input: { name: 'signupName', password: 'signupPass', confirmPassword: 'signupConfPass' },
+      output: statusOut,
+    },
+    '/api/login_attempt': {
+      procedure: 'auth.login',
+      input: { name: 'loginName', password: 'loginPass' },
+      output: statusOut,
+    },
+    '/api/login_status': { procedure: 'auth.status', output: statusOut },
+    '/api/logout': { procedure: 'auth.logout' },
+    /** The old site's logout path; GET /logout is the client's page, which calls auth.logout. */
+    '/logout': { procedure: 'auth.logout' },
+  },
+});

@@ -1,0 +1,2 @@
+export * from './auth.schemas.ts';
+export * from './auth.routes.ts';

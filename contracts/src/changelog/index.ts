@@ -1,0 +1,1 @@
+export * from './changelog.routes.ts';

@@ -1,0 +1,1 @@
+export * from './climbing.routes.ts';

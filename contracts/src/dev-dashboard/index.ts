@@ -1,0 +1,1 @@
+export * from './dev-dashboard.routes.ts';

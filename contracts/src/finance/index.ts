@@ -1,0 +1,1 @@
+export * from './finance.routes.ts';

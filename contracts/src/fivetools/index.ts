@@ -1,0 +1,1 @@
+export * from './fivetools.routes.ts';

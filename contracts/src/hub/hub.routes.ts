@@ -1,0 +1,7 @@
+import { defineArea } from '../area.ts';
+
+export const hubRoutes = defineArea({
+  pages: {
+    '/personal': { access: 1, label: 'Personal' },
+  },
+});

@@ -1,0 +1,1 @@
+export * from './old-home.routes.ts';

@@ -1,0 +1,1 @@
+export * from './recipes.routes.ts';

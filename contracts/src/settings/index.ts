@@ -1,0 +1,2 @@
+export * from './settings.schemas.ts';
+export * from './settings.routes.ts';

@@ -1,0 +1,49 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { nameText, text } from './text.ts';
+
+const task = text({ label: 'Task', max: 10, trim: true, min: 1 });
+const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) => r.error?.issues[0]?.message;
+
+describe('text', () => {
+  it('trims and accepts ordinary text', () => {
+    expect(task.parse('  buy milk ')).toBe('buy milk');
+  });
+  it('refuses NUL and other control characters with a readable message', () => {
+    expect(firstMessage(task.safeParse('a\u0000b'))).toBe('Task may not contain control characters');
+    expect(firstMessage(task.safeParse('a\nb'))).toBe('Task may not contain control characters');
+    expect(firstMessage(task.safeParse('a\u001bb'))).toBe('Task may not contain control characters');
+  });
+  it('lets line breaks through only where the field is multiline', () => {
+    const notes = text({ label: 'Notes', max: 100, multiline: true });
+    expect(notes.parse('one\r\ntwo\tthree')).toBe('one\r\ntwo\tthree');
+    expect(firstMessage(notes.safeParse('a\u0000'))).toBe('Notes may not contain control characters');
+  });
+  it('caps the length and names an empty value', () => {
+    expect(firstMessage(task.safeParse('x'.repeat(11)))).toBe('Task may be at most 10 characters');
+    expect(firstMessage(task.safeParse('x'.repeat(1_000_000)))).toBe('Task may be at most 10 characters');
+    expect(firstMessage(task.safeParse('   '))).toBe('Task may not be empty');
+    expect(firstMessage(text({ label: 'Name', max: 5, min: 1, emptyMessage: 'Name please' }).safeParse(''))).toBe('Name please');
+    expect(firstMessage(task.safeParse(42))).toBe('Task must be text');
+  });
+  it('never lets a control character through, whatever the string', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 20 }), (value) => {
+        const result = text({ label: 'Any', max: 100 }).safeParse(value);
+        // eslint-disable-next-line no-control-regex
+        if (result.success) expect(/[\u0000-\u001f\u007f-\u009f]/.test(result.data)).toBe(false);
+      }),
+    );
+  });
+});
+
+describe('nameText', () => {
+  const name = nameText({ label: 'Username', max: 64, trim: true, min: 1 });
+  it('normalises to NFC', () => {
+    expect(name.parse('Cafe\u0301')).toBe('Café');
+  });
+  it('refuses zero-width and direction-changing characters', () => {
+    expect(firstMessage(name.safeParse('\u200badmin'))).toBe('Username may not contain invisible or direction-changing characters');
+    expect(firstMessage(name.safeParse('abc\u202edef'))).toBe('Username may not contain invisible or direction-changing characters');
+  });
+});

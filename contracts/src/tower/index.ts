@@ -1,0 +1,1 @@
+export * from './tower.routes.ts';

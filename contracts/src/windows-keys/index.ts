@@ -1,0 +1,1 @@
+export * from './windows-keys.routes.ts';

@@ -1,0 +1,7 @@
+import { defineArea } from '../area.ts';
+
+export const ytdlRoutes = defineArea({
+  pages: {
+    '/personal/youtube': { access: 1, label: 'YT-DL', navLabel: 'YT Download', group: 'cool' },
+  },
+});

@@ -1,0 +1,23 @@
+import type { AnyRouter } from '@trpc/server';
+import type { Migration } from 'kysely';
+import type { AppDeps } from '../deps.ts';
+import type { HttpRegistrar } from '../http/routes.ts';
+
+/**
+ * What one server area brings (areas/<area>/index.ts), composed in areas/index.ts:
+ * - router: its tRPC procedures, under the area's key (`todo` for `todo.list`);
+ * - migrations: its tables, named `YYYYMMDD_<area>_<what>` so areas never collide; they depend only
+ *   on the accounts tables, so they may run in any order relative to other areas';
+ * - http: its routes that are not tRPC, through the registrar that enforces the permission table;
+ * - worker: background work started with the server and stopped with it (queues, sweeps).
+ */
+export type ServerArea<R extends AnyRouter = AnyRouter> = {
+  router: R;
+  migrations?: Readonly<Record<string, Migration>>;
+  http?: (routes: HttpRegistrar, deps: AppDeps) => void;
+  worker?: (deps: AppDeps) => { stop(): Promise<void> | void };
+};
+
+export function defineServerArea<R extends AnyRouter>(area: ServerArea<R>): ServerArea<R> {
+  return area;
+}

@@ -1,0 +1,41 @@
+import type { ServerArea } from './area.ts';
+import { adminArea } from './admin/index.ts';
+import { authArea } from './auth/index.ts';
+import { climbingArea } from './climbing/index.ts';
+import { devDashboardArea } from './dev-dashboard/index.ts';
+import { financeArea } from './finance/index.ts';
+import { fivetoolsArea } from './fivetools/index.ts';
+import { gameServersArea } from './game-servers/index.ts';
+import { houseArea } from './house/index.ts';
+import { picturesArea } from './pictures/index.ts';
+import { recipesArea } from './recipes/index.ts';
+import { settingsArea } from './settings/index.ts';
+import { todoArea } from './todo/index.ts';
+import { tradeGameArea } from './trade-game/index.ts';
+import { windowsKeysArea } from './windows-keys/index.ts';
+import { ytdlArea } from './ytdl/index.ts';
+
+/**
+ * Every server area, one line each, keyed by the first part of its procedures' names. The tRPC
+ * router (trpc/root.ts), the migrations (db/migrations/index.ts), the HTTP routes and the background
+ * workers (app.ts) are all read from here.
+ */
+export const serverAreas = {
+  auth: authArea,
+  settings: settingsArea,
+  admin: adminArea,
+  climbing: climbingArea,
+  house: houseArea,
+  fivetools: fivetoolsArea,
+  pictures: picturesArea,
+  ytdl: ytdlArea,
+  todo: todoArea,
+  gameServers: gameServersArea,
+  windowsKeys: windowsKeysArea,
+  recipes: recipesArea,
+  tradeGame: tradeGameArea,
+  finance: financeArea,
+  devDashboard: devDashboardArea,
+} satisfies Record<string, ServerArea>;
+
+export type ServerAreas = typeof serverAreas;

@@ -1,0 +1,4 @@
+import { router } from '../../trpc/procedures.ts';
+
+/** The recipes procedures (none yet: the page is not built). */
+export const recipesRouter = router({});

@@ -1,0 +1,4 @@
+import { defineServerArea } from '../area.ts';
+import { ytdlRouter } from './ytdl.router.ts';
+
+export const ytdlArea = defineServerArea({ router: ytdlRouter });

@@ -1,0 +1,77 @@
+import type {} from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SessionUser } from './session-user.ts';
+import type { SessionStore } from './sessions.ts';
+
+export const SESSION_COOKIE = 'sid';
+
+/** How a procedure sets or clears the session cookie without knowing about HTTP. */
+export type SessionCookie = { set(token: string): void; clear(): void };
+
+export const noCookie: SessionCookie = { set() {}, clear() {} };
+
+/** The session of one HTTP request: who is signed in, and how to change the cookie in the reply. */
+export type RequestSession = {
+  user: SessionUser | null;
+  /** Hash of the current session's token, so logout and login can end it. */
+  sessionHash: string | null;
+  cookie: SessionCookie;
+};
+
+/**
+ * The session cookie of one HTTP reply. The cookie plugin runs no per-request hooks (see app.ts), so
+ * the Set-Cookie header is written here; a later set or clear in the same request replaces it.
+ */
+class ReplySessionCookie implements SessionCookie {
+  constructor(
+    private readonly req: FastifyRequest,
+    private readonly reply: FastifyReply,
+    private readonly maxAge: number,
+  ) {}
+
+  set(token: string): void {
+    const secure = this.req.protocol === 'https';
+    this.write(token, { httpOnly: true, sameSite: 'lax', path: '/', secure, maxAge: this.maxAge });
+  }
+
+  clear(): void {
+    const secure = this.req.protocol === 'https';
+    this.write('', { httpOnly: true, sameSite: 'lax', path: '/', secure, expires: new Date(0), maxAge: 0 });
+  }
+
+  private write(value: string, opts: SerializeOptions): void {
+    const line = this.reply.server.serializeCookie(SESSION_COOKIE, value, opts);
+    const current = this.reply.getHeader('set-cookie');
+    const others = (current === undefined ? [] : Array.isArray(current) ? current : [String(current)]).filter(
+      (c) => !c.startsWith(`${SESSION_COOKIE}=`),
+    );
+    this.reply.removeHeader('set-cookie');
+    this.reply.header('set-cookie', others.length === 0 ? line : [...others, line]);
+  }
+}
+
+type SerializeOptions = Parameters<FastifyInstance['serializeCookie']>[2];
+
+/** The session token from the Cookie header, parsed only here (the one place that reads cookies). */
+function sessionToken(req: FastifyRequest): string | undefined {
+  const header = req.headers.cookie;
+  if (!header) return undefined;
+  return req.server.parseCookie(header)[SESSION_COOKIE];
+}
+
+/**
+ * The one session lookup of every request, tRPC, /api and the HTTP routes alike: an unknown or
+ * expired token clears the cookie, a renewed one writes it again.
+ */
+export async function resolveSession(sessions: SessionStore, req: FastifyRequest, reply: FastifyReply): Promise<RequestSession> {
+  const cookie = new ReplySessionCookie(req, reply, sessions.maxAgeSeconds);
+  const token = sessionToken(req);
+  if (!token) return { user: null, sessionHash: null, cookie };
+  const found = await sessions.lookup(token);
+  if (!found) {
+    cookie.clear();
+    return { user: null, sessionHash: null, cookie };
+  }
+  if (found.renewed) cookie.set(token);
+  return { user: found.user, sessionHash: found.tokenHash, cookie };
+}

@@ -1,0 +1,50 @@
+import { expect } from 'vitest';
+import type { authRoutes } from '@site/contracts';
+import { cookieFor, createUser, postJson } from '../helpers.ts';
+import type { AreaParity, AreaSamples } from '../area-tables.ts';
+
+/** A valid input per procedure: the permission matrix calls each at every level. */
+export const authSamples = {
+  'auth.status': undefined,
+  'auth.signup': { name: 'newcomer', password: 'pw', confirmPassword: 'pw' },
+  'auth.login': { name: 'nobody', password: 'pw' },
+  'auth.logout': undefined,
+} satisfies AreaSamples<typeof authRoutes>;
+
+/** One check per documented /api path: the documented field names in, the documented field names out. */
+export const authParity = {
+  async '/api/signup_attempt'(s) {
+    const res = await postJson(s.app, '/api/signup_attempt', { signupName: 'Owner', signupPass: 'pw', signupConfPass: 'pw' });
+    expect(res.json()).toEqual({ user: 'Owner', authenticated: 3, authentication: 3 });
+    const bad = await postJson(s.app, '/api/signup_attempt', { signupName: 'x', signupPass: 'a', signupConfPass: 'b' });
+    expect(Object.keys(bad.json())).toEqual(['message']);
+  },
+  async '/api/login_attempt'(s) {
+    await createUser(s.deps, 'Friend', 1, 'pw');
+    const res = await postJson(s.app, '/api/login_attempt', { loginName: 'Friend', loginPass: 'pw' });
+    expect(res.json()).toEqual({ user: 'Friend', authenticated: 1, authentication: 1 });
+    await createUser(s.deps, 'Pending', 0, 'pw');
+    const pending = await postJson(s.app, '/api/login_attempt', { loginName: 'Pending', loginPass: 'pw' });
+    expect(Object.keys(pending.json()).sort()).toEqual(['message', 'preauth']);
+    expect(pending.json().preauth).toBe(true);
+  },
+  async '/api/login_status'(s) {
+    expect((await postJson(s.app, '/api/login_status')).json()).toEqual({ user: null, authenticated: 0, authentication: 0 });
+    const cookie = await cookieFor(s.deps, 2, 'Fam');
+    expect((await postJson(s.app, '/api/login_status', undefined, cookie)).json()).toEqual({
+      user: 'Fam',
+      authenticated: 2,
+      authentication: 2,
+    });
+  },
+  async '/api/logout'(s) {
+    const cookie = await cookieFor(s.deps, 1);
+    expect((await postJson(s.app, '/api/logout', undefined, cookie)).json()).toEqual({ ok: true });
+    expect((await postJson(s.app, '/api/logout')).json()).toEqual({ ok: true });
+  },
+  async '/logout'(s) {
+    const cookie = await cookieFor(s.deps, 1);
+    expect((await postJson(s.app, '/logout', undefined, cookie)).json()).toEqual({ ok: true });
+    expect((await postJson(s.app, '/api/login_status', undefined, cookie)).json()).toMatchObject({ user: null });
+  },
+} satisfies AreaParity<typeof authRoutes>;
