@@ -4,7 +4,7 @@ import {
   activeSurvivor,
   hashState,
   interactTargets,
-  levelTiles,
+  floorTiles,
   moveOptions,
   targetSquares,
   targetsAt,
@@ -53,7 +53,7 @@ export function GameView({ initial, speed, paused, onHelp, onNewGame }: Props) {
   const [message, setMessage] = useState<string | null>(null);
   const mapHandle = useRef<TileMapHandle>(null);
   const rootRef = useRef<HTMLDivElement>(null);
-  const level = levelTiles(state);
+  const level = floorTiles(state);
   const levelDef = state.levels[state.levelIndex];
   const stateHash = useMemo(() => hashState(state), [state]);
   const playing = state.status === 'playing';
