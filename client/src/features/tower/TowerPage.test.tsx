@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apply, createGame, hashState, type Action, type GameEvent, type GameState } from '@site/game-engine';
 import TowerPage from './TowerPage.tsx';
-import { EndScreen } from './GameView.tsx';
+import { EndScreen } from './EndScreen.tsx';
 import { saveGame } from './storage.ts';
 import { buildTimeline } from './timeline.ts';
 
