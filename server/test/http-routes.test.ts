@@ -24,7 +24,7 @@ describe.each(databases)('HTTP routes under the permission table (%s)', (kind) =
     let ran = 0;
     routes.route('GET /test/family' as never, (_req, reply, { user }) => {
       ran++;
-      return reply.send({ name: user.name });
+      return reply.send({ name: user?.name });
     });
     routes.route('GET /test/anyone' as never, (_req, reply, { user }) => reply.send({ name: user?.name ?? null }));
     routes.route('POST /test/upload' as never, (_req, reply) => reply.send({ ok: true }));

@@ -62,7 +62,7 @@ describe.each(databases)('permission matrix (%s)', (kind) => {
         ...(method === 'GET' || method === 'HEAD' ? {} : { payload: '{}' }),
       });
       const who = `${key} as ${level === null ? 'anonymous' : `level ${level}`}`;
-      const message = res.headers['content-type']?.includes('json') ? (res.json() as { message?: string }).message : undefined;
+      const message = String(res.headers['content-type'] ?? '').includes('json') ? (res.json() as { message?: string }).message : undefined;
       const refused = message !== undefined && gateMessages.includes(message);
       const allowed = allows(row.access, level === null ? null : { name: 'v', level });
       expect(res.statusCode, who).toBeLessThan(500);
