@@ -73,6 +73,11 @@ export const environment = [
   { name: 'BODY_LIMIT_BYTES', default: '1048576', meaning: 'Largest accepted request body (upload routes may set their own)' },
   { name: 'LOGIN_MAX_FAILURES', default: '10', meaning: 'Failed logins per account or address before 429' },
   { name: 'LOGIN_WINDOW_MINUTES', default: '15', meaning: 'Window in which failed logins are counted' },
+  {
+    name: 'FIVETOOLS_DIR',
+    default: '(DATA_DIR/5etools)',
+    meaning: 'The 5eTools mirror served to members at /api/5etools/; `npm run 5etools -- install PATH` fills it',
+  },
 ] as const;
 
 const bool = z
@@ -98,6 +103,7 @@ const schema = z.object({
   BODY_LIMIT_BYTES: int(1024, 1024 * 1024 * 1024).default(1024 * 1024),
   LOGIN_MAX_FAILURES: int(1, 10000).default(10),
   LOGIN_WINDOW_MINUTES: int(1, 24 * 60).default(15),
+  FIVETOOLS_DIR: z.string().min(1).optional(),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -114,6 +120,8 @@ export type Config = {
   argon2: { memoryKiB: number; timeCost: number; parallelism: number };
   bodyLimit: number;
   loginThrottle: { maxFailures: number; windowMs: number };
+  /** The 5eTools mirror's files (absolute). */
+  fivetoolsDir: string;
 };
 
 export class ConfigError extends Error {}
@@ -127,10 +135,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
     throw new ConfigError(`Invalid ${issue?.path.join('.') ?? 'environment'}: ${issue?.message ?? 'bad value'}`);
   }
   const e = parsed.data;
+  const dataDir = path.resolve(root, e.DATA_DIR);
   return {
     port: e.PORT,
     host: e.HOST,
-    dataDir: path.resolve(root, e.DATA_DIR),
+    dataDir,
     databaseUrl: e.DATABASE_URL,
     clientDist: path.resolve(root, e.CLIENT_DIST),
     logLevel: e.LOG_LEVEL,
@@ -139,5 +148,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
     argon2: { memoryKiB: e.ARGON2_MEMORY_KIB, timeCost: e.ARGON2_TIME_COST, parallelism: e.ARGON2_PARALLELISM },
     bodyLimit: e.BODY_LIMIT_BYTES,
     loginThrottle: { maxFailures: e.LOGIN_MAX_FAILURES, windowMs: e.LOGIN_WINDOW_MINUTES * 60_000 },
+    fivetoolsDir: e.FIVETOOLS_DIR ? path.resolve(root, e.FIVETOOLS_DIR) : path.join(dataDir, '5etools'),
   };
 }
