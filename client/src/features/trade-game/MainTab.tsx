@@ -34,7 +34,7 @@ function Market({ island }: { island: IslandData }) {
   const trade = trpc.tradeGame.trade.useMutation({
     onSuccess: (result) => {
       utils.tradeGame.island.setData({ island: island.island_name }, result.island);
-      utils.tradeGame.resources.setData(undefined, (old) => ({ rows: result.rows, reset: old?.reset ?? false }));
+      utils.tradeGame.resources.setData(undefined, { rows: result.rows, reset: false });
       setAmounts({});
       setDone(`Trade done: ${signed(result.total)} Gold`);
     },

@@ -15,7 +15,7 @@ export function OffersTab({ resources }: { resources: string[] }) {
   const [wantAmount, setWantAmount] = useState('1');
   const [message, setMessage] = useState<string | null>(null);
   const refresh = (rows?: { name: string; img_src: string; amount: number }[]) => {
-    if (rows) utils.tradeGame.resources.setData(undefined, (old) => ({ rows, reset: old?.reset ?? false }));
+    if (rows) utils.tradeGame.resources.setData(undefined, { rows, reset: false });
     else void utils.tradeGame.resources.invalidate();
     void utils.tradeGame.offers.invalidate();
   };

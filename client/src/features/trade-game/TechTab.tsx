@@ -7,7 +7,7 @@ export function TechTab() {
   const buy = trpc.tradeGame.buyTech.useMutation({
     onSuccess: (result) => {
       utils.tradeGame.techs.setData(undefined, result.techs);
-      utils.tradeGame.resources.setData(undefined, (old) => ({ rows: result.rows, reset: old?.reset ?? false }));
+      utils.tradeGame.resources.setData(undefined, { rows: result.rows, reset: false });
       void utils.tradeGame.island.invalidate();
     },
   });
