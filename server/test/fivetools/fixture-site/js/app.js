@@ -1,3 +1,4 @@
+/* global document, window */
 // A stand-in for the real 5eTools: an inline script, a script file and a JSON file it fetches.
 document.getElementById('inline').textContent = window.inlineRan ? 'Inline script ran' : 'Inline script blocked';
 fetch('data/spells.json')
