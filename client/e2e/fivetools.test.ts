@@ -43,11 +43,11 @@ describeInBrowser('5eTools', () => {
     await site.screenshot(page, 'fivetools-frame-desktop');
     expect(site.pageErrors(page)).toEqual([]);
 
-    const phone = await site.newPage({ viewport: PHONE, context: page.context() });
-    await phone.goto('/personal/5etools');
-    await waitForShell(phone);
-    await phone.frameLocator('iframe').getByText('Loaded 3 spells').waitFor();
-    await site.screenshot(phone, 'fivetools-frame-phone');
+    await page.setViewportSize(PHONE);
+    await page.reload();
+    await waitForShell(page);
+    await page.frameLocator('iframe').getByText('Loaded 3 spells').waitFor();
+    await site.screenshot(page, 'fivetools-frame-phone');
 
     // The frame's path is for members only.
     const anonymous = await fetch(site.url('/api/5etools/index.html'));
