@@ -79,6 +79,11 @@ export const environment = [
     meaning: 'Where uploaded files and their thumbnails live (outside any static root); relative to the repository root',
   },
   { name: 'MEDIA_MAX_BYTES', default: '2147483648', meaning: 'Largest uploaded media file in bytes (2 GiB)' },
+  {
+    name: 'FIVETOOLS_DIR',
+    default: '(DATA_DIR/5etools)',
+    meaning: 'The 5eTools mirror served to members at /api/5etools/; `npm run 5etools -- install PATH` fills it',
+  },
 ] as const;
 
 const bool = z
@@ -106,6 +111,7 @@ const schema = z.object({
   LOGIN_WINDOW_MINUTES: int(1, 24 * 60).default(15),
   MEDIA_DIR: z.string().min(1).optional(),
   MEDIA_MAX_BYTES: int(1024, 1024 * 1024 * 1024 * 1024).default(2 * 1024 * 1024 * 1024),
+  FIVETOOLS_DIR: z.string().min(1).optional(),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -124,6 +130,8 @@ export type Config = {
   loginThrottle: { maxFailures: number; windowMs: number };
   mediaDir: string;
   mediaMaxBytes: number;
+  /** The 5eTools mirror's files (absolute). */
+  fivetoolsDir: string;
 };
 
 export class ConfigError extends Error {}
@@ -137,10 +145,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
     throw new ConfigError(`Invalid ${issue?.path.join('.') ?? 'environment'}: ${issue?.message ?? 'bad value'}`);
   }
   const e = parsed.data;
+  const dataDir = path.resolve(root, e.DATA_DIR);
   return {
     port: e.PORT,
     host: e.HOST,
-    dataDir: path.resolve(root, e.DATA_DIR),
+    dataDir,
     databaseUrl: e.DATABASE_URL,
     clientDist: path.resolve(root, e.CLIENT_DIST),
     logLevel: e.LOG_LEVEL,
@@ -151,5 +160,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
     loginThrottle: { maxFailures: e.LOGIN_MAX_FAILURES, windowMs: e.LOGIN_WINDOW_MINUTES * 60_000 },
     mediaDir: e.MEDIA_DIR ? path.resolve(root, e.MEDIA_DIR) : path.join(path.resolve(root, e.DATA_DIR), 'media'),
     mediaMaxBytes: e.MEDIA_MAX_BYTES,
+    fivetoolsDir: e.FIVETOOLS_DIR ? path.resolve(root, e.FIVETOOLS_DIR) : path.join(dataDir, '5etools'),
   };
 }
