@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { DevCommandsError, readDevCommandsFile, type DevCommands } from './areas/dev-dashboard/dev-commands.ts';
 
 /**
  * The repository root: the nearest folder above `start` that holds a package.json with "workspaces".
@@ -73,6 +74,16 @@ export const environment = [
   { name: 'BODY_LIMIT_BYTES', default: '1048576', meaning: 'Largest accepted request body (upload routes may set their own)' },
   { name: 'LOGIN_MAX_FAILURES', default: '10', meaning: 'Failed logins per account or address before 429' },
   { name: 'LOGIN_WINDOW_MINUTES', default: '15', meaning: 'Window in which failed logins are counted' },
+  {
+    name: 'FINANCE_DOCUMENT_MAX_BYTES',
+    default: '10485760',
+    meaning: 'Largest charity documentation file (PDF, JPEG, PNG or WebP) the Finance page accepts',
+  },
+  {
+    name: 'DEV_COMMANDS_FILE',
+    default: '(unset)',
+    meaning: 'JSON file of the Dev Dash commands (see "The developer dashboard"); relative to the repository root; checked at start',
+  },
 ] as const;
 
 const bool = z
@@ -98,6 +109,8 @@ const schema = z.object({
   BODY_LIMIT_BYTES: int(1024, 1024 * 1024 * 1024).default(1024 * 1024),
   LOGIN_MAX_FAILURES: int(1, 10000).default(10),
   LOGIN_WINDOW_MINUTES: int(1, 24 * 60).default(15),
+  FINANCE_DOCUMENT_MAX_BYTES: int(1024, 1024 * 1024 * 1024).default(10 * 1024 * 1024),
+  DEV_COMMANDS_FILE: z.string().min(1).optional(),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -114,6 +127,9 @@ export type Config = {
   argon2: { memoryKiB: number; timeCost: number; parallelism: number };
   bodyLimit: number;
   loginThrottle: { maxFailures: number; windowMs: number };
+  financeDocumentMaxBytes: number;
+  /** The owner's Dev Dash commands, read and checked at start; null when DEV_COMMANDS_FILE is unset. */
+  devCommands: DevCommands | null;
 };
 
 export class ConfigError extends Error {}
@@ -127,6 +143,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
     throw new ConfigError(`Invalid ${issue?.path.join('.') ?? 'environment'}: ${issue?.message ?? 'bad value'}`);
   }
   const e = parsed.data;
+  let devCommands: DevCommands | null = null;
+  if (e.DEV_COMMANDS_FILE !== undefined) {
+    try {
+      devCommands = readDevCommandsFile(path.resolve(root, e.DEV_COMMANDS_FILE));
+    } catch (error) {
+      if (error instanceof DevCommandsError) throw new ConfigError(error.message);
+      throw error;
+    }
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -139,5 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
     argon2: { memoryKiB: e.ARGON2_MEMORY_KIB, timeCost: e.ARGON2_TIME_COST, parallelism: e.ARGON2_PARALLELISM },
     bodyLimit: e.BODY_LIMIT_BYTES,
     loginThrottle: { maxFailures: e.LOGIN_MAX_FAILURES, windowMs: e.LOGIN_WINDOW_MINUTES * 60_000 },
+    financeDocumentMaxBytes: e.FINANCE_DOCUMENT_MAX_BYTES,
+    devCommands,
   };
 }
