@@ -36,7 +36,7 @@ export const devMessages = {
 
 export const runInput = z.object({ confirm: text({ label: 'Confirmation', max: 100, trim: true }).optional() }).optional();
 export const runIdInput = z.object({
-  id: z.unknown().transform((v, ctx): number => {
+  id: z.unknown().optional().transform((v, ctx): number => {
     if (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v < 2 ** 31) return v;
     ctx.addIssue({ code: 'custom', message: devMessages.runId, params: NAMED_ISSUE });
     return z.NEVER;

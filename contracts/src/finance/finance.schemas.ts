@@ -46,7 +46,7 @@ const valueReasons: Record<Exclude<CentsParse, { ok: true }>['reason'], string> 
 };
 
 /** A value is optional (a gift of goods may have none); given, it must parse exactly into cents. */
-export const moneyValue = z.unknown().transform((v, ctx): number | null => {
+export const moneyValue = z.unknown().optional().transform((v, ctx): number | null => {
   if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) return null;
   if (typeof v !== 'string' && typeof v !== 'number') {
     issue(ctx, charityMessages.value);
@@ -67,7 +67,7 @@ export const moneyValue = z.unknown().transform((v, ctx): number | null => {
 const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ][0-9:.]*(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** A calendar date 'YYYY-MM-DD' (a time after it, as some clients send, is dropped). */
-export const calendarDate = z.unknown().transform((v, ctx): string => {
+export const calendarDate = z.unknown().optional().transform((v, ctx): string => {
   const match = typeof v === 'string' && v.length <= 40 ? DATE.exec(v.trim()) : null;
   if (match) {
     const [, y, m, d] = match.map(Number) as [number, number, number, number];
@@ -82,7 +82,7 @@ export const calendarDate = z.unknown().transform((v, ctx): string => {
 
 /** A whole number in a range, refused with a message that names its field ('Year must be ...'). */
 export const wholeNumber = (min: number, max: number, message: string) =>
-  z.unknown().transform((v, ctx): number => {
+  z.unknown().optional().transform((v, ctx): number => {
     if (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max) return v;
     issue(ctx, message);
     return z.NEVER;
@@ -97,7 +97,7 @@ const entryFields = {
   value: moneyValue,
   item: requiredText('Item', ITEM_MAX, charityMessages.item),
   date: calendarDate,
-  charitable: z.unknown().transform((v, ctx): boolean => {
+  charitable: z.unknown().optional().transform((v, ctx): boolean => {
     if (v === undefined || v === null) return false;
     if (typeof v === 'boolean') return v;
     issue(ctx, charityMessages.charitable);
