@@ -75,6 +75,12 @@ export const environment = [
   { name: 'LOGIN_MAX_FAILURES', default: '10', meaning: 'Failed logins per account or address before 429' },
   { name: 'LOGIN_WINDOW_MINUTES', default: '15', meaning: 'Window in which failed logins are counted' },
   {
+    name: 'MEDIA_DIR',
+    default: '$DATA_DIR/media',
+    meaning: 'Where uploaded files and their thumbnails live (outside any static root); relative to the repository root',
+  },
+  { name: 'MEDIA_MAX_BYTES', default: '2147483648', meaning: 'Largest uploaded media file in bytes (2 GiB)' },
+  {
     name: 'FINANCE_DOCUMENT_MAX_BYTES',
     default: '10485760',
     meaning: 'Largest charity documentation file (PDF, JPEG, PNG or WebP) the Finance page accepts',
@@ -109,6 +115,8 @@ const schema = z.object({
   BODY_LIMIT_BYTES: int(1024, 1024 * 1024 * 1024).default(1024 * 1024),
   LOGIN_MAX_FAILURES: int(1, 10000).default(10),
   LOGIN_WINDOW_MINUTES: int(1, 24 * 60).default(15),
+  MEDIA_DIR: z.string().min(1).optional(),
+  MEDIA_MAX_BYTES: int(1024, 1024 * 1024 * 1024 * 1024).default(2 * 1024 * 1024 * 1024),
   FINANCE_DOCUMENT_MAX_BYTES: int(1024, 1024 * 1024 * 1024).default(10 * 1024 * 1024),
   DEV_COMMANDS_FILE: z.string().min(1).optional(),
 });
@@ -127,6 +135,8 @@ export type Config = {
   argon2: { memoryKiB: number; timeCost: number; parallelism: number };
   bodyLimit: number;
   loginThrottle: { maxFailures: number; windowMs: number };
+  mediaDir: string;
+  mediaMaxBytes: number;
   financeDocumentMaxBytes: number;
   /** The owner's Dev Dash commands, read and checked at start; null when DEV_COMMANDS_FILE is unset. */
   devCommands: DevCommands | null;
@@ -164,6 +174,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
     argon2: { memoryKiB: e.ARGON2_MEMORY_KIB, timeCost: e.ARGON2_TIME_COST, parallelism: e.ARGON2_PARALLELISM },
     bodyLimit: e.BODY_LIMIT_BYTES,
     loginThrottle: { maxFailures: e.LOGIN_MAX_FAILURES, windowMs: e.LOGIN_WINDOW_MINUTES * 60_000 },
+    mediaDir: e.MEDIA_DIR ? path.resolve(root, e.MEDIA_DIR) : path.join(path.resolve(root, e.DATA_DIR), 'media'),
+    mediaMaxBytes: e.MEDIA_MAX_BYTES,
     financeDocumentMaxBytes: e.FINANCE_DOCUMENT_MAX_BYTES,
     devCommands,
   };

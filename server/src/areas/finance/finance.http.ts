@@ -19,14 +19,9 @@ function idParam(params: unknown): number {
  */
 export function registerFinanceHttp(routes: HttpRegistrar, deps: AppDeps): void {
   routes.route('GET /private/finance/:id/documentation', async (req, reply) => {
-    const doc = await finance.readDocument(deps, idParam(req.params));
-    return reply
-      .header('Content-Type', doc.type)
-      .header('Content-Security-Policy', documentCsp(doc.type))
-      .header('X-Content-Type-Options', 'nosniff')
-      .header('Cache-Control', 'private, no-cache')
-      .header('Content-Disposition', `inline; filename="documentation-${idParam(req.params)}.${doc.key.split('.').pop() ?? 'bin'}"`)
-      .send(doc.bytes);
+    const doc = await finance.findDocument(deps, idParam(req.params));
+    // Not immutable: the URL names the entry, whose documentation may be replaced (ETag revalidates).
+    return deps.media.send(req, reply, doc.key, { contentType: doc.type, csp: documentCsp(doc.type) });
   });
 
   // JSON `{ file: base64, fileType }`, the same fields as /api/finance/set_charity_documentation.

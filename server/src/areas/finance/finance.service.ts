@@ -13,7 +13,6 @@ import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { checkDocument, decodeBase64, type CheckedDocument } from './finance.documents.ts';
 import * as repo from './finance.repository.ts';
-import { documentStore } from './finance.store.ts';
 import type { CharityEntryRecord } from './finance.tables.ts';
 
 const toCents = (v: CharityEntryRecord['value_cents']): number | null => (v === null ? null : Number(String(v)));
@@ -68,8 +67,7 @@ const documentColumns = (doc: CheckedDocument | null) => ({
  */
 export async function add(deps: AppDeps, input: CharityEntryValues): Promise<CharityEntry> {
   const doc = input.documentation ? await documentFromBase64(deps, input.documentation) : null;
-  const store = documentStore(deps);
-  if (doc) await store.put(doc.key, doc.bytes);
+    if (doc) await deps.media.put(doc.key, doc.bytes);
   try {
     const row = await repo.insertEntry(deps.db, {
       charitable: input.charitable,
@@ -82,7 +80,7 @@ export async function add(deps: AppDeps, input: CharityEntryValues): Promise<Cha
     });
     return entryOf(row);
   } catch (error) {
-    if (doc) await store.delete(doc.key);
+    if (doc) await deps.media.delete(doc.key);
     throw error;
   }
 }
@@ -103,22 +101,21 @@ export async function update(deps: AppDeps, input: UpdateCharityValues): Promise
 export async function remove(deps: AppDeps, id: number): Promise<{ id: number }> {
   const row = await repo.deleteEntry(deps.db, id);
   if (!row) throw new AppError('NOT_FOUND', charityMessages.unknownEntry);
-  if (row.documentation_key) await documentStore(deps).delete(row.documentation_key);
+  if (row.documentation_key) await deps.media.delete(row.documentation_key);
   return { id };
 }
 
-/** The stored file and its type (as told from its bytes when it was stored). */
-export async function readDocument(deps: AppDeps, id: number): Promise<{ bytes: Buffer; type: DocumentationType; key: string }> {
+/** Where an entry's documentation is stored, and its type (told from its bytes when it was stored). */
+export async function findDocument(deps: AppDeps, id: number): Promise<{ key: string; type: DocumentationType }> {
   const row = await repo.findEntry(deps.db, id);
   if (!row) throw new AppError('NOT_FOUND', charityMessages.unknownEntry);
   if (!row.documentation_key || !row.documentation_type) throw new AppError('NOT_FOUND', charityMessages.noDocumentation);
-  const bytes = await documentStore(deps).readBuffer(row.documentation_key);
-  return { bytes, type: row.documentation_type as DocumentationType, key: row.documentation_key };
+  return { key: row.documentation_key, type: row.documentation_type as DocumentationType };
 }
 
 export async function documentation(deps: AppDeps, id: number): Promise<CharityDocumentation> {
-  const doc = await readDocument(deps, id);
-  return { type: doc.type, buffer: doc.bytes.toString('base64') };
+  const doc = await findDocument(deps, id);
+  return { type: doc.type, buffer: (await deps.media.readBuffer(doc.key)).toString('base64') };
 }
 
 /**
@@ -126,8 +123,7 @@ export async function documentation(deps: AppDeps, id: number): Promise<CharityD
  * first, the row then points at it, and only then is the old file deleted.
  */
 export async function replaceDocument(deps: AppDeps, id: number, doc: CheckedDocument | null): Promise<CharityEntry> {
-  const store = documentStore(deps);
-  if (doc) await store.put(doc.key, doc.bytes);
+    if (doc) await deps.media.put(doc.key, doc.bytes);
   let old: string | null = null;
   let updated: CharityEntryRecord | undefined;
   try {
@@ -138,10 +134,10 @@ export async function replaceDocument(deps: AppDeps, id: number, doc: CheckedDoc
       return repo.updateEntry(trx, id, documentColumns(doc));
     });
   } catch (error) {
-    if (doc) await store.delete(doc.key);
+    if (doc) await deps.media.delete(doc.key);
     throw error;
   }
-  if (old) await store.delete(old);
+  if (old) await deps.media.delete(old);
   if (!updated) throw new AppError('NOT_FOUND', charityMessages.unknownEntry);
   return entryOf(updated);
 }
