@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import { devMessages, type devDashboardRoutes } from '@site/contracts';
 import { cookieFor, postJson } from '../helpers.ts';
 import type { AreaParity, AreaSamples } from '../area-tables.ts';
+import type { TestServer } from '../helpers.ts';
 
 /** A valid input per procedure: the permission matrix calls each at every level. */
 export const devDashboardSamples = {
@@ -18,7 +19,7 @@ export const devDashboardSamples = {
  * The shared test server has no DEV_COMMANDS_FILE: each path answers that its action is not
  * configured and how to configure it (runs themselves: test/dev-dashboard/dev-dashboard.test.ts).
  */
-const notConfigured = (path: string, action: string, payload?: object) => async (s: Parameters<import('../area-tables.ts').Parity>[0]) => {
+const notConfigured = (path: string, action: string, payload?: object) => async (s: TestServer) => {
   const cookie = await cookieFor(s.deps, 3, 'boss');
   const res = await postJson(s.app, path, payload, cookie);
   expect([res.statusCode, res.json()]).toEqual([400, { message: devMessages.notConfigured(action) }]);
