@@ -80,7 +80,7 @@ describeInBrowser('finance: charity entries with documentation', () => {
     await viewer.waitFor({ state: 'detached' });
 
     // Switching years: this year has nothing yet, last year still has the entry.
-    const year = page.getByLabel('Year', { exact: true });
+    const year = page.getByRole('combobox', { name: 'Year' });
     await year.selectOption(String(thisYear));
     await page.getByText(`No entries in ${thisYear}.`).waitFor();
     await expect(page.getByTestId('total-count').textContent()).resolves.toBe('0');
