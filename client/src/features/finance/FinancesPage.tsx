@@ -170,21 +170,23 @@ export default function FinancesPage() {
                       )}
                     </td>
                     <td className="finance-actions">
-                      <button
-                        type="button"
-                        className="button small"
-                        aria-label={`Edit the entry for ${entry.recipient}`}
-                        onClick={() => {
-                          setFormError(null);
-                          setEditing(entry);
-                          document.getElementById('charity-form-title')?.scrollIntoView({ behavior: 'smooth' });
-                        }}
-                      >
-                        Edit
-                      </button>
-                      <button type="button" className="button small" aria-label={`Delete the entry for ${entry.recipient}`} onClick={() => void onDelete(entry)}>
-                        Delete
-                      </button>
+                      <div>
+                        <button
+                          type="button"
+                          className="button small"
+                          aria-label={`Edit the entry for ${entry.recipient}`}
+                          onClick={() => {
+                            setFormError(null);
+                            setEditing(entry);
+                            document.getElementById('charity-form-title')?.scrollIntoView({ behavior: 'smooth' });
+                          }}
+                        >
+                          Edit
+                        </button>
+                        <button type="button" className="button small" aria-label={`Delete the entry for ${entry.recipient}`} onClick={() => void onDelete(entry)}>
+                          Delete
+                        </button>
+                      </div>
                     </td>
                   </tr>
                 ))}
