@@ -37,8 +37,8 @@ const loaders: Record<PagePath, () => Promise<PageModule>> = {
   '/personal/dungeon-crawler': () => import('./features/tower/TowerPage.tsx'),
   '/personal/trade-game': () => import('./features/trade-game/TradeGamePage.tsx'),
   '/admin': () => import('./features/admin/AdminUsersPage.tsx'),
-  '/admin/finances': notBuilt('Finance'),
-  '/admin/dev-dashboard': notBuilt('Dev Dash'),
+  '/admin/finances': () => import('./features/finance/FinancesPage.tsx'),
+  '/admin/dev-dashboard': () => import('./features/dev-dashboard/DevDashboardPage.tsx'),
   '/admin/old-home': () => import('./features/admin/OldHomePage.tsx'),
 };
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { DevCommandsError, readDevCommandsFile, type DevCommands } from './areas/dev-dashboard/dev-commands.ts';
 
 /**
  * The repository root: the nearest folder above `start` that holds a package.json with "workspaces".
@@ -84,6 +85,16 @@ export const environment = [
     default: '(DATA_DIR/5etools)',
     meaning: 'The 5eTools mirror served to members at /api/5etools/; `npm run 5etools -- install PATH` fills it',
   },
+  {
+    name: 'FINANCE_DOCUMENT_MAX_BYTES',
+    default: '10485760',
+    meaning: 'Largest charity documentation file (PDF, JPEG, PNG or WebP) the Finance page accepts',
+  },
+  {
+    name: 'DEV_COMMANDS_FILE',
+    default: '(unset)',
+    meaning: 'JSON file of the Dev Dash commands (see "The developer dashboard"); relative to the repository root; checked at start',
+  },
 ] as const;
 
 const bool = z
@@ -112,6 +123,8 @@ const schema = z.object({
   MEDIA_DIR: z.string().min(1).optional(),
   MEDIA_MAX_BYTES: int(1024, 1024 * 1024 * 1024 * 1024).default(2 * 1024 * 1024 * 1024),
   FIVETOOLS_DIR: z.string().min(1).optional(),
+  FINANCE_DOCUMENT_MAX_BYTES: int(1024, 1024 * 1024 * 1024).default(10 * 1024 * 1024),
+  DEV_COMMANDS_FILE: z.string().min(1).optional(),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -132,6 +145,9 @@ export type Config = {
   mediaMaxBytes: number;
   /** The 5eTools mirror's files (absolute). */
   fivetoolsDir: string;
+  financeDocumentMaxBytes: number;
+  /** The owner's Dev Dash commands, read and checked at start; null when DEV_COMMANDS_FILE is unset. */
+  devCommands: DevCommands | null;
 };
 
 export class ConfigError extends Error {}
@@ -146,6 +162,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
   }
   const e = parsed.data;
   const dataDir = path.resolve(root, e.DATA_DIR);
+  let devCommands: DevCommands | null = null;
+  if (e.DEV_COMMANDS_FILE !== undefined) {
+    try {
+      devCommands = readDevCommandsFile(path.resolve(root, e.DEV_COMMANDS_FILE));
+    } catch (error) {
+      if (error instanceof DevCommandsError) throw new ConfigError(error.message);
+      throw error;
+    }
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -161,5 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
     mediaDir: e.MEDIA_DIR ? path.resolve(root, e.MEDIA_DIR) : path.join(path.resolve(root, e.DATA_DIR), 'media'),
     mediaMaxBytes: e.MEDIA_MAX_BYTES,
     fivetoolsDir: e.FIVETOOLS_DIR ? path.resolve(root, e.FIVETOOLS_DIR) : path.join(dataDir, '5etools'),
+    financeDocumentMaxBytes: e.FINANCE_DOCUMENT_MAX_BYTES,
+    devCommands,
   };
 }
