@@ -73,6 +73,16 @@ export const environment = [
   { name: 'BODY_LIMIT_BYTES', default: '1048576', meaning: 'Largest accepted request body (upload routes may set their own)' },
   { name: 'LOGIN_MAX_FAILURES', default: '10', meaning: 'Failed logins per account or address before 429' },
   { name: 'LOGIN_WINDOW_MINUTES', default: '15', meaning: 'Window in which failed logins are counted' },
+  {
+    name: 'GAME_HOST',
+    default: 'localhost',
+    meaning: 'Host players connect to for the game servers: copied with the port on the Game Servers page, and probed for their status',
+  },
+  {
+    name: 'CLIMBING_PASSES_PER_MONTH',
+    default: '(unset)',
+    meaning: 'Climbing guest passes allowed per calendar month; unset means no limit (the page still counts them)',
+  },
 ] as const;
 
 const bool = z
@@ -98,6 +108,11 @@ const schema = z.object({
   BODY_LIMIT_BYTES: int(1024, 1024 * 1024 * 1024).default(1024 * 1024),
   LOGIN_MAX_FAILURES: int(1, 10000).default(10),
   LOGIN_WINDOW_MINUTES: int(1, 24 * 60).default(15),
+  GAME_HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.:-]{1,253}$/, 'GAME_HOST must be a host name or an IP address')
+    .default('localhost'),
+  CLIMBING_PASSES_PER_MONTH: int(0, 100000).optional(),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -114,6 +129,8 @@ export type Config = {
   argon2: { memoryKiB: number; timeCost: number; parallelism: number };
   bodyLimit: number;
   loginThrottle: { maxFailures: number; windowMs: number };
+  gameHost: string;
+  climbingPassesPerMonth: number | null;
 };
 
 export class ConfigError extends Error {}
@@ -139,5 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
     argon2: { memoryKiB: e.ARGON2_MEMORY_KIB, timeCost: e.ARGON2_TIME_COST, parallelism: e.ARGON2_PARALLELISM },
     bodyLimit: e.BODY_LIMIT_BYTES,
     loginThrottle: { maxFailures: e.LOGIN_MAX_FAILURES, windowMs: e.LOGIN_WINDOW_MINUTES * 60_000 },
+    gameHost: e.GAME_HOST,
+    climbingPassesPerMonth: e.CLIMBING_PASSES_PER_MONTH ?? null,
   };
 }
