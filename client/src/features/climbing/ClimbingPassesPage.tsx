@@ -25,6 +25,8 @@ export default function ClimbingPassesPage() {
     },
   });
   const remove = trpc.climbing.remove.useMutation({
+    // A refusal of the month's allowance no longer holds once a pass is removed.
+    onSuccess: () => add.reset(),
     onError: (error) => window.alert(error.message),
     onSettled: () => void utils.climbing.list.invalidate(),
   });
