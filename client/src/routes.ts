@@ -35,7 +35,7 @@ const loaders: Record<PagePath, () => Promise<PageModule>> = {
   '/personal/changelog': () => import('./features/changelog/ChangelogPage.tsx'),
   '/personal/recipes': notBuilt('Recipes'),
   '/personal/trade-game': notBuilt('Trade Game'),
-  '/personal/dungeon-crawler': () => import('./features/dungeon-crawler/DungeonCrawlerPage.tsx'),
+  '/personal/dungeon-crawler': () => import('./features/tower/TowerPage.tsx'),
   '/admin': () => import('./features/admin/AdminUsersPage.tsx'),
   '/admin/finances': notBuilt('Finance'),
   '/admin/dev-dashboard': notBuilt('Dev Dash'),

@@ -74,6 +74,12 @@ export const environment = [
   { name: 'LOGIN_MAX_FAILURES', default: '10', meaning: 'Failed logins per account or address before 429' },
   { name: 'LOGIN_WINDOW_MINUTES', default: '15', meaning: 'Window in which failed logins are counted' },
   {
+    name: 'MEDIA_DIR',
+    default: '$DATA_DIR/media',
+    meaning: 'Where uploaded files and their thumbnails live (outside any static root); relative to the repository root',
+  },
+  { name: 'MEDIA_MAX_BYTES', default: '2147483648', meaning: 'Largest uploaded media file in bytes (2 GiB)' },
+  {
     name: 'GAME_HOST',
     default: 'localhost',
     meaning: 'Host players connect to for the game servers: copied with the port on the Game Servers page, and probed for their status',
@@ -108,6 +114,8 @@ const schema = z.object({
   BODY_LIMIT_BYTES: int(1024, 1024 * 1024 * 1024).default(1024 * 1024),
   LOGIN_MAX_FAILURES: int(1, 10000).default(10),
   LOGIN_WINDOW_MINUTES: int(1, 24 * 60).default(15),
+  MEDIA_DIR: z.string().min(1).optional(),
+  MEDIA_MAX_BYTES: int(1024, 1024 * 1024 * 1024 * 1024).default(2 * 1024 * 1024 * 1024),
   GAME_HOST: z
     .string()
     .regex(/^[A-Za-z0-9.:-]{1,253}$/, 'GAME_HOST must be a host name or an IP address')
@@ -129,6 +137,8 @@ export type Config = {
   argon2: { memoryKiB: number; timeCost: number; parallelism: number };
   bodyLimit: number;
   loginThrottle: { maxFailures: number; windowMs: number };
+  mediaDir: string;
+  mediaMaxBytes: number;
   gameHost: string;
   climbingPassesPerMonth: number | null;
 };
@@ -156,6 +166,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
     argon2: { memoryKiB: e.ARGON2_MEMORY_KIB, timeCost: e.ARGON2_TIME_COST, parallelism: e.ARGON2_PARALLELISM },
     bodyLimit: e.BODY_LIMIT_BYTES,
     loginThrottle: { maxFailures: e.LOGIN_MAX_FAILURES, windowMs: e.LOGIN_WINDOW_MINUTES * 60_000 },
+    mediaDir: e.MEDIA_DIR ? path.resolve(root, e.MEDIA_DIR) : path.join(path.resolve(root, e.DATA_DIR), 'media'),
+    mediaMaxBytes: e.MEDIA_MAX_BYTES,
     gameHost: e.GAME_HOST,
     climbingPassesPerMonth: e.CLIMBING_PASSES_PER_MONTH ?? null,
   };
