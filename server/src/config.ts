@@ -95,6 +95,16 @@ export const environment = [
     default: '(unset)',
     meaning: 'JSON file of the Dev Dash commands (see "The developer dashboard"); relative to the repository root; checked at start',
   },
+  {
+    name: 'GAME_HOST',
+    default: 'localhost',
+    meaning: 'Host players connect to for the game servers: copied with the port on the Game Servers page, and probed for their status',
+  },
+  {
+    name: 'CLIMBING_PASSES_PER_MONTH',
+    default: '(unset)',
+    meaning: 'Climbing guest passes allowed per calendar month; unset means no limit (the page still counts them)',
+  },
 ] as const;
 
 const bool = z
@@ -125,6 +135,11 @@ const schema = z.object({
   FIVETOOLS_DIR: z.string().min(1).optional(),
   FINANCE_DOCUMENT_MAX_BYTES: int(1024, 1024 * 1024 * 1024).default(10 * 1024 * 1024),
   DEV_COMMANDS_FILE: z.string().min(1).optional(),
+  GAME_HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.:-]{1,253}$/, 'GAME_HOST must be a host name or an IP address')
+    .default('localhost'),
+  CLIMBING_PASSES_PER_MONTH: int(0, 100000).optional(),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -148,6 +163,8 @@ export type Config = {
   financeDocumentMaxBytes: number;
   /** The owner's Dev Dash commands, read and checked at start; null when DEV_COMMANDS_FILE is unset. */
   devCommands: DevCommands | null;
+  gameHost: string;
+  climbingPassesPerMonth: number | null;
 };
 
 export class ConfigError extends Error {}
@@ -188,5 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
     fivetoolsDir: e.FIVETOOLS_DIR ? path.resolve(root, e.FIVETOOLS_DIR) : path.join(dataDir, '5etools'),
     financeDocumentMaxBytes: e.FINANCE_DOCUMENT_MAX_BYTES,
     devCommands,
+    gameHost: e.GAME_HOST,
+    climbingPassesPerMonth: e.CLIMBING_PASSES_PER_MONTH ?? null,
   };
 }
