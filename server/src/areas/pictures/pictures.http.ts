@@ -23,11 +23,17 @@ async function receive(req: FastifyRequest, deps: AppDeps): Promise<Received> {
   const maxBytes = deps.config.mediaMaxBytes;
   const fields: Record<string, string> = {};
   let file: IncomingFile | null = null;
+  // A client that goes away mid-upload ends the body without an error on some paths: stop then.
+  const abort = new AbortController();
+  const onClose = () => {
+    if (!req.raw.readableEnded) abort.abort(new Error('client closed the connection'));
+  };
+  req.raw.once('close', onClose);
   try {
     const parts = req.parts({ limits: { fileSize: maxBytes, files: 1, fields: 10, fieldSize: 10_000, parts: 12 } });
     for await (const part of parts) {
       if (part.type === 'file') {
-        file = await deps.media.receive(part.file, { maxBytes });
+        file = await deps.media.receive(part.file, { maxBytes, signal: abort.signal });
         if (part.file.truncated) throw new MediaTooLargeError(maxBytes);
       } else if (typeof part.value === 'string') {
         fields[part.fieldname] = part.value;
@@ -37,6 +43,8 @@ async function receive(req: FastifyRequest, deps: AppDeps): Promise<Received> {
   } catch (error) {
     await file?.discard();
     throw uploadError(error, maxBytes);
+  } finally {
+    req.raw.off('close', onClose);
   }
 }
 

@@ -26,7 +26,7 @@ export type Sniffed = { ok: true; ext: string; mime: string } | { ok: false; fou
 /** Tells the type from the file's first bytes, never from its name. SVG is text, so it is read as text. */
 export async function sniff(head: Buffer): Promise<Sniffed> {
   const detected = await fileTypeFromBuffer(head);
-  if (detected) {
+  if (detected && detected.ext !== 'xml') {
     const known = DETECTED[detected.ext];
     return known ? { ok: true, ...known } : { ok: false, found: `${detected.ext.toUpperCase()} (${detected.mime})` };
   }

@@ -209,8 +209,8 @@ export async function saveDerived(
   db: Executor,
   id: number,
   derived: { thumb: 'ready' | 'none'; width: number | null; height: number | null; display: boolean; poster: boolean },
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const result = await db
     .updateTable('pictures')
     .set({
       thumb_status: derived.thumb,
@@ -220,7 +220,8 @@ export async function saveDerived(
       has_poster: derived.poster,
     })
     .where('id', '=', id)
-    .execute();
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 export async function jobCount(db: Executor): Promise<number> {

@@ -1,4 +1,5 @@
 import type { AppDeps } from '../../deps.ts';
+import { removePictureFiles } from './pictures.files.ts';
 import { deriveFiles } from './pictures.media.ts';
 import * as repo from './pictures.repository.ts';
 
@@ -27,10 +28,13 @@ export async function runOneJob(deps: AppDeps): Promise<boolean> {
   }
   try {
     const derived = await deriveFiles(deps.media, picture.stem, picture.file_type);
-    await deps.db.transaction().execute(async (trx) => {
-      await repo.saveDerived(trx, picture.id, derived);
+    const kept = await deps.db.transaction().execute(async (trx) => {
+      const saved = await repo.saveDerived(trx, picture.id, derived);
       await repo.finishJob(trx, job.id);
+      return saved;
     });
+    // Deleted while its thumbnail was being made: the new files belong to nothing.
+    if (!kept) await removePictureFiles(deps, picture.stem, picture.file_type);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (job.attempts >= MAX_ATTEMPTS) {
@@ -45,11 +49,21 @@ export async function runOneJob(deps: AppDeps): Promise<boolean> {
   return true;
 }
 
-/** Runs due jobs until none is left (tests and the benchmark call it directly). */
-export async function drainJobs(deps: AppDeps): Promise<number> {
+/**
+ * Runs due jobs until the queue is empty, waiting for ones another worker holds (tests and the
+ * benchmark call it directly). Gives up after `timeoutMs`.
+ */
+export async function drainJobs(deps: AppDeps, timeoutMs = 60_000): Promise<number> {
   let n = 0;
-  while (await runOneJob(deps)) n++;
-  return n;
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    if (await runOneJob(deps)) {
+      n++;
+      continue;
+    }
+    if ((await repo.jobCount(deps.db)) === 0 || Date.now() > until) return n;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /**
