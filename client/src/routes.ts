@@ -25,8 +25,8 @@ const loaders: Record<PagePath, () => Promise<PageModule>> = {
   '/personal/climbing-passes': notBuilt('Climb Passes'),
   '/house': notBuilt('House TODO'),
   '/personal/5etools': notBuilt('5eTools'),
-  '/personal/pictures': notBuilt('Pictures'),
-  '/personal/upload-pictures': notBuilt('Add Pictures'),
+  '/personal/pictures': () => import('./features/pictures/PicturesPage.tsx'),
+  '/personal/upload-pictures': () => import('./features/pictures/UploadPage.tsx'),
   '/personal/youtube': notBuilt('YT Download'),
   '/personal/todo': notBuilt('TODO'),
   '/personal/game-servers': notBuilt('Game Servers'),
@@ -40,6 +40,7 @@ const loaders: Record<PagePath, () => Promise<PageModule>> = {
   '/admin/finances': notBuilt('Finance'),
   '/admin/dev-dashboard': notBuilt('Dev Dash'),
   '/admin/old-home': () => import('./features/admin/OldHomePage.tsx'),
+  '/admin/pictures': () => import('./features/pictures/ApprovalPage.tsx'),
 };
 
 export const routes: SiteRoute[] = sitePages.map((page) => ({ ...page, load: loaders[page.href] }));

@@ -17,7 +17,8 @@ export const picturesRoutes = defineArea({
     // Friends (level 1) may upload too, for approval: they reach the form from the gallery's link;
     // the hub and navbar list it from level 2 as the spec says.
     '/personal/upload-pictures': { access: 1, listedFrom: 2, label: 'Add Pictures', group: 'cool' },
-    '/admin/pictures': { access: 3, label: 'Approve Pictures', group: 'admin' },
+    // The approval queue: linked, with its count, from the hub's Admin section (not a navbar tab).
+    '/admin/pictures': { access: 3, label: 'Approve Pictures' },
   },
   http: {
     'GET /private/pictures/:file': { access: 1 },
