@@ -25,8 +25,8 @@ const loaders: Record<PagePath, () => Promise<PageModule>> = {
   '/personal/5etools': () => import('./features/fivetools/FivetoolsPage.tsx'),
   '/personal/climbing-passes': () => import('./features/climbing/ClimbingPassesPage.tsx'),
   '/house': () => import('./features/house/HousePage.tsx'),
-  '/personal/pictures': notBuilt('Pictures'),
-  '/personal/upload-pictures': notBuilt('Add Pictures'),
+  '/personal/pictures': () => import('./features/pictures/PicturesPage.tsx'),
+  '/personal/upload-pictures': () => import('./features/pictures/UploadPage.tsx'),
   '/personal/youtube': notBuilt('YT Download'),
   '/personal/todo': () => import('./features/todo/TodoPage.tsx'),
   '/personal/game-servers': () => import('./features/game-servers/GameServersPage.tsx'),
@@ -40,6 +40,7 @@ const loaders: Record<PagePath, () => Promise<PageModule>> = {
   '/admin/finances': () => import('./features/finance/FinancesPage.tsx'),
   '/admin/dev-dashboard': () => import('./features/dev-dashboard/DevDashboardPage.tsx'),
   '/admin/old-home': () => import('./features/admin/OldHomePage.tsx'),
+  '/admin/pictures': () => import('./features/pictures/ApprovalPage.tsx'),
 };
 
 export const routes: SiteRoute[] = sitePages.map((page) => ({ ...page, load: loaders[page.href] }));

@@ -53,7 +53,7 @@ describe('the app router', () => {
   });
 
   it('shows a tool that is not built yet as exactly that', async () => {
-    renderApp('/personal/pictures/month/0', { user: 'f', level: 1 });
+    renderApp('/personal/windows-registry', { user: 'f', level: 2 });
     expect(await screen.findByText('This tool is not built yet.')).toBeInTheDocument();
   });
 
