@@ -33,7 +33,7 @@ const loaders: Record<PagePath, () => Promise<PageModule>> = {
   '/personal/windows-registry': notBuilt('Windows Keys'),
   '/personal/settings': () => import('./features/settings/SettingsPage.tsx'),
   '/personal/changelog': () => import('./features/changelog/ChangelogPage.tsx'),
-  '/personal/recipes': notBuilt('Recipes'),
+  '/personal/recipes': () => import('./features/recipes/RecipesRoute.tsx'),
   '/personal/trade-game': notBuilt('Trade Game'),
   '/personal/dungeon-crawler': () => import('./features/dungeon-crawler/DungeonCrawlerPage.tsx'),
   '/admin': () => import('./features/admin/AdminUsersPage.tsx'),
