@@ -73,6 +73,12 @@ export const environment = [
   { name: 'BODY_LIMIT_BYTES', default: '1048576', meaning: 'Largest accepted request body (upload routes may set their own)' },
   { name: 'LOGIN_MAX_FAILURES', default: '10', meaning: 'Failed logins per account or address before 429' },
   { name: 'LOGIN_WINDOW_MINUTES', default: '15', meaning: 'Window in which failed logins are counted' },
+  {
+    name: 'MEDIA_DIR',
+    default: '$DATA_DIR/media',
+    meaning: 'Where uploaded files and their thumbnails live (outside any static root); relative to the repository root',
+  },
+  { name: 'MEDIA_MAX_BYTES', default: '2147483648', meaning: 'Largest uploaded media file in bytes (2 GiB)' },
 ] as const;
 
 const bool = z
@@ -98,6 +104,8 @@ const schema = z.object({
   BODY_LIMIT_BYTES: int(1024, 1024 * 1024 * 1024).default(1024 * 1024),
   LOGIN_MAX_FAILURES: int(1, 10000).default(10),
   LOGIN_WINDOW_MINUTES: int(1, 24 * 60).default(15),
+  MEDIA_DIR: z.string().min(1).optional(),
+  MEDIA_MAX_BYTES: int(1024, 1024 * 1024 * 1024 * 1024).default(2 * 1024 * 1024 * 1024),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -114,6 +122,8 @@ export type Config = {
   argon2: { memoryKiB: number; timeCost: number; parallelism: number };
   bodyLimit: number;
   loginThrottle: { maxFailures: number; windowMs: number };
+  mediaDir: string;
+  mediaMaxBytes: number;
 };
 
 export class ConfigError extends Error {}
@@ -139,5 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
     argon2: { memoryKiB: e.ARGON2_MEMORY_KIB, timeCost: e.ARGON2_TIME_COST, parallelism: e.ARGON2_PARALLELISM },
     bodyLimit: e.BODY_LIMIT_BYTES,
     loginThrottle: { maxFailures: e.LOGIN_MAX_FAILURES, windowMs: e.LOGIN_WINDOW_MINUTES * 60_000 },
+    mediaDir: e.MEDIA_DIR ? path.resolve(root, e.MEDIA_DIR) : path.join(path.resolve(root, e.DATA_DIR), 'media'),
+    mediaMaxBytes: e.MEDIA_MAX_BYTES,
   };
 }
