@@ -1,5 +1,6 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
+import fastifyMultipart from '@fastify/multipart';
 import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import { accessMessages } from '@site/contracts';
 import { serverAreas } from './areas/index.ts';
@@ -69,6 +70,8 @@ export async function buildApp(
 
   // No per-request hooks: the session cookie is read and written by the tRPC context only.
   await app.register(fastifyCookie, { hook: false });
+  // Parses multipart bodies for the upload routes (their rows say `multipart`; the guard refuses it elsewhere).
+  await app.register(fastifyMultipart, { limits: { files: 1, fields: 20, fieldSize: 64 * 1024 } });
   const securityHeaders = await helmetHeaders();
   // One synchronous hook for every response: the fixed security headers, then the same-site guard
   // (state-changing methods only). The headers go into Fastify's reply headers, which every reply

@@ -16,6 +16,10 @@ export const recipesRoutes = defineArea({
   pages: {
     '/personal/recipes': { access: 3, alsoOnPort: 8443, label: 'Recipes', group: 'cool', pattern: '/personal/recipes/*' },
   },
+  http: {
+    'GET /private/recipes/:file': { access: 3 },
+    'POST /private/recipes/images': { access: 3, multipart: true },
+  },
   api: {
     '/api/recipes/get_list': { procedure: 'recipes.list' },
     '/api/recipes/get_settings': { procedure: 'recipes.settings' },

@@ -1,6 +1,7 @@
 import { importInput, listInput, recipeIdInput, recipeInput, recipeSettingsSchema, updateRecipeInput } from '@site/contracts';
 import { userActor } from '../../identity/session-user.ts';
 import { procedure, router } from '../../trpc/procedures.ts';
+import { forgetImages } from './recipes.http.ts';
 import * as recipes from './recipes.service.ts';
 
 export const recipesRouter = router({
@@ -20,10 +21,10 @@ export const recipesRouter = router({
     .mutation(({ ctx, input }) => recipes.create(ctx.deps, userActor(ctx.user), input)),
   update: procedure('recipes.update')
     .input(updateRecipeInput)
-    .mutation(({ ctx, input }) => recipes.update(ctx.deps, input.recipeId, input.recipe)),
+    .mutation(({ ctx, input }) => recipes.update(ctx.deps, input.recipeId, input.recipe, forgetImages(ctx.deps))),
   delete: procedure('recipes.delete')
     .input(recipeIdInput)
-    .mutation(({ ctx, input }) => recipes.remove(ctx.deps, input.recipeId)),
+    .mutation(({ ctx, input }) => recipes.remove(ctx.deps, input.recipeId, forgetImages(ctx.deps))),
   importJsonLd: procedure('recipes.importJsonLd')
     .input(importInput)
     .mutation(({ ctx, input }) => recipes.importJsonLd(ctx.deps, userActor(ctx.user), input.json)),
