@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
+// Brings in the type of req.file() for every program that compiles this file (the client's too).
+import type {} from '@fastify/multipart';
 import { IMAGE_FILE, recipesMessages } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
