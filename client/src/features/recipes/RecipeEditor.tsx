@@ -213,7 +213,7 @@ export function RecipeEditorPage() {
   return (
     <main className="page recipe-editor-page">
       <header className="page-hero">
-        <p className="small">
+        <p className="breadcrumb">
           <Link to={RECIPES_HOME}>Recipes</Link>
         </p>
         <h1>{editing ? `Edit ${loaded?.recipe.title ?? 'recipe'}` : 'New recipe'}</h1>

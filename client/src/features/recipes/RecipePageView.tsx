@@ -57,7 +57,7 @@ export function RecipePageView() {
   return (
     <main className="page recipe-page">
       <header className="page-hero">
-        <p className="small">
+        <p className="breadcrumb">
           <Link to={RECIPES_HOME}>Recipes</Link>
         </p>
         <h1>{recipe.title}</h1>

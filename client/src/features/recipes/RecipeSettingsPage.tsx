@@ -44,7 +44,7 @@ export function RecipeSettingsPage() {
   return (
     <main className="page recipe-settings-page">
       <header className="page-hero">
-        <p className="small">
+        <p className="breadcrumb">
           <Link to={RECIPES_HOME}>Recipes</Link>
         </p>
         <h1>Recipe settings</h1>

@@ -75,7 +75,7 @@ export function RecipeStepsView() {
   return (
     <main className="page recipe-steps-view">
       <header className="steps-header">
-        <p className="small">
+        <p className="breadcrumb">
           <Link to={viewHref('page', id)}>{loaded.recipe.title}</Link>
           {awake && <span className="saved-note">Screen kept awake</span>}
         </p>
