@@ -163,6 +163,8 @@ describeInBrowser('recipes: authoring, the three views and settings that work', 
     await site.screenshot(page, 'recipes-steps-phone');
     await page.goto(href.replace(/\/(steps|page)\//, '/edit/'));
     await page.getByLabel('Step 1 instructions').waitFor();
+    const editorOverflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(editorOverflow).toBeLessThanOrEqual(0);
     await site.screenshot(page, 'recipes-editor-phone', { fullPage: true });
   });
 });
