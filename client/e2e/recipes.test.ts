@@ -1,6 +1,11 @@
+import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { it } from 'vitest';
 import { DESKTOP, PHONE, describeInBrowser, expect, seriousAxeViolations, signUpOwner, useSite, waitForShell } from './harness.ts';
+
+/** A 2x2 PNG, enough for the server to re-encode as an ingredient image. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEklEQVQImWN4cKDhwYEGBggFAD0OCIEAiheZAAAAAElFTkSuQmCC', 'base64');
+const pancakesJsonLd = new URL('../../contracts/src/recipes/fixtures/pancakes.jsonld', import.meta.url);
 
 /** Picks an option of one of the settings page's radio groups and waits until it is saved. */
 async function choose(page: Page, group: string, option: string) {
@@ -30,6 +35,8 @@ describeInBrowser('recipes: authoring, the three views and settings that work', 
     await page.getByLabel('Step 1 ingredient 1 quantity').fill('1000');
     await page.getByLabel('Unit').first().selectOption('ml');
     await page.getByLabel('Step 1 ingredient 1 name').fill('milk');
+    await page.getByLabel('Step 1 ingredient 1 image').setInputFiles({ name: 'milk.png', mimeType: 'image/png', buffer: PNG });
+    await page.locator('.editor-thumb').waitFor();
     await page.getByRole('button', { name: 'Add ingredient to step 1' }).click();
     await page.getByLabel('Step 1 ingredient 2 quantity').fill('1 1/2');
     await page.getByLabel('Unit').nth(1).selectOption('cup');
@@ -50,7 +57,9 @@ describeInBrowser('recipes: authoring, the three views and settings that work', 
     await page.getByText('Sunday mornings.').waitFor();
     const tiles = page.getByRole('list', { name: 'Ingredients', exact: true });
     await expect(tiles.getAttribute('data-view')).resolves.toBe('tiles-3');
-    await expect(tiles.getByRole('listitem').allInnerTexts()).resolves.toEqual(['M\nmilk\n1000 ml', 'F\nflour\n1 1/2 cup', 'B\nbutter\n3 tsp']);
+    await expect(tiles.getByRole('listitem').allInnerTexts()).resolves.toEqual(['milk\n1000 ml', 'F\nflour\n1 1/2 cup', 'B\nbutter\n3 tsp']);
+    // The uploaded picture is served back as a WebP.
+    await expect.poll(() => tiles.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(2);
     await expect(page.getByRole('list', { name: 'Ingredients of step 1' }).count()).resolves.toBe(0);
     await page.getByLabel('Show Ingredients on Steps').check();
     await page.getByRole('list', { name: 'Ingredients of step 1' }).waitFor();
@@ -69,6 +78,11 @@ describeInBrowser('recipes: authoring, the three views and settings that work', 
     await page.getByLabel('Search titles and ingredients').fill('chocolate');
     await page.getByText('No recipe matches.').waitFor();
     expect(await seriousAxeViolations(page), 'list').toEqual([]);
+
+    // A schema.org JSON-LD file imports into a recipe.
+    await page.getByLabel('Import JSON-LD').setInputFiles({ name: 'pancakes.jsonld', mimeType: 'application/ld+json', buffer: fs.readFileSync(pancakesJsonLd) });
+    await page.getByRole('heading', { name: 'Fluffy Pancakes', level: 1 }).waitFor();
+    await expect(page.getByRole('list', { name: 'Ingredients', exact: true }).getByRole('listitem').count()).resolves.toBe(8);
 
     // The steps view: one step at a time, buttons and arrow keys.
     await page.goto(`/personal/recipes/steps/${recipeId}`);
