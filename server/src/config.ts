@@ -73,6 +73,19 @@ export const environment = [
   { name: 'BODY_LIMIT_BYTES', default: '1048576', meaning: 'Largest accepted request body (upload routes may set their own)' },
   { name: 'LOGIN_MAX_FAILURES', default: '10', meaning: 'Failed logins per account or address before 429' },
   { name: 'LOGIN_WINDOW_MINUTES', default: '15', meaning: 'Window in which failed logins are counted' },
+  {
+    name: 'YTDLP_PATH',
+    default: 'yt-dlp',
+    meaning: 'The yt-dlp program YT-DL runs (found on PATH by default); point it at a current yt-dlp when the packaged one is too old',
+  },
+  {
+    name: 'DOWNLOAD_ALLOW_PRIVATE_HOSTS',
+    default: 'false',
+    meaning: 'true lets YT-DL download from loopback, private and link-local addresses (a home network, tests)',
+  },
+  { name: 'DOWNLOAD_CONCURRENCY', default: '2', meaning: 'YT-DL downloads running at once on the server (one per member); more answer 429' },
+  { name: 'DOWNLOAD_TIMEOUT_MINUTES', default: '30', meaning: 'A YT-DL download running longer than this is stopped' },
+  { name: 'DOWNLOAD_MAX_MB', default: '4096', meaning: 'Largest YT-DL download in MB (bytes fetched and file kept); larger ones are stopped' },
 ] as const;
 
 const bool = z
@@ -98,6 +111,11 @@ const schema = z.object({
   BODY_LIMIT_BYTES: int(1024, 1024 * 1024 * 1024).default(1024 * 1024),
   LOGIN_MAX_FAILURES: int(1, 10000).default(10),
   LOGIN_WINDOW_MINUTES: int(1, 24 * 60).default(15),
+  YTDLP_PATH: z.string().min(1).default('yt-dlp'),
+  DOWNLOAD_ALLOW_PRIVATE_HOSTS: bool.default(false),
+  DOWNLOAD_CONCURRENCY: int(1, 64).default(2),
+  DOWNLOAD_TIMEOUT_MINUTES: int(1, 24 * 60).default(30),
+  DOWNLOAD_MAX_MB: int(1, 1024 * 1024).default(4096),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -114,6 +132,7 @@ export type Config = {
   argon2: { memoryKiB: number; timeCost: number; parallelism: number };
   bodyLimit: number;
   loginThrottle: { maxFailures: number; windowMs: number };
+  download: { ytdlpPath: string; allowPrivateHosts: boolean; concurrency: number; timeoutMs: number; maxBytes: number };
 };
 
 export class ConfigError extends Error {}
@@ -139,5 +158,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
     argon2: { memoryKiB: e.ARGON2_MEMORY_KIB, timeCost: e.ARGON2_TIME_COST, parallelism: e.ARGON2_PARALLELISM },
     bodyLimit: e.BODY_LIMIT_BYTES,
     loginThrottle: { maxFailures: e.LOGIN_MAX_FAILURES, windowMs: e.LOGIN_WINDOW_MINUTES * 60_000 },
+    download: {
+      ytdlpPath: e.YTDLP_PATH,
+      allowPrivateHosts: e.DOWNLOAD_ALLOW_PRIVATE_HOSTS,
+      concurrency: e.DOWNLOAD_CONCURRENCY,
+      timeoutMs: e.DOWNLOAD_TIMEOUT_MINUTES * 60_000,
+      maxBytes: e.DOWNLOAD_MAX_MB * 1024 * 1024,
+    },
   };
 }
