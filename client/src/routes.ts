@@ -27,7 +27,7 @@ const loaders: Record<PagePath, () => Promise<PageModule>> = {
   '/personal/5etools': notBuilt('5eTools'),
   '/personal/pictures': notBuilt('Pictures'),
   '/personal/upload-pictures': notBuilt('Add Pictures'),
-  '/personal/youtube': notBuilt('YT Download'),
+  '/personal/youtube': () => import('./features/ytdl/YtdlPage.tsx'),
   '/personal/todo': notBuilt('TODO'),
   '/personal/game-servers': notBuilt('Game Servers'),
   '/personal/windows-registry': notBuilt('Windows Keys'),
