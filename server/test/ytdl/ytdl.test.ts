@@ -143,6 +143,32 @@ describe.each(databases)('YT-DL with private hosts allowed (%s)', (kind) => {
     await member.ytdl.cancel(next);
   });
 
+  it('cancels a /api/ytdl/download whose caller hangs up before the file is ready', async () => {
+    const user = await createUser(s.deps, 'friend', 1);
+    const cookie = `sid=${(await s.deps.sessions.create(user.id)).token}`;
+    const base = await s.app.listen({ port: 0, host: '127.0.0.1' });
+    const hangUp = new AbortController();
+    const request = fetch(`${base}/api/ytdl/download`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: media.url('slow/hang-up.mp4'), format: 'mp4' }),
+      signal: hangUp.signal,
+    }).catch((error: unknown) => error);
+    // Wait until yt-dlp is writing into its folder, then hang up.
+    for (;;) {
+      const folders = await entries(tempRoot());
+      if (folders.length > 0 && (await entries(path.join(tempRoot(), folders[0] as string))).length > 0) break;
+      await sleep(50);
+    }
+    hangUp.abort();
+    expect(await request).toBeInstanceOf(Error);
+    expect(await allRemoved(tempRoot())).toEqual([]);
+    // The member's slot is free again.
+    const member = callerFor(s.deps, user);
+    const next = await member.ytdl.start({ url: media.url('slow/after.mp4'), format: 'mp4' });
+    await member.ytdl.cancel(next);
+  });
+
   it('allows one download per member and DOWNLOAD_CONCURRENCY in all, with a clear 429', async () => {
     const [a, b, c] = await Promise.all(['a', 'b', 'c'].map(async (name) => callerFor(s.deps, await createUser(s.deps, name, 1))));
     const first = await a!.ytdl.start({ url: media.url('slow/a.mp4'), format: 'mp4' });

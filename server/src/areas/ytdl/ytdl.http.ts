@@ -1,6 +1,6 @@
 import { createReadStream, promises as fs } from 'node:fs';
 import type { FastifyReply } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ytdlJobInput, ytdlStartInput, type YtdlFormat } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
@@ -40,7 +40,7 @@ async function sendFile(service: YtdlService, reply: FastifyReply, userId: numbe
     await file.release();
     throw error;
   }
-  const stream = createReadStream(file.path);
+  const stream = createReadStream(file.path, { highWaterMark: 1024 * 1024 });
   // Deleted once the answer is over, sent in full or cut short (an unlinked file stays readable).
   let released = false;
   const release = () => {
@@ -67,13 +67,12 @@ export function ytdlHttp(routes: HttpRegistrar, deps: AppDeps) {
   routes.route('POST /api/ytdl/download', async (req, reply, { user }) => {
     const input = parse(ytdlStartInput, req.body);
     const service = ytdlService(deps);
-    // A caller that hangs up before the file is ready cancels the download.
+    // A caller that hangs up before the file is ready cancels the download. (The response's 'close',
+    // not the request's: the request closes as soon as its body has been read.)
     const gone = new AbortController();
-    const onClose = () => {
-      if (!reply.sent) gone.abort();
-    };
-    req.raw.once('close', onClose);
-    reply.raw.once('close', onClose);
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished && !reply.raw.headersSent) gone.abort();
+    });
     const job = await service.startAndWait(user.id, input, gone.signal);
     return sendFile(service, reply, user.id, job);
   });
