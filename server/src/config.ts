@@ -74,6 +74,17 @@ export const environment = [
   { name: 'LOGIN_MAX_FAILURES', default: '10', meaning: 'Failed logins per account or address before 429' },
   { name: 'LOGIN_WINDOW_MINUTES', default: '15', meaning: 'Window in which failed logins are counted' },
   {
+    name: 'MEDIA_DIR',
+    default: '$DATA_DIR/media',
+    meaning: 'Where uploaded files and their thumbnails live (outside any static root); relative to the repository root',
+  },
+  { name: 'MEDIA_MAX_BYTES', default: '2147483648', meaning: 'Largest uploaded media file in bytes (2 GiB)' },
+  {
+    name: 'FIVETOOLS_DIR',
+    default: '(DATA_DIR/5etools)',
+    meaning: 'The 5eTools mirror served to members at /api/5etools/; `npm run 5etools -- install PATH` fills it',
+  },
+  {
     name: 'YTDLP_PATH',
     default: 'yt-dlp',
     meaning: 'The yt-dlp program YT-DL runs (found on PATH by default); point it at a current yt-dlp when the packaged one is too old',
@@ -111,6 +122,9 @@ const schema = z.object({
   BODY_LIMIT_BYTES: int(1024, 1024 * 1024 * 1024).default(1024 * 1024),
   LOGIN_MAX_FAILURES: int(1, 10000).default(10),
   LOGIN_WINDOW_MINUTES: int(1, 24 * 60).default(15),
+  MEDIA_DIR: z.string().min(1).optional(),
+  MEDIA_MAX_BYTES: int(1024, 1024 * 1024 * 1024 * 1024).default(2 * 1024 * 1024 * 1024),
+  FIVETOOLS_DIR: z.string().min(1).optional(),
   YTDLP_PATH: z.string().min(1).default('yt-dlp'),
   DOWNLOAD_ALLOW_PRIVATE_HOSTS: bool.default(false),
   DOWNLOAD_CONCURRENCY: int(1, 64).default(2),
@@ -132,6 +146,10 @@ export type Config = {
   argon2: { memoryKiB: number; timeCost: number; parallelism: number };
   bodyLimit: number;
   loginThrottle: { maxFailures: number; windowMs: number };
+  mediaDir: string;
+  mediaMaxBytes: number;
+  /** The 5eTools mirror's files (absolute). */
+  fivetoolsDir: string;
   download: { ytdlpPath: string; allowPrivateHosts: boolean; concurrency: number; timeoutMs: number; maxBytes: number };
 };
 
@@ -146,10 +164,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
     throw new ConfigError(`Invalid ${issue?.path.join('.') ?? 'environment'}: ${issue?.message ?? 'bad value'}`);
   }
   const e = parsed.data;
+  const dataDir = path.resolve(root, e.DATA_DIR);
   return {
     port: e.PORT,
     host: e.HOST,
-    dataDir: path.resolve(root, e.DATA_DIR),
+    dataDir,
     databaseUrl: e.DATABASE_URL,
     clientDist: path.resolve(root, e.CLIENT_DIST),
     logLevel: e.LOG_LEVEL,
@@ -158,6 +177,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
     argon2: { memoryKiB: e.ARGON2_MEMORY_KIB, timeCost: e.ARGON2_TIME_COST, parallelism: e.ARGON2_PARALLELISM },
     bodyLimit: e.BODY_LIMIT_BYTES,
     loginThrottle: { maxFailures: e.LOGIN_MAX_FAILURES, windowMs: e.LOGIN_WINDOW_MINUTES * 60_000 },
+    mediaDir: e.MEDIA_DIR ? path.resolve(root, e.MEDIA_DIR) : path.join(path.resolve(root, e.DATA_DIR), 'media'),
+    mediaMaxBytes: e.MEDIA_MAX_BYTES,
+    fivetoolsDir: e.FIVETOOLS_DIR ? path.resolve(root, e.FIVETOOLS_DIR) : path.join(dataDir, '5etools'),
     download: {
       ytdlpPath: e.YTDLP_PATH,
       allowPrivateHosts: e.DOWNLOAD_ALLOW_PRIVATE_HOSTS,

@@ -3,6 +3,7 @@ import type { Database } from './db/database.ts';
 import { createPasswordHasher, type PasswordHasher } from './areas/auth/passwords.ts';
 import { createSessionStore, type SessionStore } from './identity/sessions.ts';
 import { createLoginThrottle, type LoginThrottle } from './areas/auth/throttle.ts';
+import { createLocalStorage, type MediaStorage } from './media/index.ts';
 
 /** Everything a request handler may use. Tests build their own with a test database. */
 export type AppDeps = {
@@ -11,6 +12,8 @@ export type AppDeps = {
   sessions: SessionStore;
   throttle: LoginThrottle;
   passwords: PasswordHasher;
+  /** Uploaded files and their derived versions (server/src/media). */
+  media: MediaStorage;
 };
 
 export function createDeps(config: Config, db: Database): AppDeps {
@@ -20,5 +23,6 @@ export function createDeps(config: Config, db: Database): AppDeps {
     sessions: createSessionStore(db, { sessionDays: config.sessionDays }),
     throttle: createLoginThrottle(config.loginThrottle),
     passwords: createPasswordHasher(config.argon2),
+    media: createLocalStorage(config.mediaDir),
   };
 }

@@ -1,4 +1,4 @@
-import type { LevelDef } from '../types.ts';
+import type { FloorDef } from '../types.ts';
 import { LEGEND } from './legend.ts';
 
 /**
@@ -8,7 +8,7 @@ import { LEGEND } from './legend.ts';
  * and a drone keep watch. Every vent of the floor is on that last stretch, so waves land next to
  * whoever is climbing the shaft or waiting on the stairs. A kevlar vest lies in the vault's corner.
  */
-export const level2: LevelDef = {
+export const floor2: FloorDef = {
   id: 'vault',
   name: 'Floor 2 - The vault',
   tileSet: {

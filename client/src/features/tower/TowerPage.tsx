@@ -4,13 +4,13 @@ import { GameView } from './GameView.tsx';
 import { loadSavedGame, randomSeed } from './storage.ts';
 import { playbackSpeed } from './timeline.ts';
 import { newGame, type Game } from './useTowerGame.ts';
-import './dungeon-crawler.css';
+import './tower.css';
 
 /**
  * /personal/dungeon-crawler: the tower game, played entirely in the browser (no server calls).
  * The game in progress is kept in localStorage as its seed and action log; a reload offers Continue.
  */
-export default function DungeonCrawlerPage() {
+export default function TowerPage() {
   const saved = useMemo(() => loadSavedGame(), []);
   const speed = useMemo(() => playbackSpeed(window.location.search, safeStorage()), []);
   const [game, setGame] = useState<Game | null>(null);
@@ -29,7 +29,7 @@ export default function DungeonCrawlerPage() {
   const showStart = game === null || starting;
 
   return (
-    <main className="tower-page" data-testid="dungeon-crawler">
+    <main className="tower-page" data-testid="tower">
       {game ? (
         <div hidden={help || starting} className="tower-game-slot">
           <GameView key={gameKey} initial={game} speed={speed} paused={help || starting} onHelp={() => setHelp(true)} onNewGame={() => setStarting(true)} />

@@ -15,7 +15,7 @@ import {
   type GameEvent,
   type GameState,
 } from '@site/game-engine';
-import { buildTimeline } from '../src/features/dungeon-crawler/timeline.ts';
+import { buildTimeline } from '../src/features/tower/timeline.ts';
 import { DESKTOP, PHONE, describeInBrowser, expect, logIn, seriousAxeViolations, signUpOwner, useSite, waitForShell } from './harness.ts';
 
 const SEED = 'e2e-tower-7';
@@ -102,7 +102,7 @@ async function attackWithKeys(page: Page, expected: Expected, action: AttackActi
   expected.do(action);
 }
 
-describeInBrowser('dungeon crawler: the tower game in the browser', () => {
+describeInBrowser('tower: the game in the browser', () => {
   const site = useSite();
 
   it('plays a seeded game with the keyboard, matches the engine, survives a reload and exports a verified replay', async () => {

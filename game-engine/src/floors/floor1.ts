@@ -1,11 +1,11 @@
-import type { LevelDef } from '../types.ts';
+import type { FloorDef } from '../types.ts';
 import { LEGEND } from './legend.ts';
 
 /**
  * Floor 1: the lab. Two survivors start top-left next to a cryochamber; three drones wait just
  * inside the south-east room; the upgrade station is on the way to the stairs in the south-east corner.
  */
-export const level1: LevelDef = {
+export const floor1: FloorDef = {
   id: 'lab',
   name: 'Floor 1 - The lab',
   tileSet: {

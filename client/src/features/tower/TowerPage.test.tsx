@@ -1,8 +1,8 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apply, createGame, hashState, type Action, type GameEvent, type GameState } from '@site/game-engine';
-import DungeonCrawlerPage from './DungeonCrawlerPage.tsx';
-import { EndScreen } from './GameView.tsx';
+import TowerPage from './TowerPage.tsx';
+import { EndScreen } from './EndScreen.tsx';
 import { saveGame } from './storage.ts';
 import { buildTimeline } from './timeline.ts';
 
@@ -23,7 +23,7 @@ function engine(actions: Action[]): { state: GameState; events: GameEvent[] } {
 const board = () => screen.getByTestId('tower-board');
 const key = (k: string) => act(() => void fireEvent.keyDown(document.body, { key: k }));
 
-describe('the dungeon crawler page', () => {
+describe('the tower page', () => {
   beforeEach(() => {
     localStorage.clear();
     // jsdom has no canvas; the map simply draws nothing.
@@ -33,7 +33,7 @@ describe('the dungeon crawler page', () => {
 
   it('starts a seeded game, moves with the keyboard, plays the enemy phase at the spec timings and continues after a reload', () => {
     vi.useFakeTimers();
-    const { unmount } = render(<DungeonCrawlerPage />);
+    const { unmount } = render(<TowerPage />);
     fireEvent.change(screen.getByLabelText(/^Seed/), { target: { value: SEED } });
     fireEvent.click(screen.getByRole('button', { name: 'New Game' }));
     expect(board()).toHaveAttribute('data-seed', SEED);
@@ -65,14 +65,14 @@ describe('the dungeon crawler page', () => {
     expect(drawn.sort()).toEqual([...state.survivors, ...state.enemies].map((a) => `${a.id}@${a.x},${a.y}`).sort());
 
     unmount();
-    render(<DungeonCrawlerPage />);
+    render(<TowerPage />);
     expect(screen.getByText(/round 2/)).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     expect(board()).toHaveAttribute('data-state-hash', hashState(state));
   });
 
   it('opens the how-to note with ? and closes it with Back', () => {
-    render(<DungeonCrawlerPage />);
+    render(<TowerPage />);
     fireEvent.click(screen.getByRole('button', { name: 'New Game' }));
     fireEvent.click(screen.getByRole('button', { name: 'How to play' }));
     expect(screen.getByRole('heading', { name: 'How to play' })).toBeInTheDocument();
@@ -83,7 +83,7 @@ describe('the dungeon crawler page', () => {
   });
 
   it('shows the engine message word for word, and the Look panel with c and escape', () => {
-    render(<DungeonCrawlerPage />);
+    render(<TowerPage />);
     fireEvent.change(screen.getByLabelText(/^Seed/), { target: { value: SEED } });
     fireEvent.click(screen.getByRole('button', { name: 'New Game' }));
     key('c');
@@ -112,7 +112,7 @@ describe('the dungeon crawler page', () => {
     }
     expect(state.status).toBe('lost');
     saveGame(SEED, actions, state);
-    render(<DungeonCrawlerPage />);
+    render(<TowerPage />);
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     expect(screen.getByRole('dialog', { name: 'Game over' })).toHaveTextContent(`round ${state.round}`);
     expect(screen.getByRole('button', { name: /^Move/ })).toBeDisabled();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createGame, legalActions, LEVELS, levelTiles, SURVIVOR } from '../src/index.ts';
+import { createGame, legalActions, FLOORS, floorTiles, SURVIVOR } from '../src/index.ts';
 import type { EnemyKind } from '../src/index.ts';
 import { distanceField, gridOf, isPassable, UNREACHABLE } from '../src/grid.ts';
 import type { Survivor } from '../src/index.ts';
@@ -8,21 +8,21 @@ function count(deck: EnemyKind[][], kind: EnemyKind): number {
   return deck.flat().filter((k) => k === kind).length;
 }
 
-describe('levels', () => {
+describe('floors', () => {
   it('has the spec wave decks', () => {
-    const [one, two] = LEVELS;
+    const [one, two] = FLOORS;
     expect([count(one!.waveDeck, 'drone'), count(one!.waveDeck, 'runner'), count(one!.waveDeck, 'bloater')]).toEqual([6, 4, 2]);
     expect([count(two!.waveDeck, 'drone'), count(two!.waveDeck, 'runner'), count(two!.waveDeck, 'bloater')]).toEqual([9, 6, 3]);
   });
 
   it('level 1 has starting enemies on one tile, an upgrade station and a cryochamber', () => {
-    const one = LEVELS[0]!;
+    const one = FLOORS[0]!;
     expect(new Set(one.startingEnemies.map((e) => `${e.x},${e.y}`)).size).toBe(1);
     expect(one.interactibles.map((i) => i.kind)).toEqual(expect.arrayContaining(['upgradeStation', 'cryochamber']));
   });
 
   it('places everything on passable tiles and has spawn tiles', () => {
-    for (const level of LEVELS) {
+    for (const level of FLOORS) {
       const grid = gridOf(level);
       expect(grid.spawnCells.length).toBeGreaterThan(0);
       const points = [level.startXY, level.stairs, ...level.startingEnemies, ...level.interactibles, ...level.floorItems];
@@ -31,7 +31,7 @@ describe('levels', () => {
   });
 
   it('connects the start to the stairs, every spawn tile, enemy, interactible and floor item', () => {
-    for (const level of LEVELS) {
+    for (const level of FLOORS) {
       const grid = gridOf(level);
       const field = distanceField(grid, [{ ...level.startXY } as Survivor]);
       const spawns = grid.spawnCells.map((i) => ({ x: i % grid.width, y: Math.floor(i / grid.width) }));
@@ -41,7 +41,7 @@ describe('levels', () => {
   });
 
   it('keeps every floor browser-sized (roughly 12 to 24 tiles a side)', () => {
-    for (const level of LEVELS) {
+    for (const level of FLOORS) {
       const grid = gridOf(level);
       expect(grid.width).toBeGreaterThanOrEqual(12);
       expect(grid.width).toBeLessThanOrEqual(24);
@@ -52,7 +52,7 @@ describe('levels', () => {
 
   it('starts with the spec survivor constants and the revolver and burst pistol stats', () => {
     const state = createGame({ seed: 1 });
-    expect(levelTiles(state).tiles).toHaveLength(16 * 11);
+    expect(floorTiles(state).tiles).toHaveLength(16 * 11);
     for (const s of state.survivors) {
       expect(s).toMatchObject({ hp: 5, hpMax: 5, actions: 3, actionsMax: 3, movesPerAction: 2, attacksPerAction: 2, xp: 0 });
     }
