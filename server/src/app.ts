@@ -124,7 +124,7 @@ const HELMET: FastifyHelmetOptions = {
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", 'data:', 'blob:'],
       mediaSrc: ["'self'", 'blob:'],
-      frameSrc: ["'self'", 'https://www.youtube.com'],
+      frameSrc: ["'self'", 'https://www.youtube-nocookie.com'],
       connectSrc: ["'self'"],
       fontSrc: ["'self'", 'data:'],
       objectSrc: ["'none'"],

@@ -105,6 +105,19 @@ export const environment = [
     default: '(unset)',
     meaning: 'Climbing guest passes allowed per calendar month; unset means no limit (the page still counts them)',
   },
+  {
+    name: 'YTDLP_PATH',
+    default: 'yt-dlp',
+    meaning: 'The yt-dlp program YT-DL runs (found on PATH by default); point it at a current yt-dlp when the packaged one is too old',
+  },
+  {
+    name: 'DOWNLOAD_ALLOW_PRIVATE_HOSTS',
+    default: 'false',
+    meaning: 'true lets YT-DL download from loopback, private and link-local addresses (a home network, tests)',
+  },
+  { name: 'DOWNLOAD_CONCURRENCY', default: '2', meaning: 'YT-DL downloads running at once on the server (one per member); more answer 429' },
+  { name: 'DOWNLOAD_TIMEOUT_MINUTES', default: '30', meaning: 'A YT-DL download running longer than this is stopped' },
+  { name: 'DOWNLOAD_MAX_MB', default: '4096', meaning: 'Largest YT-DL download in MB (bytes fetched and file kept); larger ones are stopped' },
 ] as const;
 
 const bool = z
@@ -140,6 +153,11 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9.:-]{1,253}$/, 'GAME_HOST must be a host name or an IP address')
     .default('localhost'),
   CLIMBING_PASSES_PER_MONTH: int(0, 100000).optional(),
+  YTDLP_PATH: z.string().min(1).default('yt-dlp'),
+  DOWNLOAD_ALLOW_PRIVATE_HOSTS: bool.default(false),
+  DOWNLOAD_CONCURRENCY: int(1, 64).default(2),
+  DOWNLOAD_TIMEOUT_MINUTES: int(1, 24 * 60).default(30),
+  DOWNLOAD_MAX_MB: int(1, 1024 * 1024).default(4096),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -165,6 +183,7 @@ export type Config = {
   devCommands: DevCommands | null;
   gameHost: string;
   climbingPassesPerMonth: number | null;
+  download: { ytdlpPath: string; allowPrivateHosts: boolean; concurrency: number; timeoutMs: number; maxBytes: number };
 };
 
 export class ConfigError extends Error {}
@@ -207,5 +226,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
     devCommands,
     gameHost: e.GAME_HOST,
     climbingPassesPerMonth: e.CLIMBING_PASSES_PER_MONTH ?? null,
+    download: {
+      ytdlpPath: e.YTDLP_PATH,
+      allowPrivateHosts: e.DOWNLOAD_ALLOW_PRIVATE_HOSTS,
+      concurrency: e.DOWNLOAD_CONCURRENCY,
+      timeoutMs: e.DOWNLOAD_TIMEOUT_MINUTES * 60_000,
+      maxBytes: e.DOWNLOAD_MAX_MB * 1024 * 1024,
+    },
   };
 }
