@@ -7,11 +7,6 @@ export type PageModule = { default: ComponentType };
 /** A page with its lazy import: no page's code is in the first load. */
 export type SiteRoute = SitePage & { load: () => Promise<PageModule> };
 
-/** Tools whose pages have not been written yet lead to an honest placeholder, not a fake page. */
-function notBuilt(label: string): () => Promise<PageModule> {
-  return () => import('./app/NotBuiltPage.tsx').then((m) => ({ default: m.notBuiltPage(label) }));
-}
-
 /**
  * Each page of the permission table (contracts, section pages: access, label, hub group) mapped to its
  * lazy import. Typed over the whole table, so a page added there fails the typecheck until it is here.

@@ -56,11 +56,6 @@ describe('the app router', () => {
     expect(router.state.location.pathname).toBe('/about');
   });
 
-  it('shows a tool that is not built yet as exactly that', async () => {
-    renderApp('/personal/windows-registry', { user: 'f', level: 2 });
-    expect(await screen.findByText('This tool is not built yet.')).toBeInTheDocument();
-  });
-
   it('renders print addresses without the navbar', async () => {
     renderApp('/personal/recipes/printer/1', { user: 'o', level: 3 });
     await screen.findByRole('heading', { name: 'Pancakes', level: 1 });
