@@ -2,14 +2,17 @@ import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { createPasswordHasher, type PasswordHasher } from './areas/auth/passwords.ts';
 import { createSessionStore, type SessionStore } from './identity/sessions.ts';
-import { createLoginThrottle, type LoginThrottle } from './areas/auth/throttle.ts';
+import { createAuthLimits, type AuthLimits } from './areas/auth/limits.ts';
+import { createDeviceStore, type DeviceStore } from './areas/auth/devices.ts';
 
 /** Everything a request handler may use. Tests build their own with a test database. */
 export type AppDeps = {
   config: Config;
   db: Database;
   sessions: SessionStore;
-  throttle: LoginThrottle;
+  /** Login and sign-up attempt counters (in the database, shared by every instance). */
+  limits: AuthLimits;
+  devices: DeviceStore;
   passwords: PasswordHasher;
 };
 
@@ -18,7 +21,8 @@ export function createDeps(config: Config, db: Database): AppDeps {
     config,
     db,
     sessions: createSessionStore(db, { sessionDays: config.sessionDays }),
-    throttle: createLoginThrottle(config.loginThrottle),
+    limits: createAuthLimits(db),
+    devices: createDeviceStore(db),
     passwords: createPasswordHasher(config.argon2),
   };
 }

@@ -7,7 +7,7 @@ import { createDb, DatabaseInUseError } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createTestDb, postJson, sessionCookie, testConfig } from './helpers.ts';
 
-const body = { signupName: 'Owner', signupPass: 'pw', signupConfPass: 'pw' };
+const body = { signupName: 'Owner', signupPass: 'walnut-table-9', signupConfPass: 'walnut-table-9' };
 
 async function run(open: () => Promise<{ db: Parameters<typeof createDeps>[1]; close: () => Promise<void> }>) {
   const first = await open();
@@ -21,7 +21,7 @@ async function run(open: () => Promise<{ db: Parameters<typeof createDeps>[1]; c
   await migrateToLatest(second.db);
   const app2 = await buildApp(createDeps(testConfig(), second.db));
   const status = (await postJson(app2, '/api/login_status', undefined, cookie)).json();
-  const login = (await postJson(app2, '/api/login_attempt', { loginName: 'Owner', loginPass: 'pw' })).json();
+  const login = (await postJson(app2, '/api/login_attempt', { loginName: 'Owner', loginPass: 'walnut-table-9' })).json();
   await app2.close();
   await second.close();
   return { status, login };
