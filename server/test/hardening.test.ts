@@ -231,3 +231,42 @@ describe.each(databases)('behind a proxy (%s)', (kind) => {
     expect(parseTrustProxy('evil.example')).toBeNull();
   });
 });
+
+describe('slow clients', () => {
+  const s = useTestServer('pglite', { REQUEST_TIMEOUT_SECONDS: '2', IDLE_TIMEOUT_SECONDS: '2' });
+
+  /** Opens a socket, sends `head`, then one byte every `everyMs`; resolves with what came back once it closes. */
+  async function trickle(head: string, everyMs: number): Promise<{ answer: string; bytesSent: number }> {
+    const address = await s.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = new URL(address);
+    const net = await import('node:net');
+    return new Promise((resolve) => {
+      const socket = net.connect(Number(port), '127.0.0.1');
+      let answer = '';
+      let bytesSent = 0;
+      socket.on('connect', () => {
+        socket.write(head);
+        const timer = setInterval(() => {
+          if (socket.destroyed || socket.writableEnded) return clearInterval(timer);
+          socket.write('a');
+          bytesSent++;
+        }, everyMs);
+        socket.on('close', () => {
+          clearInterval(timer);
+          resolve({ answer, bytesSent });
+        });
+      });
+      socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+      socket.on('error', () => {});
+    });
+  }
+
+  it('closes a connection whose body trickles in slower than the request time limit allows', async () => {
+    const head = 'POST /api/login_attempt HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n';
+    // One byte every 300 ms never trips the idle limit; the whole-request limit (2 s) closes it.
+    const { answer, bytesSent } = await trickle(head, 300);
+    expect(answer === '' || answer.startsWith('HTTP/1.1 408')).toBe(true);
+    expect(bytesSent).toBeLessThan(100);
+    await s.app.close();
+  }, 60_000);
+});
