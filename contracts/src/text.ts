@@ -46,6 +46,7 @@ export function hasInvisibleCharacters(value: string): boolean {
   return INVISIBLE.test(value);
 }
 
+// eslint-disable-next-line no-misleading-character-class -- the same class as INVISIBLE, each code point on its own
 const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'g');
 // eslint-disable-next-line no-control-regex -- every control character, for comparing names
 const CONTROL_ALL = /[\u0000-\u001f\u007f-\u009f]/g;

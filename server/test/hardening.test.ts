@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { authMessages, textMessages } from '@site/contracts';
 import { nameKey } from '../src/identity/users.repository.ts';
@@ -8,7 +9,7 @@ const json = { 'content-type': 'application/json' };
 const signup = (name: string, pass = TEST_PASSWORD, conf = pass) => ({ signupName: name, signupPass: pass, signupConfPass: conf });
 
 /** A login from a given address, with an optional Cookie header. */
-const loginFrom = (s: { app: import('fastify').FastifyInstance }, address: string, name: string, password: string, cookie?: string) =>
+const loginFrom = (s: { app: FastifyInstance }, address: string, name: string, password: string, cookie?: string) =>
   s.app.inject({
     method: 'POST',
     url: '/api/login_attempt',
