@@ -45,4 +45,35 @@ const nameKeys: Migration = {
   },
 };
 
-export const authMigrations = { '20261123_auth_limits': limits, '20261123_auth_name_keys': nameKeys };
+/**
+ * Every server process caches sessions and accounts; these triggers NOTIFY the change at commit so
+ * each process drops what it cached (identity/session-events.ts): a level change, rename or deletion
+ * of an account, and the end of a session (logout, expiry, the account's deletion).
+ */
+const sessionEvents: Migration = {
+  async up(db: Kysely<any>) {
+    await sql`
+      create function site_notify_session_change() returns trigger language plpgsql as $$
+      begin
+        if tg_table_name = 'users' then
+          perform pg_notify('site_sessions', 'user:' || old.id);
+        else
+          perform pg_notify('site_sessions', 'session:' || old.token_hash);
+        end if;
+        return null;
+      end
+      $$`.execute(db);
+    await sql`
+      create trigger users_session_change after update of level, name or delete on users
+      for each row execute function site_notify_session_change()`.execute(db);
+    await sql`
+      create trigger sessions_session_change after delete on sessions
+      for each row execute function site_notify_session_change()`.execute(db);
+  },
+};
+
+export const authMigrations = {
+  '20261123_auth_limits': limits,
+  '20261123_auth_name_keys': nameKeys,
+  '20261123_auth_session_events': sessionEvents,
+};
