@@ -2,6 +2,7 @@ import path from 'node:path';
 import { ConfigError, loadConfig } from '@site/server/config';
 import { BackupError, backupTo, openConfigured, restoreFrom } from '@site/server/db/backup';
 import { DatabaseInUseError } from '@site/server/db/database';
+import { migrateToLatest } from '@site/server/db/migrate';
 
 const usage = `Usage:
   npm run backup -- FILE     write the database and every file users made under DATA_DIR to FILE (.tar.gz)
@@ -26,6 +27,8 @@ async function main(argv: string[]): Promise<number> {
   const handle = await openConfigured(config);
   try {
     if (command === 'backup') {
+      // What the server would do on start: the archive then always has every table.
+      await migrateToLatest(handle.db);
       const manifest = await backupTo(handle.db, config.dataDir, target);
       console.log(`Backed up ${manifest.tables.length} tables and the files under ${config.dataDir} to ${target}`);
     } else {
