@@ -77,8 +77,10 @@ export async function resolveSession(sessions: SessionStore, req: FastifyRequest
   const cookie = new ReplySessionCookie(req, reply, sessions.maxAgeSeconds);
   const jar = cookies(req);
   const token = jar[SESSION_COOKIE];
-  const deviceCookie = new ReplySessionCookie(req, reply, DEVICE_MAX_AGE, DEVICE_COOKIE);
-  const device: DeviceCookie = { token: jar[DEVICE_COOKIE] ?? null, set: (t) => deviceCookie.set(t) };
+  const device: DeviceCookie = {
+    token: jar[DEVICE_COOKIE] ?? null,
+    set: (t) => new ReplySessionCookie(req, reply, DEVICE_MAX_AGE, DEVICE_COOKIE).set(t),
+  };
   if (!token) return { user: null, sessionHash: null, cookie, device };
   const found = await sessions.lookup(token);
   if (!found) {
