@@ -7,11 +7,6 @@ export type PageModule = { default: ComponentType };
 /** A page with its lazy import: no page's code is in the first load. */
 export type SiteRoute = SitePage & { load: () => Promise<PageModule> };
 
-/** Tools whose pages have not been written yet lead to an honest placeholder, not a fake page. */
-function notBuilt(label: string): () => Promise<PageModule> {
-  return () => import('./app/NotBuiltPage.tsx').then((m) => ({ default: m.notBuiltPage(label) }));
-}
-
 /**
  * Each page of the permission table (contracts, section pages: access, label, hub group) mapped to its
  * lazy import. Typed over the whole table, so a page added there fails the typecheck until it is here.
@@ -22,24 +17,25 @@ const loaders: Record<PagePath, () => Promise<PageModule>> = {
   '/logout': () => import('./features/account/LogoutPage.tsx'),
   '/preauth': () => import('./features/account/PreauthPage.tsx'),
   '/personal': () => import('./features/hub/HubPage.tsx'),
-  '/personal/climbing-passes': notBuilt('Climb Passes'),
-  '/house': notBuilt('House TODO'),
-  '/personal/5etools': notBuilt('5eTools'),
-  '/personal/pictures': notBuilt('Pictures'),
-  '/personal/upload-pictures': notBuilt('Add Pictures'),
-  '/personal/youtube': notBuilt('YT Download'),
-  '/personal/todo': notBuilt('TODO'),
-  '/personal/game-servers': notBuilt('Game Servers'),
-  '/personal/windows-registry': notBuilt('Windows Keys'),
+  '/personal/5etools': () => import('./features/fivetools/FivetoolsPage.tsx'),
+  '/personal/climbing-passes': () => import('./features/climbing/ClimbingPassesPage.tsx'),
+  '/house': () => import('./features/house/HousePage.tsx'),
+  '/personal/pictures': () => import('./features/pictures/PicturesPage.tsx'),
+  '/personal/upload-pictures': () => import('./features/pictures/UploadPage.tsx'),
+  '/personal/todo': () => import('./features/todo/TodoPage.tsx'),
+  '/personal/game-servers': () => import('./features/game-servers/GameServersPage.tsx'),
+  '/personal/windows-registry': () => import('./features/windows-keys/WindowsRegistryPage.tsx'),
+  '/personal/youtube': () => import('./features/ytdl/YtdlPage.tsx'),
   '/personal/settings': () => import('./features/settings/SettingsPage.tsx'),
   '/personal/changelog': () => import('./features/changelog/ChangelogPage.tsx'),
-  '/personal/recipes': notBuilt('Recipes'),
-  '/personal/trade-game': notBuilt('Trade Game'),
-  '/personal/dungeon-crawler': () => import('./features/dungeon-crawler/DungeonCrawlerPage.tsx'),
+  '/personal/dungeon-crawler': () => import('./features/tower/TowerPage.tsx'),
+  '/personal/trade-game': () => import('./features/trade-game/TradeGamePage.tsx'),
+  '/personal/recipes': () => import('./features/recipes/RecipesRoute.tsx'),
   '/admin': () => import('./features/admin/AdminUsersPage.tsx'),
-  '/admin/finances': notBuilt('Finance'),
-  '/admin/dev-dashboard': notBuilt('Dev Dash'),
+  '/admin/finances': () => import('./features/finance/FinancesPage.tsx'),
+  '/admin/dev-dashboard': () => import('./features/dev-dashboard/DevDashboardPage.tsx'),
   '/admin/old-home': () => import('./features/admin/OldHomePage.tsx'),
+  '/admin/pictures': () => import('./features/pictures/ApprovalPage.tsx'),
 };
 
 export const routes: SiteRoute[] = sitePages.map((page) => ({ ...page, load: loaders[page.href] }));

@@ -1,16 +1,16 @@
 import { baseAugments, makeItem, makeWeapon, SURVIVOR } from './catalogue.ts';
 import { Draft } from './draft.ts';
-import { loadLevel } from './level-loader.ts';
-import { LEVELS } from './levels/index.ts';
+import { loadFloor } from './floor-loader.ts';
+import { FLOORS } from './floors/index.ts';
 import { seedRng } from './rng.ts';
-import type { GameState, LevelDef, Survivor } from './types.ts';
+import type { GameState, FloorDef, Survivor } from './types.ts';
 
 export interface GameOptions {
   /** Any number or string; the same seed and actions always give the same game. */
   seed: number | string;
-  /** The tower, bottom floor first. Defaults to the built-in levels. */
-  levels?: readonly LevelDef[];
-  /** Replaces the names of the first level's base survivors, in order. */
+  /** The tower, bottom floor first. Defaults to the built-in FLOORS. */
+  floors?: readonly FloorDef[];
+  /** Replaces the names of the first floor's base survivors, in order. */
   survivorNames?: readonly string[];
 }
 
@@ -36,11 +36,11 @@ export function makeSurvivor(d: Draft, name: string, itemTypes: readonly string[
   };
 }
 
-/** Starts a game on the first level, survivor phase of round 1, first survivor selected. */
+/** Starts a game on the first floor, survivor phase of round 1, first survivor selected. */
 export function createGame(options: GameOptions): GameState {
-  const levels = options.levels ?? LEVELS;
-  const first = levels[0];
-  if (!first) throw new Error('A game needs at least one level');
+  const floors = options.floors ?? FLOORS;
+  const first = floors[0];
+  if (!first) throw new Error('A game needs at least one floor');
   const seed = String(options.seed);
   const base: GameState = {
     version: 1,
@@ -50,7 +50,7 @@ export function createGame(options: GameOptions): GameState {
     phase: 'Survivors',
     round: 1,
     levelIndex: 0,
-    levels: [...levels],
+    levels: [...floors],
     survivors: [],
     enemies: [],
     interactibles: [],
@@ -63,7 +63,7 @@ export function createGame(options: GameOptions): GameState {
   const survivors = first.baseSurvivors.map((t, i) =>
     makeSurvivor(d, options.survivorNames?.[i] ?? t.name, t.items, first.startXY.x, first.startXY.y),
   );
-  loadLevel(d, 0, survivors);
+  loadFloor(d, 0, survivors);
   d.state.activeSurvivorId = d.state.survivors[0]?.id ?? null;
   return d.finish();
 }

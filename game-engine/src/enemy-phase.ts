@@ -70,11 +70,11 @@ export function runEnemyPhase(d: Draft): void {
 
 function spawnWave(d: Draft, grid: Grid): void {
   const state = d.state;
-  const level = state.levels[state.levelIndex];
-  if (!level || level.waveDeck.length === 0 || grid.spawnCells.length === 0) return;
-  let deck = state.deck.length > 0 ? state.deck.slice() : level.waveDeck.map((_, i) => i);
+  const floor = state.levels[state.levelIndex];
+  if (!floor || floor.waveDeck.length === 0 || grid.spawnCells.length === 0) return;
+  let deck = state.deck.length > 0 ? state.deck.slice() : floor.waveDeck.map((_, i) => i);
   const pick = d.rng.int(deck.length);
-  const card = level.waveDeck[deck[pick] ?? 0] ?? [];
+  const card = floor.waveDeck[deck[pick] ?? 0] ?? [];
   deck = deck.filter((_, i) => i !== pick);
   state.deck = deck;
   const enemies = d.enemies();

@@ -1,6 +1,6 @@
-import type { GameState, LevelDef, Point, Survivor, Tile } from './types.ts';
+import type { GameState, FloorDef, Point, Survivor, Tile } from './types.ts';
 
-/** Precomputed, read-only view of a level's tiles. Cached per level object, never stored in state. */
+/** Precomputed, read-only view of a floor's tiles. Cached per floor object, never stored in state. */
 export interface Grid {
   width: number;
   height: number;
@@ -12,12 +12,12 @@ export interface Grid {
   spawnCells: number[];
 }
 
-const cache = new WeakMap<LevelDef, Grid>();
+const cache = new WeakMap<FloorDef, Grid>();
 
-export function gridOf(level: LevelDef): Grid {
-  const cached = cache.get(level);
+export function gridOf(floor: FloorDef): Grid {
+  const cached = cache.get(floor);
   if (cached) return cached;
-  const rows = level.tileSet.rows;
+  const rows = floor.tileSet.rows;
   const height = rows.length;
   const width = rows.reduce((w, row) => Math.max(w, row.length), 0);
   const tiles: Tile[] = [];
@@ -27,28 +27,28 @@ export function gridOf(level: LevelDef): Grid {
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const ch = rows[y]?.[x] ?? ' ';
-      const kind = level.tileSet.legend[ch] ?? { color: 'black', overlay: null, moveCost: -1, los: false };
+      const kind = floor.tileSet.legend[ch] ?? { color: 'black', overlay: null, moveCost: -1, los: false };
       const tile: Tile = { x, y, color: kind.color, overlay: kind.overlay, moveCost: kind.moveCost, los: kind.los };
       tiles.push(tile);
       const i = y * width + x;
       moveCost[i] = kind.moveCost;
       los[i] = kind.los ? 1 : 0;
-      if (kind.color === level.spawnColor && kind.moveCost >= 0) spawnCells.push(i);
+      if (kind.color === floor.spawnColor && kind.moveCost >= 0) spawnCells.push(i);
     }
   }
   const grid: Grid = { width, height, tiles, moveCost, los, spawnCells };
-  cache.set(level, grid);
+  cache.set(floor, grid);
   return grid;
 }
 
-export function levelOf(state: GameState): LevelDef {
-  const level = state.levels[state.levelIndex];
-  if (!level) throw new Error(`Missing level ${state.levelIndex}`);
-  return level;
+export function floorOf(state: GameState): FloorDef {
+  const floor = state.levels[state.levelIndex];
+  if (!floor) throw new Error(`Missing floor ${state.levelIndex}`);
+  return floor;
 }
 
 export function gridOfState(state: GameState): Grid {
-  return gridOf(levelOf(state));
+  return gridOf(floorOf(state));
 }
 
 export function inBounds(grid: Grid, x: number, y: number): boolean {

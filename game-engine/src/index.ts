@@ -18,7 +18,7 @@ export {
   findWeapon,
   interactTargets,
   legalActions,
-  levelTiles,
+  floorTiles,
   moveOptions,
   moveTargets,
   targetSquares,
@@ -31,7 +31,7 @@ export {
 export { hasActionsLeft } from './turn.ts';
 export { MESSAGES } from './messages.ts';
 export { INVENTORY_SIZE, SURVIVOR, WEAPON_UPGRADE_XP } from './catalogue.ts';
-export { LEVELS, level1, level2 } from './levels/index.ts';
+export { FLOORS, floor1, floor2 } from './floors/index.ts';
 export { seedRng, Rng } from './rng.ts';
 export type { RngState } from './rng.ts';
 export type * from './types.ts';

@@ -8,8 +8,8 @@ export function activeSurvivor(state: GameState): Survivor | null {
   return activeSurvivorOf(state);
 }
 
-/** Every tile of the current level, row-major (tiles[y * width + x]). Shared, do not mutate. */
-export function levelTiles(state: GameState): { width: number; height: number; tiles: readonly Tile[] } {
+/** Every tile of the current floor, row-major (tiles[y * width + x]). Shared, do not mutate. */
+export function floorTiles(state: GameState): { width: number; height: number; tiles: readonly Tile[] } {
   const grid = gridOfState(state);
   return { width: grid.width, height: grid.height, tiles: grid.tiles };
 }

@@ -122,7 +122,7 @@ export interface Interactible {
   y: number;
 }
 
-/** A tile of the map (derived from a level's tileSet). */
+/** A tile of the map (derived from a floor's tileSet). */
 export interface Tile {
   x: number;
   y: number;
@@ -147,16 +147,16 @@ export interface SurvivorTemplate {
   items: string[];
 }
 
-/** Level data. Kept in the state by reference and never mutated. */
-export interface LevelDef {
+/** A floor of the tower. Kept in the state by reference and never mutated. */
+export interface FloorDef {
   id: string;
   name: string;
   /** One string per row; each character is a key of `legend`. */
   tileSet: { legend: Record<string, TileKind>; rows: string[] };
-  /** Survivors created when the game starts on this level (only the first level's are used). */
+  /** Survivors created when the game starts on this floor (only the first floor's are used). */
   baseSurvivors: SurvivorTemplate[];
   interactibles: { kind: InteractibleKind; name: string; x: number; y: number }[];
-  /** Catalogue keys of items lying on the floor at the start of the level. */
+  /** Catalogue keys of items lying on the floor at the start of the floor. */
   floorItems: { type: string; x: number; y: number }[];
   /** Cards of the wave deck; one card (a group of monsters) spawns per enemy phase. */
   waveDeck: EnemyKind[][];
@@ -176,15 +176,18 @@ export interface GameState {
   phase: Phase;
   /** Starts at 1, +1 after every enemy phase. */
   round: number;
+  /**
+   * The floor being played and all floors of this game (shared floor data, never mutated). The field
+   * names `levelIndex` and `levels` are kept: they are part of saved games, replay files and state hashes.
+   */
   levelIndex: number;
-  /** All levels of this game (shared level data, never mutated). */
-  levels: LevelDef[];
+  levels: FloorDef[];
   survivors: Survivor[];
   enemies: Enemy[];
   interactibles: Interactible[];
-  /** Items lying on the floor of the current level (each with x and y). */
+  /** Items lying on the current floor (each with x and y). */
   items: Item[];
-  /** Indices into the current level's waveDeck still to be drawn. Refilled when empty. */
+  /** Indices into the current floor's waveDeck still to be drawn. Refilled when empty. */
   deck: number[];
   activeSurvivorId: string | null;
   /** Counter for stable actor ids ('s1', 'e7', 'i3', 'x2'). */

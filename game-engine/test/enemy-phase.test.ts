@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { apply, createGame } from '../src/index.ts';
-import type { GameEvent, GameState, LevelDef } from '../src/index.ts';
+import type { GameEvent, GameState, FloorDef } from '../src/index.ts';
 import { addEnemy, arena, expectOk, fixedDie, othersPassed, patchSurvivor, survivor } from './helpers.ts';
 
-const quiet: LevelDef = { ...arena, waveDeck: [], floorItems: [] };
+const quiet: FloorDef = { ...arena, waveDeck: [], floorItems: [] };
 
 function quietGame(): GameState {
-  return createGame({ seed: 'enemies', levels: [quiet] });
+  return createGame({ seed: 'enemies', floors: [quiet] });
 }
 
 /** Ends the survivor phase: everyone else has passed, the active survivor passes now. */
@@ -96,8 +96,8 @@ describe('enemy phase', () => {
   });
 
   it('spawns one card of the deck on spawn-colour tiles and reshuffles the deck when empty', () => {
-    const level: LevelDef = { ...quiet, waveDeck: [['drone'], ['runner', 'runner']] };
-    let state = createGame({ seed: 'waves', levels: [level] });
+    const level: FloorDef = { ...quiet, waveDeck: [['drone'], ['runner', 'runner']] };
+    let state = createGame({ seed: 'waves', floors: [level] });
     state = patchSurvivor(patchSurvivor(state, 0, { x: 7, y: 5 }), 1, { x: 7, y: 5 });
     const spawned: string[] = [];
     const decks: number[][] = [];

@@ -1,11 +1,11 @@
 import { expect } from 'vitest';
-import { createGame, LEVELS } from '../src/index.ts';
-import type { ApplyResult, Die, Enemy, EnemyKind, GameState, LevelDef, Rejection, Success, Survivor } from '../src/index.ts';
+import { createGame, FLOORS } from '../src/index.ts';
+import type { ApplyResult, Die, Enemy, EnemyKind, GameState, FloorDef, Rejection, Success, Survivor } from '../src/index.ts';
 import { makeEnemy } from '../src/catalogue.ts';
-import { LEGEND } from '../src/levels/legend.ts';
+import { LEGEND } from '../src/floors/legend.ts';
 
 /** A small test floor: vent (spawn) top-left, a glass pane, rubble, stairs bottom-right. */
-export const arena: LevelDef = {
+export const arena: FloorDef = {
   id: 'arena',
   name: 'Arena',
   tileSet: {
@@ -38,7 +38,7 @@ export const arena: LevelDef = {
 };
 
 /** Second test floor, no spawns. */
-export const arena2: LevelDef = {
+export const arena2: FloorDef = {
   ...arena,
   id: 'arena2',
   name: 'Arena 2',
@@ -50,12 +50,12 @@ export const arena2: LevelDef = {
   startingEnemies: [{ kind: 'bloater', x: 6, y: 1 }],
 };
 
-export function arenaGame(levels: LevelDef[] = [arena, arena2]): GameState {
-  return createGame({ seed: 'test', levels });
+export function arenaGame(floors: FloorDef[] = [arena, arena2]): GameState {
+  return createGame({ seed: 'test', floors });
 }
 
 export function realGame(seed: number | string = 1): GameState {
-  return createGame({ seed, levels: LEVELS });
+  return createGame({ seed, floors: FLOORS });
 }
 
 export function expectOk(result: ApplyResult): Success {

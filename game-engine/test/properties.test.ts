@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { apply, createGame, hasActionsLeft, legalActions, levelTiles } from '../src/index.ts';
+import { apply, createGame, hasActionsLeft, legalActions, floorTiles } from '../src/index.ts';
 import type { GameState } from '../src/index.ts';
 
 function checkInvariants(state: GameState): void {
-  const { width, tiles } = levelTiles(state);
+  const { width, tiles } = floorTiles(state);
   const passable = (x: number, y: number): boolean => (tiles[y * width + x]?.moveCost ?? -1) >= 0;
   for (const s of state.survivors) {
     expect(s.hp).toBeLessThanOrEqual(s.hpMax);

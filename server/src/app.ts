@@ -115,7 +115,11 @@ export async function buildApp(
   mountLegacyApi(app, deps);
   const areas = Object.values(opts.areas ?? serverAreas);
   const routes = createHttpRegistrar(app, deps);
-  for (const area of areas) area.http?.(routes, deps);
+  // Each area's routes in a scope of its own, so a plugin one area registers (multipart) stays there.
+  for (const area of areas) {
+    const http = area.http;
+    if (http) await app.register(async (scope) => http(routes.within(scope), deps));
+  }
   routes.assertAllRegistered();
   const workers: { stop(): Promise<void> | void }[] = [];
   app.addHook('onReady', async () => {
@@ -146,7 +150,7 @@ const HELMET: FastifyHelmetOptions = {
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", 'data:', 'blob:'],
       mediaSrc: ["'self'", 'blob:'],
-      frameSrc: ["'self'", 'https://www.youtube.com'],
+      frameSrc: ["'self'", 'https://www.youtube-nocookie.com'],
       connectSrc: ["'self'"],
       fontSrc: ["'self'", 'data:'],
       objectSrc: ["'none'"],

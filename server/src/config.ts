@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { DevCommandsError, readDevCommandsFile, type DevCommands } from './areas/dev-dashboard/dev-commands.ts';
 
 /**
  * The repository root: the nearest folder above `start` that holds a package.json with "workspaces".
@@ -102,8 +103,55 @@ export const environment = [
     default: '10',
     meaning: 'On SIGTERM or SIGINT, how long requests in progress may take to finish before their connections are closed',
   },
+  {
+    name: 'MEDIA_DIR',
+    default: '$DATA_DIR/media',
+    meaning: 'Where uploaded files and their thumbnails live (outside any static root); relative to the repository root',
+  },
+  { name: 'MEDIA_MAX_BYTES', default: '2147483648', meaning: 'Largest uploaded media file in bytes (2 GiB)' },
+  {
+    name: 'FIVETOOLS_DIR',
+    default: '(DATA_DIR/5etools)',
+    meaning: 'The 5eTools mirror served to members at /api/5etools/; `npm run 5etools -- install PATH` fills it',
+  },
+  {
+    name: 'FINANCE_DOCUMENT_MAX_BYTES',
+    default: '10485760',
+    meaning: 'Largest charity documentation file (PDF, JPEG, PNG or WebP) the Finance page accepts',
+  },
+  {
+    name: 'DEV_COMMANDS_FILE',
+    default: '(unset)',
+    meaning: 'JSON file of the Dev Dash commands (see "The developer dashboard"); relative to the repository root; checked at start',
+  },
+  {
+    name: 'GAME_HOST',
+    default: 'localhost',
+    meaning: 'Host players connect to for the game servers: copied with the port on the Game Servers page, and probed for their status',
+  },
+  {
+    name: 'CLIMBING_PASSES_PER_MONTH',
+    default: '(unset)',
+    meaning: 'Climbing guest passes allowed per calendar month; unset means no limit (the page still counts them)',
+  },
+  {
+    name: 'YTDLP_PATH',
+    default: 'yt-dlp',
+    meaning: 'The yt-dlp program YT-DL runs (found on PATH by default); point it at a current yt-dlp when the packaged one is too old',
+  },
+  {
+    name: 'DOWNLOAD_ALLOW_PRIVATE_HOSTS',
+    default: 'false',
+    meaning: 'true lets YT-DL download from loopback, private and link-local addresses (a home network, tests)',
+  },
+  { name: 'DOWNLOAD_CONCURRENCY', default: '2', meaning: 'YT-DL downloads running at once on the server (one per member); more answer 429' },
+  { name: 'DOWNLOAD_TIMEOUT_MINUTES', default: '30', meaning: 'A YT-DL download running longer than this is stopped' },
+  { name: 'DOWNLOAD_MAX_MB', default: '4096', meaning: 'Largest YT-DL download in MB (bytes fetched and file kept); larger ones are stopped' },
 ] as const;
 
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
 const schema = z.object({
@@ -137,6 +185,21 @@ const schema = z.object({
   REQUEST_TIMEOUT_SECONDS: int(1, 24 * 3600).default(120),
   IDLE_TIMEOUT_SECONDS: int(1, 3600).default(30),
   SHUTDOWN_TIMEOUT_SECONDS: int(0, 3600).default(10),
+  MEDIA_DIR: z.string().min(1).optional(),
+  MEDIA_MAX_BYTES: int(1024, 1024 * 1024 * 1024 * 1024).default(2 * 1024 * 1024 * 1024),
+  FIVETOOLS_DIR: z.string().min(1).optional(),
+  FINANCE_DOCUMENT_MAX_BYTES: int(1024, 1024 * 1024 * 1024).default(10 * 1024 * 1024),
+  DEV_COMMANDS_FILE: z.string().min(1).optional(),
+  GAME_HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.:-]{1,253}$/, 'GAME_HOST must be a host name or an IP address')
+    .default('localhost'),
+  CLIMBING_PASSES_PER_MONTH: int(0, 100000).optional(),
+  YTDLP_PATH: z.string().min(1).default('yt-dlp'),
+  DOWNLOAD_ALLOW_PRIVATE_HOSTS: bool.default(false),
+  DOWNLOAD_CONCURRENCY: int(1, 64).default(2),
+  DOWNLOAD_TIMEOUT_MINUTES: int(1, 24 * 60).default(30),
+  DOWNLOAD_MAX_MB: int(1, 1024 * 1024).default(4096),
 });
 
 /** Fastify's trustProxy forms: a boolean, a hop count, or proxy addresses and CIDRs. */
@@ -180,6 +243,16 @@ export type Config = {
   loginThrottle: { maxFailures: number; windowMs: number };
   signupThrottle: { maxAttempts: number; windowMs: number };
   timeouts: { requestMs: number; idleMs: number; shutdownMs: number };
+  mediaDir: string;
+  mediaMaxBytes: number;
+  /** The 5eTools mirror's files (absolute). */
+  fivetoolsDir: string;
+  financeDocumentMaxBytes: number;
+  /** The owner's Dev Dash commands, read and checked at start; null when DEV_COMMANDS_FILE is unset. */
+  devCommands: DevCommands | null;
+  gameHost: string;
+  climbingPassesPerMonth: number | null;
+  download: { ytdlpPath: string; allowPrivateHosts: boolean; concurrency: number; timeoutMs: number; maxBytes: number };
 };
 
 export class ConfigError extends Error {}
@@ -193,10 +266,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
     throw new ConfigError(`Invalid ${issue?.path.join('.') ?? 'environment'}: ${issue?.message ?? 'bad value'}`);
   }
   const e = parsed.data;
+  const dataDir = path.resolve(root, e.DATA_DIR);
+  let devCommands: DevCommands | null = null;
+  if (e.DEV_COMMANDS_FILE !== undefined) {
+    try {
+      devCommands = readDevCommandsFile(path.resolve(root, e.DEV_COMMANDS_FILE));
+    } catch (error) {
+      if (error instanceof DevCommandsError) throw new ConfigError(error.message);
+      throw error;
+    }
+  }
   return {
     port: e.PORT,
     host: e.HOST,
-    dataDir: path.resolve(root, e.DATA_DIR),
+    dataDir,
     databaseUrl: e.DATABASE_URL,
     clientDist: path.resolve(root, e.CLIENT_DIST),
     logLevel: e.LOG_LEVEL,
@@ -211,6 +294,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
       requestMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
       idleMs: e.IDLE_TIMEOUT_SECONDS * 1000,
       shutdownMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+    },
+    mediaDir: e.MEDIA_DIR ? path.resolve(root, e.MEDIA_DIR) : path.join(path.resolve(root, e.DATA_DIR), 'media'),
+    mediaMaxBytes: e.MEDIA_MAX_BYTES,
+    fivetoolsDir: e.FIVETOOLS_DIR ? path.resolve(root, e.FIVETOOLS_DIR) : path.join(dataDir, '5etools'),
+    financeDocumentMaxBytes: e.FINANCE_DOCUMENT_MAX_BYTES,
+    devCommands,
+    gameHost: e.GAME_HOST,
+    climbingPassesPerMonth: e.CLIMBING_PASSES_PER_MONTH ?? null,
+    download: {
+      ytdlpPath: e.YTDLP_PATH,
+      allowPrivateHosts: e.DOWNLOAD_ALLOW_PRIVATE_HOSTS,
+      concurrency: e.DOWNLOAD_CONCURRENCY,
+      timeoutMs: e.DOWNLOAD_TIMEOUT_MINUTES * 60_000,
+      maxBytes: e.DOWNLOAD_MAX_MB * 1024 * 1024,
     },
   };
 }

@@ -4,6 +4,7 @@ import { createPasswordHasher, type PasswordHasher } from './areas/auth/password
 import { createSessionStore, type SessionStore } from './identity/sessions.ts';
 import { createAuthLimits, type AuthLimits } from './areas/auth/limits.ts';
 import { createDeviceStore, type DeviceStore } from './areas/auth/devices.ts';
+import { createLocalStorage, type MediaStorage } from './media/index.ts';
 
 /** Everything a request handler may use. Tests build their own with a test database. */
 export type AppDeps = {
@@ -14,6 +15,8 @@ export type AppDeps = {
   limits: AuthLimits;
   devices: DeviceStore;
   passwords: PasswordHasher;
+  /** Uploaded files and their derived versions (server/src/media). */
+  media: MediaStorage;
 };
 
 export function createDeps(config: Config, db: Database): AppDeps {
@@ -24,5 +27,6 @@ export function createDeps(config: Config, db: Database): AppDeps {
     limits: createAuthLimits(db),
     devices: createDeviceStore(db),
     passwords: createPasswordHasher(config.argon2),
+    media: createLocalStorage(config.mediaDir),
   };
 }

@@ -11,7 +11,8 @@ export type AppErrorCode =
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'TOO_MANY_REQUESTS';
+  | 'TOO_MANY_REQUESTS'
+  | 'SERVICE_UNAVAILABLE';
 
 /** The HTTP status of each code, the same as tRPC's for the codes it shares. */
 export const httpStatus: Record<AppErrorCode, number> = {
@@ -23,6 +24,7 @@ export const httpStatus: Record<AppErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   TOO_MANY_REQUESTS: 429,
+  SERVICE_UNAVAILABLE: 503,
 };
 
 export class AppError extends Error {

@@ -80,7 +80,7 @@ describe.each(databases)('protection (%s)', (kind) => {
       "style-src 'self' 'unsafe-inline'",
       "img-src 'self' data: blob:",
       "media-src 'self' blob:",
-      "frame-src 'self' https://www.youtube.com",
+      "frame-src 'self' https://www.youtube-nocookie.com",
       "connect-src 'self'",
       "font-src 'self' data:",
     ]) {

@@ -1,1 +1,2 @@
+export * from './climbing.schemas.ts';
 export * from './climbing.routes.ts';

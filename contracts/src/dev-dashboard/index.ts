@@ -1,1 +1,2 @@
 export * from './dev-dashboard.routes.ts';
+export * from './dev-dashboard.schemas.ts';

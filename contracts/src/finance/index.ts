@@ -1,1 +1,3 @@
 export * from './finance.routes.ts';
+export * from './finance.schemas.ts';
+export * from './money.ts';

@@ -1,1 +1,2 @@
+export * from './fivetools.schemas.ts';
 export * from './fivetools.routes.ts';

@@ -1,1 +1,2 @@
+export * from './game-servers.schemas.ts';
 export * from './game-servers.routes.ts';

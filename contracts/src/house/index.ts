@@ -1,1 +1,2 @@
+export * from './house.schemas.ts';
 export * from './house.routes.ts';

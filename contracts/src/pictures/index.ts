@@ -1,1 +1,2 @@
+export * from './pictures.schemas.ts';
 export * from './pictures.routes.ts';

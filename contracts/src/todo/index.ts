@@ -1,1 +1,2 @@
+export * from './todo.schemas.ts';
 export * from './todo.routes.ts';

@@ -1,1 +1,2 @@
+export * from './trade-game.schemas.ts';
 export * from './trade-game.routes.ts';

@@ -1,1 +1,2 @@
+export * from './windows-keys.schemas.ts';
 export * from './windows-keys.routes.ts';

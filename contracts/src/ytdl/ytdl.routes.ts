@@ -1,7 +1,23 @@
 import { defineArea } from '../area.ts';
 
 export const ytdlRoutes = defineArea({
+  procedures: {
+    'ytdl.version': 1,
+    'ytdl.info': 1,
+    'ytdl.start': 1,
+    'ytdl.progress': 1,
+    'ytdl.cancel': 1,
+  },
   pages: {
     '/personal/youtube': { access: 1, label: 'YT-DL', navLabel: 'YT Download', group: 'cool' },
+  },
+  http: {
+    /** The finished file of a job, once, streamed from disk (then deleted). */
+    'GET /api/ytdl/file/:job': { access: 1 },
+    /** The documented download: answers the file itself, so it is a route of its own, not a JSON /api row. */
+    'POST /api/ytdl/download': { access: 1 },
+  },
+  api: {
+    '/api/ytdl/info': { procedure: 'ytdl.info', input: { url: 'url' }, output: { title: 'title' } },
   },
 });

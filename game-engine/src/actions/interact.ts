@@ -2,7 +2,7 @@ import { upgradeWeapon, WEAPON_UPGRADE_XP } from '../catalogue.ts';
 import { makeSurvivor } from '../create.ts';
 import { Draft } from '../draft.ts';
 import { distance } from '../grid.ts';
-import { loadLevel } from '../level-loader.ts';
+import { loadFloor } from '../floor-loader.ts';
 import { MESSAGES, reject } from '../messages.ts';
 import { settleTurn } from '../turn.ts';
 import type { ApplyResult, GameState, Interactible, InteractAction, Survivor, Weapon } from '../types.ts';
@@ -88,7 +88,7 @@ function takeStairs(state: GameState, s: Survivor, stairs: Interactible): ApplyR
     d.emit({ type: 'won', round: state.round });
     return done(d);
   }
-  loadLevel(d, nextIndex, kept);
+  loadFloor(d, nextIndex, kept);
   d.emit({ type: 'levelled', levelIndex: nextIndex, levelId: next.id, name: next.name });
   settleTurn(d);
   return done(d);

@@ -3,8 +3,8 @@
  * `legalActions(state)` contains. Policies never use Math.random: their randomness comes from their
  * own Rng, seeded from the game seed, so the same game seed always gives the same game.
  */
-import { activeSurvivor, findWeapon, legalActions, levelTiles, Rng, seedRng, WEAPON_UPGRADE_XP } from '@site/game-engine';
-import type { Action, Die, Enemy, GameState, Item, LevelDef, Point, Survivor, Weapon } from '@site/game-engine';
+import { activeSurvivor, findWeapon, legalActions, floorTiles, Rng, seedRng, WEAPON_UPGRADE_XP } from '@site/game-engine';
+import type { Action, Die, Enemy, GameState, Item, FloorDef, Point, Survivor, Weapon } from '@site/game-engine';
 
 export const POLICY_NAMES = ['random', 'greedy'] as const;
 export type PolicyName = (typeof POLICY_NAMES)[number];
@@ -122,7 +122,7 @@ function wants(s: Survivor, item: Item | undefined): boolean {
   return isFirearm(item) && !hasFirearm(s);
 }
 
-/** The survivor could upgrade a weapon on this level once it has the XP. */
+/** The survivor could upgrade a weapon on this floor once it has the XP. */
 function upgradePending(state: GameState, s: Survivor): boolean {
   return (
     state.interactibles.some((i) => i.kind === 'upgradeStation') &&
@@ -181,8 +181,8 @@ function goalOf(state: GameState, s: Survivor): { point: Point; reach: number } 
   if (item && item.x !== null && item.y !== null) return { point: { x: item.x, y: item.y }, reach: 0 };
   const station = state.interactibles.find((i) => i.kind === 'upgradeStation');
   if (station && s.xp >= WEAPON_UPGRADE_XP && upgradePending(state, s)) return { point: station, reach: 1 };
-  const level = state.levels[state.levelIndex];
-  const stairs = state.interactibles.find((i) => i.kind === 'stairs') ?? level?.stairs ?? s;
+  const floor = state.levels[state.levelIndex];
+  const stairs = state.interactibles.find((i) => i.kind === 'stairs') ?? floor?.stairs ?? s;
   return { point: stairs, reach: 0 };
 }
 
@@ -205,7 +205,7 @@ function stepTowardsGoal(state: GameState, s: Survivor, legal: Action[], rng: Rn
   if (chebyshev(goal.point, s) <= goal.reach) return undefined;
   const field = distanceTo(state, goal.point);
   if (!field) return undefined;
-  const width = levelTiles(state).width;
+  const width = floorTiles(state).width;
   const here = field[s.y * width + s.x] ?? Infinity;
   let best: Action[] = [];
   let bestDistance = here;
@@ -222,20 +222,20 @@ function stepTowardsGoal(state: GameState, s: Survivor, legal: Action[], rng: Rn
   return best.length > 1 ? best[rng.int(best.length)] : best[0];
 }
 
-/** Move-point distance from every tile to a goal tile (steps onto rubble cost 2), cached per level. */
-const fields = new WeakMap<LevelDef, Map<number, Float64Array>>();
+/** Move-point distance from every tile to a goal tile (steps onto rubble cost 2), cached per floor. */
+const fields = new WeakMap<FloorDef, Map<number, Float64Array>>();
 
 function distanceTo(state: GameState, goal: Point): Float64Array | null {
-  const level = state.levels[state.levelIndex];
-  if (!level) return null;
-  const { width, height, tiles } = levelTiles(state);
+  const floor = state.levels[state.levelIndex];
+  if (!floor) return null;
+  const { width, height, tiles } = floorTiles(state);
   const key = goal.y * width + goal.x;
-  let perLevel = fields.get(level);
-  if (!perLevel) {
-    perLevel = new Map();
-    fields.set(level, perLevel);
+  let perFloor = fields.get(floor);
+  if (!perFloor) {
+    perFloor = new Map();
+    fields.set(floor, perFloor);
   }
-  const cached = perLevel.get(key);
+  const cached = perFloor.get(key);
   if (cached) return cached;
   // Dijkstra with costs 1 or 2 (a handful of hundred tiles): a simple label-correcting queue is enough.
   const dist = new Float64Array(width * height).fill(Infinity);
@@ -258,6 +258,6 @@ function distanceTo(state: GameState, goal: Point): Float64Array | null {
       }
     }
   }
-  perLevel.set(key, dist);
+  perFloor.set(key, dist);
   return dist;
 }

@@ -5,7 +5,7 @@
  * Game i of a run (i = 0, 1, ..., games - 1) is played with the game seed `${seed}-${i}`; the policy's
  * own PRNG is seeded from that game seed (see policySeed), so any single game can be replayed alone.
  */
-import { apply, createGame, hashState, LEVELS } from '@site/game-engine';
+import { apply, createGame, hashState, FLOORS } from '@site/game-engine';
 import type { Action, EnemyKind, GameEvent, GameState } from '@site/game-engine';
 import { createPolicy } from './policies.ts';
 import type { PolicyName } from './policies.ts';
@@ -147,8 +147,8 @@ export function runSimulation(options: SimulationOptions): SimulationResult {
   const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
   const maxActions = options.maxActions ?? DEFAULT_MAX_ACTIONS;
   const deaths = emptyDeaths();
-  const levels: Record<string, number> = {};
-  for (let floor = 1; floor <= LEVELS.length; floor++) levels[String(floor)] = 0;
+  const reached: Record<string, number> = {};
+  for (let floor = 1; floor <= FLOORS.length; floor++) reached[String(floor)] = 0;
   const hashes: string[] = [];
   let wins = 0;
   let losses = 0;
@@ -170,13 +170,13 @@ export function runSimulation(options: SimulationOptions): SimulationResult {
     roundsMax = Math.max(roundsMax, game.rounds);
     actionsTotal += game.actionCount;
     for (const kind of ENEMY_KINDS) deaths[kind] += game.deaths[kind];
-    levels[String(game.level)] = (levels[String(game.level)] ?? 0) + 1;
+    reached[String(game.level)] = (reached[String(game.level)] ?? 0) + 1;
     hashes.push(game.finalHash);
     options.onProgress?.(i + 1, options.games);
   }
   const games = options.games;
   const levelsReached: Record<string, number> = {};
-  for (const key of Object.keys(levels).sort((a, b) => Number(a) - Number(b))) levelsReached[key] = levels[key] ?? 0;
+  for (const key of Object.keys(reached).sort((a, b) => Number(a) - Number(b))) levelsReached[key] = reached[key] ?? 0;
   return {
     first,
     summary: {

@@ -14,7 +14,7 @@ import type { HttpRegistrar } from '../http/routes.ts';
 export type ServerArea<R extends AnyRouter = AnyRouter> = {
   router: R;
   migrations?: Readonly<Record<string, Migration>>;
-  http?: (routes: HttpRegistrar, deps: AppDeps) => void;
+  http?: (routes: HttpRegistrar, deps: AppDeps) => void | Promise<void>;
   worker?: (deps: AppDeps) => { stop(): Promise<void> | void };
 };
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyPluginCallback, FastifyPluginOptions, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { accessMessages, allows, httpRoutes, type HttpRow, type HttpRoutePath } from '@site/contracts';
 import type { AppDeps } from '../deps.ts';
 import { AppError, httpStatus } from '../errors.ts';
@@ -17,6 +17,11 @@ export type HttpHandler<K extends HttpRoutePath> = (req: FastifyRequest, reply: 
 /** How an area registers its routes that are not tRPC (areas/<area>/<area>.http.ts). */
 export type HttpRegistrar = {
   route<K extends HttpRoutePath>(key: K, handler: HttpHandler<K>, options?: RouteShorthandOptions): void;
+  /**
+   * Registers a Fastify plugin (e.g. @fastify/multipart) in the area's own encapsulated scope, so it
+   * touches only that area's routes. Await it before calling `route`.
+   */
+  register<O extends FastifyPluginOptions>(plugin: FastifyPluginAsync<O> | FastifyPluginCallback<O>, options: O): Promise<void>;
 };
 
 export class UnlistedRouteError extends Error {}
@@ -32,16 +37,19 @@ export function createHttpRegistrar(
   app: FastifyInstance,
   deps: AppDeps,
   table: Readonly<Record<string, HttpRow>> = httpRoutes,
-): HttpRegistrar & { assertAllRegistered(): void } {
+): HttpRegistrar & { assertAllRegistered(): void; within(scope: FastifyInstance): HttpRegistrar } {
   const registered = new Set<string>();
-  return {
+  const on = (target: FastifyInstance): HttpRegistrar => ({
+    async register(plugin, options) {
+      await target.register(plugin as FastifyPluginAsync<FastifyPluginOptions>, options);
+    },
     route(key, handler, options = {}) {
       const row = Object.hasOwn(table, key) ? table[key] : undefined;
       if (!row) throw new UnlistedRouteError(`HTTP route ${key} has no row in the permission table (contracts, section http)`);
       if (registered.has(key)) throw new UnlistedRouteError(`HTTP route ${key} is registered twice`);
       registered.add(key);
       const [method, url] = splitKey(key);
-      app.route({
+      target.route({
         ...options,
         method,
         url,
@@ -59,6 +67,10 @@ export function createHttpRegistrar(
         },
       });
     },
+  });
+  return {
+    ...on(app),
+    within: on,
     assertAllRegistered() {
       const missing = Object.keys(table).filter((key) => !registered.has(key));
       if (missing.length > 0) throw new UnlistedRouteError(`The permission table names HTTP routes no area registers: ${missing.join(', ')}`);

@@ -1,8 +1,46 @@
+import { expect } from 'vitest';
 import type { picturesRoutes } from '@site/contracts';
+import { cookieFor, postJson } from '../helpers.ts';
 import type { AreaParity, AreaSamples } from '../area-tables.ts';
+import { png, uploadVia } from './pictures.fixtures.ts';
 
 /** A valid input per procedure: the permission matrix calls each at every level. */
-export const picturesSamples = {} satisfies AreaSamples<typeof picturesRoutes>;
+export const picturesSamples = {
+  'pictures.page': { type: 'month', index: 0 },
+  'pictures.pageInfo': { type: 'year', index: 0 },
+  'pictures.get': { type: 24, index: 0, pic: 0 },
+  'pictures.pending': undefined,
+  'pictures.pendingCount': undefined,
+  'pictures.approve': { id: 1 },
+  'pictures.reject': { id: 1 },
+  'pictures.update': { id: 1, caption: 'Beach', date: '2024-07-xx' },
+  'pictures.delete': { id: 1 },
+} satisfies AreaSamples<typeof picturesRoutes>;
 
 /** One check per documented /api path: the documented field names in, the documented field names out. */
-export const picturesParity = {} satisfies AreaParity<typeof picturesRoutes>;
+export const picturesParity = {
+  async '/api/pictures/get_all'(s) {
+    const cookie = await cookieFor(s.deps, 2);
+    for (const date of ['2024-07-15', '2024-07-02', '2023-xx-xx']) {
+      expect((await uploadVia(s.app, cookie, { name: 'a.png', data: await png() }, { caption: date, date })).statusCode).toBe(200);
+    }
+    const res = await postJson(s.app, '/api/pictures/get_all', { type: 'month', index: '0' }, cookie);
+    expect(res.json()).toEqual({ pageLength: 2, pageCount: 2 });
+    const sized = await postJson(s.app, '/api/pictures/get_all', { type: '2', index: 1 }, cookie);
+    expect(sized.json()).toEqual({ pageLength: 1, pageCount: 2 });
+    const bad = await postJson(s.app, '/api/pictures/get_all', { type: 'week', index: 0 }, cookie);
+    expect(bad.statusCode).toBe(400);
+  },
+  async '/api/pictures/get'(s) {
+    const cookie = await cookieFor(s.deps, 2);
+    await uploadVia(s.app, cookie, { name: 'a.png', data: await png() }, { caption: 'Old', date: '2020-01-xx' });
+    await uploadVia(s.app, cookie, { name: 'b.png', data: await png() }, { caption: 'New', date: '2024-07-15' });
+    const res = await postJson(s.app, '/api/pictures/get', { type: 'year', index: 1, pic: '0' }, cookie);
+    const body = res.json<Record<string, string>>();
+    expect(Object.keys(body).sort()).toEqual(['desc', 'fileType', 'target', 'uploaded']);
+    expect(body).toMatchObject({ desc: 'Old', fileType: 'png', uploaded: '2020-01-xx' });
+    expect(body.target).toMatch(/^[0-9a-f]{32}\.png$/);
+    const missing = await postJson(s.app, '/api/pictures/get', { type: 'year', index: 0, pic: 5 }, cookie);
+    expect([missing.statusCode, missing.json()]).toEqual([404, { message: 'There is no picture at that position' }]);
+  },
+} satisfies AreaParity<typeof picturesRoutes>;

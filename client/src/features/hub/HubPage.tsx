@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { LEVEL_NAMES } from '@site/contracts/levels';
 import { CopyButton } from '../../components/CopyButton.tsx';
@@ -19,7 +19,7 @@ function useScrollToHash() {
 }
 
 /** One hub section of tool links, anchored by id (/personal#Admin). */
-function LinkSection(props: { id: string; title: string; testId: string; links: readonly { href: string; label: string }[] }) {
+function LinkSection(props: { id: string; title: string; testId: string; links: readonly { href: string; label: string }[]; children?: ReactNode }) {
   const titleId = `${props.id.replace(/\s+/g, '-').toLowerCase()}-title`;
   return (
     <section className="card hub-section" id={props.id} aria-labelledby={titleId}>
@@ -33,7 +33,19 @@ function LinkSection(props: { id: string; title: string; testId: string; links: 
           </li>
         ))}
       </ul>
+      {props.children}
     </section>
+  );
+}
+
+/** Admins: how many uploads from Friend accounts wait for approval, linking to the queue. */
+function PendingPictures() {
+  const pending = trpc.pictures.pendingCount.useQuery();
+  if (!pending.data) return null;
+  return (
+    <p className="hub-pending" data-testid="hub-pending-pictures">
+      <Link to="/admin/pictures">Approve Pictures</Link>: {pending.data.count} waiting
+    </p>
   );
 }
 
@@ -71,7 +83,11 @@ export default function HubPage() {
       </section>
 
       <LinkSection id="Cool Stuff" title="Cool Stuff" testId="hub-cool-links" links={cool} />
-      {viewer.level >= 3 && <LinkSection id="Admin" title="Admin" testId="hub-admin-links" links={admin} />}
+      {viewer.level >= 3 && (
+        <LinkSection id="Admin" title="Admin" testId="hub-admin-links" links={admin}>
+          <PendingPictures />
+        </LinkSection>
+      )}
 
       <section className="card hub-section" aria-labelledby="logout-title">
         <h2 id="logout-title">Logout</h2>

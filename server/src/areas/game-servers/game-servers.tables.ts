@@ -1,3 +1,15 @@
-/** The game-servers area's tables (none yet). */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled when the area is built
-export interface GameServersTables {}
+import type { Generated, Selectable } from 'kysely';
+
+/** The servers players may join. Their status is probed live, never stored. */
+export interface GameServersTable {
+  id: Generated<number>;
+  port: number;
+  description: string;
+  created_at: Generated<Date>;
+}
+
+export interface GameServersTables {
+  game_servers: GameServersTable;
+}
+
+export type GameServerRecord = Selectable<GameServersTable>;

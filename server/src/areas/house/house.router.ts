@@ -1,4 +1,13 @@
-import { router } from '../../trpc/procedures.ts';
+import { addHouseInput, completeHouseInput } from '@site/contracts';
+import { procedure, router } from '../../trpc/procedures.ts';
+import * as house from './house.service.ts';
 
-/** The house procedures (none yet: the page is not built). */
-export const houseRouter = router({});
+export const houseRouter = router({
+  list: procedure('house.list').query(({ ctx }) => house.list(ctx.deps)),
+  add: procedure('house.add')
+    .input(addHouseInput)
+    .mutation(({ ctx, input }) => house.add(ctx.deps, ctx.user, input)),
+  complete: procedure('house.complete')
+    .input(completeHouseInput)
+    .mutation(({ ctx, input }) => house.complete(ctx.deps, ctx.user, input)),
+});

@@ -1,4 +1,29 @@
-import { router } from '../../trpc/procedures.ts';
+import { pageInput, pictureAtInput, pictureIdInput, updatePictureInput } from '@site/contracts';
+import { procedure, router } from '../../trpc/procedures.ts';
+import * as pictures from './pictures.service.ts';
 
-/** The pictures procedures (none yet: the page is not built). */
-export const picturesRouter = router({});
+export const picturesRouter = router({
+  page: procedure('pictures.page')
+    .input(pageInput)
+    .query(({ ctx, input }) => pictures.page(ctx.deps, ctx.user, input.type, input.index)),
+  pageInfo: procedure('pictures.pageInfo')
+    .input(pageInput)
+    .query(({ ctx, input }) => pictures.pageInfo(ctx.deps, ctx.user, input.type, input.index)),
+  get: procedure('pictures.get')
+    .input(pictureAtInput)
+    .query(({ ctx, input }) => pictures.pictureAt(ctx.deps, ctx.user, input.type, input.index, input.pic)),
+  pending: procedure('pictures.pending').query(({ ctx }) => pictures.pending(ctx.deps)),
+  pendingCount: procedure('pictures.pendingCount').query(({ ctx }) => pictures.pendingCount(ctx.deps)),
+  approve: procedure('pictures.approve')
+    .input(pictureIdInput)
+    .mutation(({ ctx, input }) => pictures.approve(ctx.deps, input.id)),
+  reject: procedure('pictures.reject')
+    .input(pictureIdInput)
+    .mutation(({ ctx, input }) => pictures.remove(ctx.deps, input.id, true)),
+  update: procedure('pictures.update')
+    .input(updatePictureInput)
+    .mutation(({ ctx, input }) => pictures.update(ctx.deps, input.id, input.caption, input.date)),
+  delete: procedure('pictures.delete')
+    .input(pictureIdInput)
+    .mutation(({ ctx, input }) => pictures.remove(ctx.deps, input.id, false)),
+});

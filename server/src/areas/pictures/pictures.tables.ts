@@ -1,3 +1,56 @@
-/** The pictures area's tables (none yet). */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled when the area is built
-export interface PicturesTables {}
+import type { Generated, Selectable } from 'kysely';
+
+/**
+ * One uploaded picture or video. The capture date is three numbers where 0 means unknown ('xx'):
+ * ordering newest first by (year, month, day, id) descending then puts an unknown month after the
+ * known months of its year, and an unknown year after everything, with one plain b-tree index.
+ */
+export interface PicturesTable {
+  id: Generated<number>;
+  /** Server-made: 32 hex characters. The file is `<stem>.<file_type>`, derived files `<stem>.<variant>.webp`. */
+  stem: string;
+  file_type: string;
+  mime: string;
+  size_bytes: number;
+  caption: string;
+  year: number;
+  month: number;
+  day: number;
+  status: 'pending' | 'approved';
+  uploaded_by: number | null;
+  created_at: Generated<Date>;
+  /** 'pending' until the background job ran; 'ready' or 'none' (no thumbnail can be made). */
+  thumb_status: Generated<'pending' | 'ready' | 'none'>;
+  thumb_width: number | null;
+  thumb_height: number | null;
+  has_display: Generated<boolean>;
+  has_poster: Generated<boolean>;
+}
+
+/**
+ * Approved pictures per capture month: the gallery's month, year and page-size paging reads this
+ * small table instead of counting a large one. Kept in the same transaction as every change.
+ */
+export interface PictureMonthsTable {
+  year: number;
+  month: number;
+  approved: number;
+}
+
+/** The background queue: one row per picture whose derived files are still to be made. */
+export interface PictureJobsTable {
+  id: Generated<number>;
+  picture_id: number;
+  attempts: Generated<number>;
+  run_after: Generated<Date>;
+  locked_until: Date | null;
+  last_error: string | null;
+}
+
+export interface PicturesTables {
+  pictures: PicturesTable;
+  picture_months: PictureMonthsTable;
+  picture_jobs: PictureJobsTable;
+}
+
+export type PictureRecord = Selectable<PicturesTable>;

@@ -1,3 +1,62 @@
-/** The recipes area's tables (none yet). */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled when the area is built
-export interface RecipesTables {}
+import type { Generated, Selectable } from 'kysely';
+
+export interface RecipesTable {
+  id: Generated<number>;
+  title: string;
+  author: string;
+  foreword: string;
+  servings: number | null;
+  /** The day the recipe was added (YYYY-MM-DD), shown in the list. */
+  uploaded_date: Generated<string>;
+  created_by: number | null;
+  updated_at: Generated<Date>;
+}
+
+export interface RecipeStepsTable {
+  id: Generated<number>;
+  recipe_id: number;
+  /** 1, 2, 3...: the step number. */
+  position: number;
+  instructions: string;
+}
+
+export interface RecipeIngredientsTable {
+  id: Generated<number>;
+  step_id: number;
+  position: number;
+  name: string;
+  plural_name: string;
+  quantity: number | null;
+  unit_abbreviation: string | null;
+  image: string | null;
+}
+
+export interface RecipeUnitsTable {
+  abbreviation: string;
+  name: string;
+  plural_name: string;
+  /** In the dimension's base unit: ml for volume, g for mass, 1 for counts. */
+  size: number;
+  dimension: 'volume' | 'mass' | 'count';
+  system: 'metric' | 'us' | 'any';
+}
+
+export interface RecipeSettingsTable {
+  user_id: number;
+  default_view: string;
+  ingredient_view: string;
+  measurement_system: string;
+  improper_fractions: boolean;
+  decimals: boolean;
+}
+
+export interface RecipesTables {
+  recipes: RecipesTable;
+  recipe_steps: RecipeStepsTable;
+  recipe_ingredients: RecipeIngredientsTable;
+  recipe_units: RecipeUnitsTable;
+  recipe_settings: RecipeSettingsTable;
+}
+
+export type RecipeRecord = Selectable<RecipesTable>;
+export type RecipeSettingsRecord = Selectable<RecipeSettingsTable>;

@@ -1,4 +1,24 @@
-import { router } from '../../trpc/procedures.ts';
+import { ytdlInfoInput, ytdlJobInput, ytdlStartInput } from '@site/contracts';
+import { procedure, router } from '../../trpc/procedures.ts';
+import { ytdlService } from './ytdl.service.ts';
 
-/** The ytdl procedures (none yet: the page is not built). */
-export const ytdlRouter = router({});
+/**
+ * YT-DL as a small job resource the page polls (the /trpc mount has no subscriptions, and a poll
+ * every half second costs nothing next to a download): start -> job id, progress, cancel; the file
+ * itself comes from GET /api/ytdl/file/:job.
+ */
+export const ytdlRouter = router({
+  version: procedure('ytdl.version').query(async ({ ctx }) => ({ version: await ytdlService(ctx.deps).version() })),
+  info: procedure('ytdl.info')
+    .input(ytdlInfoInput)
+    .query(({ ctx, input }) => ytdlService(ctx.deps).info(ctx.user.id, input.url)),
+  start: procedure('ytdl.start')
+    .input(ytdlStartInput)
+    .mutation(({ ctx, input }) => ytdlService(ctx.deps).start(ctx.user.id, input)),
+  progress: procedure('ytdl.progress')
+    .input(ytdlJobInput)
+    .query(({ ctx, input }) => ytdlService(ctx.deps).progress(ctx.user.id, input.job)),
+  cancel: procedure('ytdl.cancel')
+    .input(ytdlJobInput)
+    .mutation(({ ctx, input }) => ytdlService(ctx.deps).cancel(ctx.user.id, input.job)),
+});

@@ -1,0 +1,94 @@
+import { it } from 'vitest';
+import { DESKTOP, PHONE, describeInBrowser, expect, seriousAxeViolations, signUpOwner, useSite, waitForShell } from './harness.ts';
+
+/** A small valid one-page PDF (offsets computed), so the browser's viewer can open it. */
+function receiptPdf(): Buffer {
+  const stream = 'BT /F1 24 Tf 72 720 Td (Receipt: Food Bank, 25.50 USD) Tj ET';
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((object, i) => {
+    offsets.push(body.length);
+    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
+}
+
+describeInBrowser('finance: charity entries with documentation', () => {
+  const site = useSite();
+
+  it('adds an entry with a PDF, shows it in its year with totals, opens the viewer and switches years', async () => {
+    const page = await site.newPage({ viewport: DESKTOP });
+    await signUpOwner(page);
+    await page.goto('/admin/finances');
+    await waitForShell(page);
+    await page.getByRole('heading', { name: 'Add Charity Entry' }).waitFor();
+    const thisYear = new Date().getFullYear();
+    const lastYear = thisYear - 1;
+
+    // The shared validation answers first, in the spec's order, and nothing is sent.
+    const form = page.locator('form.charity-form');
+    await form.getByLabel('Value in USD').fill('ten');
+    await form.getByRole('button', { name: 'Add Entry' }).click();
+    await expect(form.getByRole('alert').locator('li').allTextContents()).resolves.toEqual([
+      'Recipient may not be null',
+      'Value must be a numeric',
+      'Item may not be null',
+    ]);
+
+    await form.getByLabel('Recipient').fill('Food Bank');
+    await form.getByLabel('Value in USD').fill('25.50');
+    await form.getByLabel('Item').fill('Cash');
+    await form.getByLabel('Date').fill(`${lastYear}-11-20`);
+    await form.getByLabel(/Documentation/).setInputFiles({ name: 'receipt.pdf', mimeType: 'application/pdf', buffer: receiptPdf() });
+    await form.getByRole('button', { name: 'Add Entry' }).click();
+
+    // The page moves to the entry's year and lists it with the year's totals.
+    await page.getByRole('heading', { name: `Gifts in ${lastYear}` }).waitFor();
+    const row = page.getByRole('row', { name: /Food Bank/ });
+    await row.waitFor();
+    await expect(row.locator('td').allTextContents()).resolves.toEqual(['Yes', 'Food Bank', '$25.50', 'Cash', `${lastYear}-11-20`, 'View', 'EditDelete']);
+    await expect(page.getByTestId('total-charitable').textContent()).resolves.toBe('$25.50');
+    await expect(page.getByTestId('total-count').textContent()).resolves.toBe('1');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await site.screenshot(page, 'finance-desktop', { fullPage: true });
+
+    // The viewer shows the PDF over the page, served with its type from the bytes; Escape closes it.
+    const documentResponse = page.waitForResponse((r) => r.url().includes('/private/finance/') && r.url().includes('/documentation'));
+    await row.getByRole('button', { name: 'View documentation for Food Bank' }).click();
+    const viewer = page.getByRole('dialog', { name: /Documentation for Food Bank/ });
+    await viewer.waitFor();
+    expect((await documentResponse).status()).toBe(200);
+    const src = await viewer.locator('iframe').getAttribute('src');
+    expect(src).toMatch(/^\/private\/finance\/\d+\/documentation/);
+    // Asked directly (Chromium's PDF viewer reports its own headers for the frame).
+    const direct = await page.request.get(src ?? '');
+    expect(direct.headers()['content-type']).toBe('application/pdf');
+    expect(direct.headers()['content-security-policy']).toContain("default-src 'none'");
+    await site.screenshot(page, 'finance-viewer-desktop');
+    await page.keyboard.press('Escape');
+    await viewer.waitFor({ state: 'detached' });
+
+    // Switching years: this year has nothing yet, last year still has the entry.
+    const year = page.getByRole('combobox', { name: 'Year' });
+    await year.selectOption(String(thisYear));
+    await page.getByText(`No entries in ${thisYear}.`).waitFor();
+    await expect(page.getByTestId('total-count').textContent()).resolves.toBe('0');
+    await year.selectOption(String(lastYear));
+    await page.getByRole('row', { name: /Food Bank/ }).waitFor();
+
+    await page.setViewportSize(PHONE);
+    await site.screenshot(page, 'finance-phone', { fullPage: true });
+    expect(site.pageErrors(page)).toEqual([]);
+  });
+});

@@ -1,0 +1,39 @@
+import net from 'node:net';
+import { afterAll, it } from 'vitest';
+import { PHONE, describeInBrowser, expect, seriousAxeViolations, useSite } from './harness.ts';
+import { open, ownerAndMember, setLevel } from './members.ts';
+
+describeInBrowser('game servers: live status and copying the address', () => {
+  const site = useSite({ GAME_HOST: '127.0.0.1' });
+  const game = net.createServer((socket) => socket.destroy());
+  afterAll(() => new Promise<void>((resolve) => game.close(() => resolve())));
+
+  it('an admin lists a server; a friend sees it Online and copies host:port', async () => {
+    await new Promise<void>((resolve) => game.listen(0, '127.0.0.1', resolve));
+    const port = (game.address() as net.AddressInfo).port;
+    const { owner, member } = await ownerAndMember(site, 'friend');
+
+    await open(owner, '/personal/game-servers');
+    await owner.getByLabel('Port').fill(String(port));
+    await owner.getByLabel('Description').fill('Minecraft survival');
+    await owner.getByRole('button', { name: 'Add', exact: true }).click();
+    await owner.getByRole('cell', { name: 'Minecraft survival', exact: true }).waitFor();
+
+    const { page, alerts } = member;
+    await open(page, '/personal/game-servers');
+    await page.waitForURL('**/preauth');
+    await setLevel(owner, 'friend', 1);
+    await open(page, '/personal/game-servers');
+    await page.getByRole('heading', { name: 'Active Servers:' }).waitFor();
+    await page.getByText('Online', { exact: true }).waitFor();
+    await page.getByRole('button', { name: `${port}: copy 127.0.0.1:${port}` }).click();
+    await expect.poll(() => alerts.at(-1)).toBe('Address copied to clipboard');
+    await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(`127.0.0.1:${port}`);
+    await expect(page.getByRole('button', { name: /^Remove / }).count()).resolves.toBe(0);
+
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await site.screenshot(owner, 'game-servers-admin-desktop');
+    await page.setViewportSize(PHONE);
+    await site.screenshot(page, 'game-servers-phone', { fullPage: true });
+  });
+});

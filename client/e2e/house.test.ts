@@ -1,0 +1,36 @@
+import { it } from 'vitest';
+import { PHONE, describeInBrowser, expect, seriousAxeViolations, useSite } from './harness.ts';
+import { open, ownerAndMember, setLevel } from './members.ts';
+
+describeInBrowser('house: the shared list', () => {
+  const site = useSite();
+
+  it('family add To Do and To Get tasks and complete them; a friend only reads', async () => {
+    const { owner, member } = await ownerAndMember(site, 'family');
+    const { page } = member;
+    await setLevel(owner, 'family', 2);
+    await open(page, '/house');
+    const task = page.getByLabel('Task', { exact: true });
+    await task.fill('Fix the tap');
+    await page.getByRole('button', { name: 'To Do', exact: true }).click();
+    await page.getByRole('cell', { name: 'Fix the tap', exact: true }).waitFor();
+    await task.fill('Milk');
+    await page.getByRole('button', { name: 'To Get', exact: true }).click();
+    const toGet = page.getByRole('region', { name: 'House To Get:' });
+    await toGet.getByRole('cell', { name: 'Milk', exact: true }).waitFor();
+    await expect(page.getByRole('region', { name: 'House To Do:' }).getByRole('cell', { name: 'Milk', exact: true }).count()).resolves.toBe(0);
+    await page.getByRole('button', { name: 'Complete Fix the tap' }).click();
+    await page.getByRole('cell', { name: 'Fix the tap', exact: true }).waitFor({ state: 'detached' });
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await site.screenshot(page, 'house-family-desktop');
+
+    // One level below: the list, without Complete buttons or the form.
+    await setLevel(owner, 'family', 1);
+    await page.setViewportSize(PHONE);
+    await open(page, '/house');
+    await toGet.getByRole('cell', { name: 'Milk', exact: true }).waitFor();
+    await expect(page.getByRole('button', { name: /^Complete / }).count()).resolves.toBe(0);
+    await expect(page.getByLabel('Task', { exact: true }).count()).resolves.toBe(0);
+    await site.screenshot(page, 'house-friend-phone', { fullPage: true });
+  });
+});

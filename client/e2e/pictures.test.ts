@@ -1,0 +1,152 @@
+import type { Page } from 'playwright-core';
+import sharp from 'sharp';
+import { it } from 'vitest';
+import { DESKTOP, PHONE, describeInBrowser, expect, logIn, seriousAxeViolations, signUp, signUpOwner, useSite, waitForShell } from './harness.ts';
+
+/** A JPEG whose EXIF says 15 July 2021, and a PNG with no date of its own. */
+async function files() {
+  const jpeg = await sharp({ create: { width: 900, height: 600, channels: 3, background: '#2a6fb0' } })
+    .jpeg()
+    .withExifMerge({ IFD2: { DateTimeOriginal: '2021:07:15 09:30:00' } })
+    .toBuffer();
+  const png = await sharp({ create: { width: 500, height: 500, channels: 4, background: '#d0702a' } }).png().toBuffer();
+  return {
+    jpeg: { name: 'beach.jpg', mimeType: 'image/jpeg', buffer: jpeg },
+    png: { name: 'sunset.png', mimeType: 'image/png', buffer: png },
+  };
+}
+
+async function setDate(page: Page, item: number, date: { year: string; month: string; day: string }) {
+  const row = page.getByTestId('upload-list').locator('li').nth(item);
+  await row.getByLabel('Year').fill(date.year);
+  await row.getByLabel('Month').fill(date.month);
+  await row.getByLabel('Day').fill(date.day);
+}
+
+describeInBrowser('pictures: upload, gallery, viewer and approval', () => {
+  const site = useSite();
+
+  it('uploads two files with progress, shows them in the month page, opens the viewer and pages by bar and keyboard', async () => {
+    const page = await site.newPage({ viewport: DESKTOP });
+    await signUpOwner(page);
+    await page.goto('/personal/upload-pictures');
+    await waitForShell(page);
+    const { jpeg, png } = await files();
+    await page.getByLabel('Choose pictures or videos, or drop them here').setInputFiles([jpeg, png]);
+
+    // Autofill: captions from the names, the JPEG's date from its EXIF, the PNG's from the file.
+    const rows = page.getByTestId('upload-list').locator('li');
+    await expect.poll(() => rows.count()).toBe(2);
+    await expect.poll(() => rows.nth(0).getByLabel('Caption').inputValue()).toBe('beach');
+    await expect.poll(() => rows.nth(0).getByLabel('Year').inputValue()).toBe('2021');
+    await expect(rows.nth(0).getByLabel('Day').inputValue()).resolves.toBe('15');
+    await rows.nth(0).getByText('Date read from the photo.').waitFor();
+    await rows.nth(1).getByText("Date from the file's modified date.").waitFor();
+    await setDate(page, 1, { year: '2021', month: '7', day: '' });
+    await expect(page.locator('progress').count()).resolves.toBe(2);
+    await site.screenshot(page, 'pictures-upload-desktop', { fullPage: true });
+
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.getByRole('status').getByText('beach.jpg: Uploaded').waitFor();
+    await expect.poll(() => rows.count()).toBe(0);
+    await expect(page.getByRole('button', { name: 'Upload' }).textContent()).resolves.toBe('Upload');
+
+    await page.goto('/personal/pictures');
+    await page.waitForURL('**/personal/pictures/month/0');
+    await waitForShell(page);
+    await expect.poll(() => page.getByTestId('gallery-label').textContent()).toBe('July 2021');
+    const tiles = page.getByTestId('picture-grid').locator('button');
+    await expect.poll(() => tiles.count()).toBe(2);
+    // Thumbnails arrive from the background queue; the grid looks again until they are there.
+    await expect.poll(() => page.locator('.picture-grid img').count(), { timeout: 30_000 }).toBe(2);
+    await site.screenshot(page, 'pictures-gallery-desktop');
+    await expect(seriousAxeViolations(page)).resolves.toEqual([]);
+
+    await tiles.nth(0).click();
+    const viewer = page.getByTestId('picture-viewer');
+    await viewer.getByText('Taken on: July 15, 2021').waitFor();
+    await expect(viewer.locator('.viewer-caption').textContent()).resolves.toBe('beach');
+    await site.screenshot(page, 'pictures-viewer-desktop');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => viewer.locator('.viewer-caption').textContent()).toBe('sunset');
+    await viewer.getByText('Taken on: July 2021').waitFor();
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => viewer.locator('.viewer-caption').textContent()).toBe('beach');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => viewer.count()).toBe(0);
+
+    // One picture a page: the bar's arrows, greyed at the ends, and the keyboard.
+    await page.goto('/personal/pictures/1/0');
+    await waitForShell(page);
+    const counter = page.getByTestId('page-counter');
+    await expect.poll(() => counter.textContent()).toBe('1 / 2');
+    await expect(page.getByTestId('gallery-label').textContent()).resolves.toBe('Pictures 1 - 1');
+    await expect(page.getByLabel('Previous page').getAttribute('aria-disabled')).resolves.toBe('true');
+    await page.getByRole('link', { name: 'Next page' }).click();
+    await expect.poll(() => counter.textContent()).toBe('2 / 2');
+    await expect.poll(() => page.getByTestId('gallery-label').textContent()).toBe('Pictures 2 - 2');
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => counter.textContent()).toBe('1 / 2');
+    await page.waitForURL('**/personal/pictures/1/0');
+
+    // A path that is not five segments goes to the default page.
+    await page.goto('/personal/pictures/month');
+    await page.waitForURL('**/personal/pictures/month/0');
+
+    const phone = await site.newPage({ viewport: PHONE });
+    await logIn(phone, 'owner', 'owner-password');
+    await phone.waitForURL('**/personal');
+    await phone.goto('/personal/pictures/month/0');
+    await waitForShell(phone);
+    await expect.poll(() => phone.locator('.picture-grid img').count()).toBe(2);
+    await site.screenshot(phone, 'pictures-gallery-phone', { fullPage: true });
+    await phone.getByTestId('picture-grid').locator('button').first().click();
+    await phone.getByTestId('picture-viewer').getByText('Taken on: July 15, 2021').waitFor();
+    await site.screenshot(phone, 'pictures-viewer-phone');
+    expect(site.pageErrors(page)).toEqual([]);
+  });
+
+  it("waits for an admin's approval when a Friend uploads", async () => {
+    const friendPage = await site.newPage({ viewport: PHONE });
+    await signUp(friendPage, 'friend', 'friend-password');
+    await friendPage.waitForURL('**/preauth');
+    const owner = await site.newPage({ viewport: DESKTOP });
+    await logIn(owner, 'owner', 'owner-password');
+    await owner.waitForURL('**/personal');
+    const raised = await owner.request.post('/api/admin/set_user_auth', { data: { username: 'friend', authlevel: 1 } });
+    expect(raised.status()).toBe(200);
+
+    // A level change takes effect on the friend's next request: no new login needed.
+    await friendPage.goto('/personal/pictures/month/0');
+    await waitForShell(friendPage);
+    await friendPage.getByRole('link', { name: 'Upload (needs approval)' }).click();
+    await friendPage.getByTestId('approval-note').waitFor();
+    const { png } = await files();
+    await friendPage.getByLabel('Choose pictures or videos, or drop them here').setInputFiles([{ ...png, name: 'friend-cat.png' }]);
+    await setDate(friendPage, 0, { year: '2020', month: '', day: '' });
+    await friendPage.getByRole('button', { name: 'Upload' }).click();
+    await friendPage.getByRole('status').getByText(/friend-cat\.png: Uploaded\. An admin approves/).waitFor();
+    await site.screenshot(friendPage, 'pictures-upload-friend-phone', { fullPage: true });
+
+    await friendPage.goto('/personal/pictures/year/1');
+    await waitForShell(friendPage);
+    await expect.poll(() => friendPage.getByTestId('gallery-label').textContent()).toBe('2020');
+    await friendPage.getByRole('button', { name: 'Open friend-cat (waiting for approval)' }).waitFor();
+
+    await owner.goto('/personal');
+    await waitForShell(owner);
+    await expect.poll(() => owner.getByTestId('hub-pending-pictures').textContent()).toBe('Approve Pictures: 1 waiting');
+    await owner.getByTestId('hub-pending-pictures').getByRole('link').click();
+    await owner.waitForURL('**/admin/pictures');
+    const item = owner.getByTestId('approval-list').locator('li');
+    await expect.poll(() => item.count()).toBe(1);
+    await expect.poll(() => item.locator('img').count(), { timeout: 30_000 }).toBe(1);
+    await site.screenshot(owner, 'pictures-approval-desktop');
+    await item.getByRole('button', { name: 'Approve' }).click();
+    await owner.getByText('Nothing is waiting for approval.').waitFor();
+
+    await friendPage.reload();
+    await waitForShell(friendPage);
+    await friendPage.getByRole('button', { name: 'Open friend-cat', exact: true }).waitFor();
+  });
+});

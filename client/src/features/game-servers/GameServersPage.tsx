@@ -1,0 +1,146 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { gameServerMessages, type GameServer } from '@site/contracts/game-servers';
+import { ErrorBubble } from '../../components/ErrorBubble.tsx';
+import { TextInput } from '../../components/TextInput.tsx';
+import { viewerOf } from '../../lib/access.ts';
+import { copyAndAlert } from '../../lib/clipboard.ts';
+import { trpc } from '../../lib/trpc.ts';
+import './game-servers.css';
+
+/** Status is probed live by the server; the list refreshes while the page is open. */
+const REFRESH_MS = 15_000;
+
+type Draft = { id: number | null; port: string; description: string };
+const EMPTY: Draft = { id: null, port: '', description: '' };
+
+/** Admins add, edit and remove servers here. */
+function ServerForm({ draft, setDraft }: { draft: Draft; setDraft: (d: Draft) => void }) {
+  const utils = trpc.useUtils();
+  const done = () => {
+    setDraft(EMPTY);
+    void utils.gameServers.list.invalidate();
+  };
+  const add = trpc.gameServers.add.useMutation({ onSuccess: done });
+  const update = trpc.gameServers.update.useMutation({ onSuccess: done });
+  const error = add.error ?? update.error;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const port = Number(draft.port);
+    if (draft.id === null) add.mutate({ port, description: draft.description });
+    else update.mutate({ id: draft.id, port, description: draft.description });
+  };
+  return (
+    <section className="card" aria-labelledby="server-form-title">
+      <h2 id="server-form-title">{draft.id === null ? 'Add Server' : `Edit Server (port ${draft.port})`}</h2>
+      <form onSubmit={submit} className="server-form">
+        <div className="field server-port">
+          <label htmlFor="server-port">Port</label>
+          <input id="server-port" type="number" inputMode="numeric" min={1} max={65535} required value={draft.port} onChange={(e) => setDraft({ ...draft, port: e.target.value })} />
+        </div>
+        <TextInput label="Description" value={draft.description} onValueChange={(description) => setDraft({ ...draft, description })} maxLength={200} required />
+        <div className="link-row">
+          <button type="submit" className="button primary" disabled={add.isPending || update.isPending}>
+            {draft.id === null ? 'Add' : 'Save'}
+          </button>
+          {draft.id !== null && (
+            <button type="button" className="button" onClick={() => setDraft(EMPTY)}>
+              Cancel
+            </button>
+          )}
+        </div>
+      </form>
+      <ErrorBubble message={error ? error.message : null} />
+    </section>
+  );
+}
+
+export default function GameServersPage() {
+  const status = trpc.auth.status.useQuery();
+  const admin = (viewerOf(status.data)?.level ?? 0) >= 3;
+  const servers = trpc.gameServers.list.useQuery(undefined, { refetchInterval: REFRESH_MS });
+  const utils = trpc.useUtils();
+  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const remove = trpc.gameServers.remove.useMutation({
+    onError: (error) => window.alert(error.message),
+    onSettled: () => void utils.gameServers.list.invalidate(),
+  });
+  useEffect(() => {
+    document.title = 'Game Servers';
+  }, []);
+
+  const confirmRemove = (server: GameServer) => {
+    if (window.confirm(`Remove ${server.description} (port ${server.port})?`)) remove.mutate({ id: server.id });
+  };
+
+  return (
+    <main className="page game-servers-page">
+      <header className="page-hero">
+        <h1>Game Servers</h1>
+        <p className="lead">Click a port to copy the address to join.</p>
+      </header>
+      <section className="card" aria-labelledby="servers-title">
+        <h2 id="servers-title">Active Servers:</h2>
+        <ErrorBubble message={servers.error ? servers.error.message : null} />
+        {servers.isPending ? (
+          <p role="status">Checking the servers...</p>
+        ) : servers.data?.length === 0 ? (
+          <p>No servers are listed.</p>
+        ) : (
+          <div className="table-scroll">
+            <table className="data-table">
+              <thead>
+                <tr>
+                  <th scope="col">Status</th>
+                  <th scope="col">Port</th>
+                  <th scope="col">Description</th>
+                  {admin && (
+                    <th scope="col">
+                      <span className="visually-hidden">Manage</span>
+                    </th>
+                  )}
+                </tr>
+              </thead>
+              <tbody>
+                {servers.data?.map((server) => (
+                  <tr key={server.id}>
+                    <td>
+                      <span className={`server-status ${server.status.toLowerCase()}`}>{server.status}</span>
+                    </td>
+                    <td>
+                      <button
+                        type="button"
+                        className="button server-port-button"
+                        title={`Copy ${server.address}`}
+                        aria-label={`${server.port}: copy ${server.address}`}
+                        onClick={() => void copyAndAlert(server.address, gameServerMessages.copied)}
+                      >
+                        {server.port}
+                      </button>
+                    </td>
+                    <td className="server-description">{server.description}</td>
+                    {admin && (
+                      <td className="server-actions">
+                        <button
+                          type="button"
+                          className="button"
+                          aria-label={`Edit ${server.description}`}
+                          onClick={() => setDraft({ id: server.id, port: String(server.port), description: server.description })}
+                        >
+                          Edit
+                        </button>
+                        <button type="button" className="button" aria-label={`Remove ${server.description}`} onClick={() => confirmRemove(server)}>
+                          Remove
+                        </button>
+                      </td>
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      {admin && <ServerForm key={draft.id ?? 'new'} draft={draft} setDraft={setDraft} />}
+    </main>
+  );
+}

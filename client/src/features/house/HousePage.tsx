@@ -1,0 +1,119 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type { HouseTask, HouseType } from '@site/contracts/house';
+import { ErrorBubble } from '../../components/ErrorBubble.tsx';
+import { TextInput } from '../../components/TextInput.tsx';
+import { viewerOf } from '../../lib/access.ts';
+import { trpc } from '../../lib/trpc.ts';
+import './house.css';
+
+/** The level from which the list can be changed (the server enforces the same). */
+const MANAGE_LEVEL = 2;
+
+function HouseTable(props: { title: string; id: string; tasks: HouseTask[]; manage: boolean; onComplete: (task: HouseTask) => void; busy: boolean }) {
+  return (
+    <section className={`card house-list${props.manage ? ' short' : ''}`} aria-labelledby={props.id}>
+      <h2 id={props.id}>{props.title}</h2>
+      {props.tasks.length === 0 ? (
+        <p className="house-empty">Nothing here.</p>
+      ) : (
+        <div className="table-scroll house-scroll" tabIndex={0} role="group" aria-labelledby={props.id}>
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th scope="col">Task</th>
+                {props.manage && (
+                  <th scope="col">
+                    <span className="visually-hidden">Action</span>
+                  </th>
+                )}
+              </tr>
+            </thead>
+            <tbody>
+              {props.tasks.map((task) => (
+                <tr key={task.id}>
+                  <td className="house-text">{task.task}</td>
+                  {props.manage && (
+                    <td className="house-action">
+                      <button type="button" className="button" disabled={props.busy} aria-label={`Complete ${task.task}`} onClick={() => props.onComplete(task)}>
+                        Complete
+                      </button>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** The shared house list: anyone reads it; family and admins add and complete tasks. */
+export default function HousePage() {
+  const status = trpc.auth.status.useQuery();
+  const viewer = viewerOf(status.data);
+  const manage = viewer !== null && viewer.level >= MANAGE_LEVEL;
+  const tasks = trpc.house.list.useQuery();
+  const utils = trpc.useUtils();
+  const [task, setTask] = useState('');
+  const add = trpc.house.add.useMutation({
+    onSuccess: () => {
+      setTask('');
+      void utils.house.list.invalidate();
+    },
+  });
+  const complete = trpc.house.complete.useMutation({
+    onError: (error) => window.alert(error.message),
+    onSettled: () => void utils.house.list.invalidate(),
+  });
+  useEffect(() => {
+    document.title = 'House TODO';
+  }, []);
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    const type: HouseType = submitter?.value === 'To Get' ? 'To Get' : 'To Do';
+    add.mutate({ task, type });
+  };
+
+  const all = tasks.data ?? [];
+  const ofType = (type: HouseType) => all.filter((t) => t.status === type);
+  const onComplete = (row: HouseTask) => complete.mutate({ id: row.id });
+
+  return (
+    <main className="page house-page">
+      <header className="page-hero">
+        <h1>House TODO</h1>
+        <p className="lead">{manage ? 'What the house needs doing and getting. Complete a task when it is done.' : 'What the house needs doing and getting.'}</p>
+      </header>
+      <ErrorBubble message={tasks.error ? tasks.error.message : null} />
+      {tasks.isPending ? (
+        <p role="status">Loading the list...</p>
+      ) : (
+        <div className="house-grid">
+          <HouseTable title="House To Do:" id="house-todo-title" tasks={ofType('To Do')} manage={manage} onComplete={onComplete} busy={complete.isPending} />
+          <HouseTable title="House To Get:" id="house-toget-title" tasks={ofType('To Get')} manage={manage} onComplete={onComplete} busy={complete.isPending} />
+        </div>
+      )}
+      {manage && (
+        <section className="card" aria-labelledby="house-add-title">
+          <h2 id="house-add-title">Add Task</h2>
+          <form onSubmit={submit} className="house-form">
+            <TextInput label="Task" value={task} onValueChange={setTask} maxLength={500} required />
+            <div className="link-row">
+              <button type="submit" name="type" value="To Do" className="button primary" disabled={add.isPending}>
+                To Do
+              </button>
+              <button type="submit" name="type" value="To Get" className="button primary" disabled={add.isPending}>
+                To Get
+              </button>
+            </div>
+          </form>
+          <ErrorBubble message={add.error ? add.error.message : null} />
+        </section>
+      )}
+    </main>
+  );
+}

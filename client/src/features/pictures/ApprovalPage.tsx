@@ -1,0 +1,50 @@
+import { useEffect } from 'react';
+import { mediaUrl } from '@site/contracts/pictures';
+import { ErrorBubble } from '../../components/ErrorBubble.tsx';
+import { trpc } from '../../lib/trpc.ts';
+import { takenOn, Thumb } from './media.tsx';
+import './pictures.css';
+
+/** Admins: pictures uploaded by Friend accounts, each shown, to approve or reject. */
+export default function ApprovalPage() {
+  const utils = trpc.useUtils();
+  const pending = trpc.pictures.pending.useQuery();
+  const refresh = () => utils.pictures.invalidate();
+  const approve = trpc.pictures.approve.useMutation({ onSuccess: refresh });
+  const reject = trpc.pictures.reject.useMutation({ onSuccess: refresh });
+  useEffect(() => {
+    document.title = 'Approve Pictures';
+  }, []);
+  const list = pending.data ?? [];
+  const error = pending.error ?? approve.error ?? reject.error;
+  return (
+    <main className="page approval-page">
+      <h1>Approve Pictures</h1>
+      <ErrorBubble message={error ? error.message : null} />
+      {pending.data && list.length === 0 && <p className="card">Nothing is waiting for approval.</p>}
+      <ul className="approval-list" data-testid="approval-list">
+        {list.map((picture) => (
+          <li key={picture.id} className="card approval-item">
+            <a href={mediaUrl(picture.target)} target="_blank" rel="noreferrer" className="approval-thumb">
+              <Thumb picture={picture} />
+            </a>
+            <div>
+              <strong>{picture.desc || '(no caption)'}</strong>
+              <p className="small">
+                {takenOn(picture)} · from {picture.uploader ?? 'a deleted account'} · {new Date(picture.uploadedAt).toLocaleString()}
+              </p>
+              <div className="link-row">
+                <button type="button" className="button primary" disabled={approve.isPending} onClick={() => approve.mutate({ id: picture.id })}>
+                  Approve
+                </button>
+                <button type="button" className="button danger" disabled={reject.isPending} onClick={() => reject.mutate({ id: picture.id })}>
+                  Reject
+                </button>
+              </div>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </main>
+  );
+}

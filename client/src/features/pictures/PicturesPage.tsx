@@ -1,0 +1,124 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
+import type { PageType } from '@site/contracts/pictures';
+import { ErrorBubble } from '../../components/ErrorBubble.tsx';
+import { viewerOf } from '../../lib/access.ts';
+import { trpc } from '../../lib/trpc.ts';
+import { DEFAULT_GALLERY_PATH, galleryPath, parseGalleryPath } from './gallery-path.ts';
+import { Thumb } from './media.tsx';
+import { Viewer } from './Viewer.tsx';
+import './pictures.css';
+
+function PageBar({ type, index, pageCount }: { type: PageType; index: number; pageCount: number }) {
+  const last = Math.max(pageCount - 1, 0);
+  const arrow = (to: number, symbol: string, label: string, enabled: boolean) =>
+    enabled ? (
+      <Link className="page-arrow" to={galleryPath(type, to)} aria-label={label}>
+        {symbol}
+      </Link>
+    ) : (
+      <span className="page-arrow disabled" aria-label={label} aria-disabled="true" role="link">
+        {symbol}
+      </span>
+    );
+  return (
+    <nav className="gallery-bar" aria-label="Gallery pages">
+      {arrow(0, '«', 'First page', index > 0)}
+      {arrow(index - 1, '‹', 'Previous page', index > 0)}
+      <span className="page-counter" data-testid="page-counter">
+        {Math.min(index + 1, Math.max(pageCount, 1))} / {Math.max(pageCount, 1)}
+      </span>
+      {arrow(index + 1, '›', 'Next page', index < last)}
+      {arrow(last, '»', 'Last page', index < last)}
+    </nav>
+  );
+}
+
+const TYPES: { type: PageType; label: string }[] = [
+  { type: 'month', label: 'By month' },
+  { type: 'year', label: 'By year' },
+  { type: 24, label: '24 per page' },
+];
+
+function Gallery({ type, index }: { type: PageType; index: number }) {
+  const navigate = useNavigate();
+  const status = trpc.auth.status.useQuery();
+  const viewer = viewerOf(status.data);
+  const [open, setOpen] = useState<number | null>(null);
+  const page = trpc.pictures.page.useQuery(
+    { type, index },
+    {
+      placeholderData: (previous) => previous,
+      // Thumbnails are made in the background: look again while some are still on their way.
+      refetchInterval: (query) => (query.state.data?.pictures.some((p) => p.thumb === 'pending') ? 2000 : false),
+    },
+  );
+  const data = page.data;
+  const pageCount = data?.pageCount ?? 0;
+
+  useEffect(() => setOpen(null), [type, index]);
+  useEffect(() => {
+    document.title = data ? `Pictures - ${data.label}` : 'Pictures';
+  }, [data]);
+
+  // The bar's arrows from the keyboard: left and right turn the page while no picture is open.
+  useEffect(() => {
+    if (open !== null) return;
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.isContentEditable)) return;
+      if (event.altKey || event.ctrlKey || event.metaKey) return;
+      if (event.key === 'ArrowLeft' && index > 0) navigate(galleryPath(type, index - 1));
+      else if (event.key === 'ArrowRight' && index < pageCount - 1) navigate(galleryPath(type, index + 1));
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [open, index, pageCount, type, navigate]);
+
+  const close = useCallback(() => setOpen(null), []);
+  const pictures = data?.pictures ?? [];
+
+  return (
+    <main className="page pictures-page">
+      <header className="gallery-head">
+        <h1 data-testid="gallery-label">{data?.label ?? 'Pictures'}</h1>
+        <nav className="gallery-types" aria-label="Group pictures">
+          {TYPES.map((t) => (
+            <Link key={String(t.type)} to={galleryPath(t.type, 0)} aria-current={t.type === type ? 'page' : undefined}>
+              {t.label}
+            </Link>
+          ))}
+          <Link to="/personal/upload-pictures">{viewer && viewer.level < 2 ? 'Upload (needs approval)' : 'Upload'}</Link>
+        </nav>
+      </header>
+      <ErrorBubble message={page.error ? page.error.message : null} />
+      {data && pictures.length === 0 && <p className="card">{data.total === 0 ? 'No pictures yet.' : 'There is no such page.'}</p>}
+      <ul className="picture-grid" data-testid="picture-grid">
+        {pictures.map((picture, i) => (
+          <li key={picture.id}>
+            <button
+              type="button"
+              className={`picture-tile${picture.pending ? ' pending' : ''}`}
+              onClick={() => setOpen(open === i ? null : i)}
+              aria-label={`Open ${picture.desc || 'picture'}${picture.pending ? ' (waiting for approval)' : ''}`}
+            >
+              <Thumb picture={picture} />
+              {picture.pending && <span className="pending-badge">Pending</span>}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <PageBar type={type} index={index} pageCount={pageCount} />
+      {open !== null && (
+        <Viewer pictures={pictures} index={open} admin={viewer !== null && viewer.level >= 3} onMove={setOpen} onClose={close} />
+      )}
+    </main>
+  );
+}
+
+export default function PicturesPage() {
+  const { pathname } = useLocation();
+  const parsed = parseGalleryPath(pathname);
+  if (!parsed) return <Navigate to={DEFAULT_GALLERY_PATH} replace />;
+  return <Gallery type={parsed.type} index={parsed.index} />;
+}

@@ -1,0 +1,181 @@
+import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { viewerOf } from '../../lib/access.ts';
+import { trpc } from '../../lib/trpc.ts';
+import { TextInput } from '../../components/TextInput.tsx';
+import { captionFromName, dateField, suggestedDate, uploadFile, type DateParts } from './upload.ts';
+import './pictures.css';
+
+type Item = {
+  key: string;
+  file: File;
+  caption: string;
+  date: DateParts;
+  dateFrom: 'photo' | 'file' | null;
+  progress: number;
+  error: string | null;
+};
+
+let nextKey = 0;
+
+function DateFields({ item, onChange }: { item: Item; onChange: (date: DateParts) => void }) {
+  const field = (name: keyof DateParts, label: string, size: number) => (
+    <label className="date-part">
+      <span>{label}</span>
+      <input
+        inputMode="numeric"
+        pattern="[0-9]*"
+        maxLength={size}
+        value={item.date[name]}
+        onChange={(event) => onChange({ ...item.date, [name]: event.target.value.replace(/\D/g, '') })}
+      />
+    </label>
+  );
+  return (
+    <fieldset className="date-fields">
+      <legend>Date</legend>
+      {field('year', 'Year', 4)}
+      {field('month', 'Month', 2)}
+      {field('day', 'Day', 2)}
+    </fieldset>
+  );
+}
+
+/**
+ * Choose or drop files; each gets a caption (from its name) and a date (from the photo's EXIF, else
+ * the file's modified date) to check; Upload sends them one by one with a progress bar each.
+ */
+export default function UploadPage() {
+  const status = trpc.auth.status.useQuery();
+  const viewer = viewerOf(status.data);
+  const utils = trpc.useUtils();
+  const [items, setItems] = useState<Item[]>([]);
+  const [uploading, setUploading] = useState(false);
+  const [notes, setNotes] = useState<string[]>([]);
+  const [dragging, setDragging] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    document.title = 'Add Pictures';
+  }, []);
+
+  const patch = (key: string, change: Partial<Item>) => setItems((all) => all.map((it) => (it.key === key ? { ...it, ...change } : it)));
+
+  const add = (files: FileList | File[]) => {
+    const added: Item[] = [...files].map((file) => ({
+      key: `f${nextKey++}`,
+      file,
+      caption: captionFromName(file.name),
+      date: { year: '', month: '', day: '' },
+      dateFrom: null,
+      progress: 0,
+      error: null,
+    }));
+    setItems((all) => [...all, ...added]);
+    setNotes([]);
+    for (const item of added) {
+      void suggestedDate(item.file).then(({ parts, from }) => patch(item.key, { date: parts, dateFrom: from }));
+    }
+  };
+
+  const upload = async (event?: FormEvent) => {
+    event?.preventDefault();
+    // Ignored without a file or while an upload is running.
+    if (uploading || items.length === 0) return;
+    setUploading(true);
+    const done: string[] = [];
+    const messages: string[] = [];
+    for (const item of items) {
+      patch(item.key, { error: null, progress: 0 });
+      const result = await uploadFile(item.file, { caption: item.caption, date: dateField(item.date) }, (progress) => patch(item.key, { progress }));
+      if (result.ok) {
+        done.push(item.key);
+        messages.push(`${item.file.name}: ${result.message}`);
+      } else {
+        patch(item.key, { error: result.message, progress: 0 });
+      }
+    }
+    setItems((all) => all.filter((it) => !done.includes(it.key)));
+    setNotes(messages);
+    setUploading(false);
+    if (input.current) input.current.value = '';
+    void utils.pictures.invalidate();
+  };
+
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    if (event.dataTransfer.files.length > 0) add(event.dataTransfer.files);
+  };
+
+  return (
+    <main className="page narrow-page upload-page">
+      <section className="card" aria-labelledby="upload-title">
+        <h1 id="upload-title">Add Pictures</h1>
+        {viewer && viewer.level < 2 && (
+          <p className="note" data-testid="approval-note">
+            Pictures from Friend accounts wait for an admin&apos;s approval before anyone else sees them.
+          </p>
+        )}
+        <form onSubmit={(event) => void upload(event)}>
+          <div
+            className={`drop-zone${dragging ? ' dragging' : ''}`}
+            onDragOver={(event) => {
+              event.preventDefault();
+              setDragging(true);
+            }}
+            onDragLeave={() => setDragging(false)}
+            onDrop={onDrop}
+          >
+            <label htmlFor="picture-files">Choose pictures or videos, or drop them here</label>
+            <input
+              ref={input}
+              id="picture-files"
+              type="file"
+              multiple
+              accept=".jpg,.jpeg,.gif,.png,.bmp,.svg,.psd,.mp4,.mov,.webm,image/*,video/*"
+              onChange={(event) => event.target.files && add(event.target.files)}
+            />
+          </div>
+          {items.length > 0 && (
+            <p className="small">Please check each date: the minimum requirement is year. Leave the month or day blank when unknown.</p>
+          )}
+          <ul className="upload-list" data-testid="upload-list">
+            {items.map((item) => (
+              <li key={item.key} className="upload-item">
+                <div className="upload-name">
+                  <strong>{item.file.name}</strong>
+                  <button type="button" className="button small-button" disabled={uploading} onClick={() => setItems((all) => all.filter((it) => it !== item))}>
+                    Remove
+                  </button>
+                </div>
+                <TextInput label="Caption" value={item.caption} maxLength={500} onValueChange={(caption) => patch(item.key, { caption })} />
+                <DateFields item={item} onChange={(date) => patch(item.key, { date })} />
+                {item.dateFrom && (
+                  <p className="small">{item.dateFrom === 'photo' ? 'Date read from the photo.' : "Date from the file's modified date."}</p>
+                )}
+                <progress max={1} value={item.progress} aria-label={`Upload progress of ${item.file.name}`} />
+                {item.error && (
+                  <p className="error-bubble" role="alert">
+                    {item.error}
+                  </p>
+                )}
+              </li>
+            ))}
+          </ul>
+          <button type="submit" className="button primary" aria-disabled={uploading || items.length === 0}>
+            {uploading ? 'Uploading...' : 'Upload'}
+          </button>
+        </form>
+        <div role="status" className="upload-notes">
+          {notes.map((note) => (
+            <p key={note}>{note}</p>
+          ))}
+        </div>
+        <p>
+          <Link to="/personal/pictures/month/0">See the pictures</Link>
+        </p>
+      </section>
+    </main>
+  );
+}

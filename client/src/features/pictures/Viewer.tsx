@@ -1,0 +1,163 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { mediaUrl, pictureMessages, type Picture } from '@site/contracts/pictures';
+import { ErrorBubble } from '../../components/ErrorBubble.tsx';
+import { TextInput } from '../../components/TextInput.tsx';
+import { trpc } from '../../lib/trpc.ts';
+import { takenOn } from './media.tsx';
+
+function Media({ picture, onClose }: { picture: Picture; onClose: () => void }) {
+  const original = mediaUrl(picture.target);
+  if (picture.kind === 'video') {
+    return (
+      <div className="viewer-media">
+        <video
+          key={picture.target}
+          src={original}
+          controls
+          preload="metadata"
+          playsInline
+          {...(picture.poster ? { poster: mediaUrl(picture.target, 'poster') } : {})}
+        />
+        {picture.fileType === 'mov' && (
+          <p className="small">
+            Some browsers cannot play .mov files. If it does not play, <a href={original} download>download it</a>.
+          </p>
+        )}
+      </div>
+    );
+  }
+  if (picture.kind === 'image' && picture.fileType === 'psd') {
+    return (
+      <div className="viewer-media">
+        {picture.display && <img src={mediaUrl(picture.target, 'display')} alt={picture.desc || 'Picture'} onClick={onClose} />}
+        <p>
+          <a href={original} download>
+            Download the Photoshop file
+          </a>
+        </p>
+      </div>
+    );
+  }
+  if (picture.kind === 'image') {
+    const src = picture.display ? mediaUrl(picture.target, 'display') : original;
+    return (
+      <div className="viewer-media">
+        <img src={src} alt={picture.desc || 'Picture'} onClick={onClose} />
+      </div>
+    );
+  }
+  return <p className="viewer-media error-text">{pictureMessages.unrecognisedType}</p>;
+}
+
+function AdminTools({ picture, onDeleted }: { picture: Picture; onDeleted: () => void }) {
+  const utils = trpc.useUtils();
+  const [caption, setCaption] = useState(picture.desc);
+  const [date, setDate] = useState(picture.uploaded);
+  const refresh = () => utils.pictures.invalidate();
+  const update = trpc.pictures.update.useMutation({ onSuccess: refresh });
+  const remove = trpc.pictures.delete.useMutation({
+    onSuccess: () => {
+      onDeleted();
+      void refresh();
+    },
+  });
+  const approve = trpc.pictures.approve.useMutation({ onSuccess: refresh });
+  const save = (event: FormEvent) => {
+    event.preventDefault();
+    update.mutate({ id: picture.id, caption, date });
+  };
+  const error = update.error ?? remove.error ?? approve.error;
+  return (
+    <form className="viewer-admin" onSubmit={save} aria-label="Edit picture">
+      <TextInput label="Caption" value={caption} onValueChange={setCaption} maxLength={500} />
+      <TextInput label="Date (year-month-day, xx when unknown)" value={date} onValueChange={setDate} maxLength={20} />
+      <ErrorBubble message={error ? error.message : null} />
+      <div className="link-row">
+        <button type="submit" className="button" disabled={update.isPending}>
+          {update.isPending ? 'Saving...' : 'Save'}
+        </button>
+        {picture.pending && (
+          <button type="button" className="button primary" onClick={() => approve.mutate({ id: picture.id })}>
+            Approve
+          </button>
+        )}
+        <button
+          type="button"
+          className="button danger"
+          onClick={() => {
+            if (window.confirm('Delete this picture for good?')) remove.mutate({ id: picture.id });
+          }}
+        >
+          Delete
+        </button>
+      </div>
+    </form>
+  );
+}
+
+type Props = {
+  pictures: Picture[];
+  index: number;
+  admin: boolean;
+  onMove: (index: number) => void;
+  onClose: () => void;
+};
+
+/**
+ * One picture at a time over the grid: caption, the picture or video, its capture date. Clicking the
+ * picture closes it, left and right move within the page, Escape closes.
+ */
+export function Viewer({ pictures, index, admin, onMove, onClose }: Props) {
+  const picture = pictures[index];
+  const closeRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => closeRef.current?.focus(), []);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      const typing = target?.tagName === 'INPUT' || target?.tagName === 'TEXTAREA';
+      if (event.key === 'Escape') onClose();
+      else if (typing) return;
+      else if (event.key === 'ArrowLeft' && index > 0) onMove(index - 1);
+      else if (event.key === 'ArrowRight' && index < pictures.length - 1) onMove(index + 1);
+      else return;
+      event.preventDefault();
+      event.stopPropagation();
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [index, pictures.length, onMove, onClose]);
+  if (!picture) return null;
+  return (
+    <div className="viewer-backdrop" onClick={(event) => event.target === event.currentTarget && onClose()}>
+      <figure className="viewer card" role="dialog" aria-modal="true" aria-label={picture.desc || 'Picture'} data-testid="picture-viewer">
+        <div className="viewer-bar">
+          <button type="button" className="button" onClick={() => onMove(index - 1)} disabled={index === 0} aria-label="Previous picture">
+            ‹
+          </button>
+          <span className="small">
+            {index + 1} of {pictures.length}
+          </span>
+          <button
+            type="button"
+            className="button"
+            onClick={() => onMove(index + 1)}
+            disabled={index >= pictures.length - 1}
+            aria-label="Next picture"
+          >
+            ›
+          </button>
+          <button ref={closeRef} type="button" className="button" onClick={onClose} aria-label="Close viewer">
+            ✕
+          </button>
+        </div>
+        <figcaption>
+          <strong className="viewer-caption">{picture.desc}</strong>
+          {picture.pending && <span className="pending-badge">Waiting for approval</span>}
+        </figcaption>
+        <Media picture={picture} onClose={onClose} />
+        <p className="viewer-date">{takenOn(picture)}</p>
+        {admin && <AdminTools key={picture.id} picture={picture} onDeleted={onClose} />}
+      </figure>
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+import { describeCaptureDate, mediaUrl, parseCaptureDate, type Picture } from '@site/contracts/pictures';
+
+/** 'Taken on: July 15, 2024' or 'Unknown capture date'. */
+export function takenOn(picture: Pick<Picture, 'uploaded'>): string {
+  const date = parseCaptureDate(picture.uploaded);
+  const text = date ? describeCaptureDate(date) : null;
+  return text ? `Taken on: ${text}` : 'Unknown capture date';
+}
+
+/** A grid tile's picture: the WebP thumbnail when ready, a placeholder while it is being made. */
+export function Thumb({ picture }: { picture: Picture }) {
+  if (picture.thumb === 'ready') {
+    return (
+      <img
+        src={mediaUrl(picture.target, 'thumb')}
+        alt={picture.desc || 'Picture'}
+        loading="lazy"
+        decoding="async"
+        width={picture.thumbWidth ?? 400}
+        height={picture.thumbHeight ?? 400}
+      />
+    );
+  }
+  if (picture.thumb === 'pending') return <span className="thumb-placeholder">Preparing…</span>;
+  if (picture.kind === 'image' && picture.fileType !== 'psd') {
+    return <img src={mediaUrl(picture.target)} alt={picture.desc || 'Picture'} loading="lazy" decoding="async" width={400} height={400} />;
+  }
+  return <span className="thumb-placeholder">{picture.kind === 'video' ? '▶ Video' : picture.fileType.toUpperCase()}</span>;
+}

@@ -1,0 +1,80 @@
+import { displayIngredient, type Ingredient, type RecipeSettings, type UnitDict } from '@site/contracts/recipes';
+import { imageHref } from './recipe-data.ts';
+
+export type Scale = { servings: number; baseServings: number | null };
+
+export function useDisplay(settings: RecipeSettings, units: UnitDict, scale: Scale) {
+  return (ingredient: Ingredient) =>
+    displayIngredient(ingredient, units, {
+      improperFractions: settings.improperFractions,
+      decimals: settings.decimals,
+      system: settings.measurementSystem,
+      servings: scale.servings,
+      baseServings: scale.baseServings,
+    });
+}
+
+type Props = { ingredients: Ingredient[]; settings: RecipeSettings; units: UnitDict; scale: Scale; label: string };
+
+/** Ingredients in the member's chosen Ingredient View: a list (one column or fitted) or tiles with images. */
+export function IngredientView({ ingredients, settings, units, scale, label }: Props) {
+  const show = useDisplay(settings, units, scale);
+  if (ingredients.length === 0) return null;
+  const view = settings.ingredientView;
+  if (view === 'list-single' || view === 'list-fit') {
+    return (
+      <ul className={`ingredient-list ${view}`} aria-label={label} data-view={view}>
+        {ingredients.map((ingredient, i) => (
+          <li key={i}>{show(ingredient).text}</li>
+        ))}
+      </ul>
+    );
+  }
+  const perRow = Number(view.slice(-1));
+  return (
+    <ul className="ingredient-tiles" aria-label={label} data-view={view} style={{ ['--tiles-min' as string]: perRow }}>
+      {ingredients.map((ingredient, i) => {
+        const shown = show(ingredient);
+        return (
+          <li key={i} className="ingredient-tile">
+            {ingredient.image ? (
+              <img src={imageHref(ingredient.image)} alt="" loading="lazy" />
+            ) : (
+              <span className="ingredient-placeholder" aria-hidden="true">
+                {ingredient.name.slice(0, 1).toUpperCase()}
+              </span>
+            )}
+            <span className="ingredient-name">{shown.name}</span>
+            <span className="ingredient-quantity">{[shown.quantity, shown.unit].filter(Boolean).join(' ')}</span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** The servings control: every quantity scales with it. */
+export function ServingsControl({ value, onChange }: { value: number; onChange: (value: number) => void }) {
+  return (
+    <div className="servings-control">
+      <label htmlFor="servings">Servings</label>
+      <button type="button" className="button" aria-label="Fewer servings" disabled={value <= 1} onClick={() => onChange(Math.max(1, value - 1))}>
+        −
+      </button>
+      <input
+        id="servings"
+        type="number"
+        min={1}
+        max={1000}
+        value={value}
+        onChange={(event) => {
+          const next = Math.round(Number(event.target.value));
+          if (Number.isFinite(next) && next >= 1 && next <= 1000) onChange(next);
+        }}
+      />
+      <button type="button" className="button" aria-label="More servings" disabled={value >= 1000} onClick={() => onChange(Math.min(1000, value + 1))}>
+        +
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { parseTodoStatus, todoMessages, type TodoTask } from '@site/contracts/todo';
+import { ErrorBubble } from '../../components/ErrorBubble.tsx';
+import { TextInput } from '../../components/TextInput.tsx';
+import { trpc } from '../../lib/trpc.ts';
+import './todo.css';
+
+const STATUS_PROMPT = 'New status: Complete, Active, Inactive, Abandoned or Delete';
+
+/** The member's own list: the status is changed through a prompt, Abandoned tasks hide unless asked for. */
+export default function TodoPage() {
+  const tasks = trpc.todo.list.useQuery();
+  const utils = trpc.useUtils();
+  const [task, setTask] = useState('');
+  const [showAbandoned, setShowAbandoned] = useState(false);
+  const add = trpc.todo.add.useMutation({
+    onSuccess: () => {
+      setTask('');
+      void utils.todo.list.invalidate();
+    },
+  });
+  const update = trpc.todo.update.useMutation({
+    onError: (error) => window.alert(error.message),
+    onSettled: () => void utils.todo.list.invalidate(),
+  });
+  useEffect(() => {
+    document.title = 'To Do';
+  }, []);
+
+  const changeStatus = (row: TodoTask) => {
+    const entered = window.prompt(`${STATUS_PROMPT}\n\n${row.task}`, '');
+    if (entered === null) return;
+    if (parseTodoStatus(entered) === null) {
+      window.alert(todoMessages.invalidStatus(entered));
+      return;
+    }
+    update.mutate({ id: row.id, task: row.task, status: entered });
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    add.mutate({ task });
+  };
+
+  const all = tasks.data ?? [];
+  const shown = showAbandoned ? all : all.filter((t) => t.status !== 'Abandoned');
+  const hidden = all.length - shown.length;
+
+  return (
+    <main className="page todo-page">
+      <header className="page-hero">
+        <h1>To Do</h1>
+        <p className="lead">Your own list: nobody else sees it. Choose a status to change it.</p>
+      </header>
+      <section className="card" aria-labelledby="tasks-title">
+        <div className="todo-heading">
+          <h2 id="tasks-title">Tasks</h2>
+          <label className="todo-switch">
+            <input type="checkbox" checked={showAbandoned} onChange={(event) => setShowAbandoned(event.target.checked)} />
+            Show abandoned{hidden > 0 ? ` (${hidden})` : ''}
+          </label>
+        </div>
+        <ErrorBubble message={tasks.error ? tasks.error.message : null} />
+        {tasks.isPending ? (
+          <p role="status">Loading tasks...</p>
+        ) : shown.length === 0 ? (
+          <p>No tasks yet.</p>
+        ) : (
+          <div className="table-scroll">
+            <table className="data-table todo-table">
+              <thead>
+                <tr>
+                  <th scope="col">Status</th>
+                  <th scope="col">Task</th>
+                </tr>
+              </thead>
+              <tbody>
+                {shown.map((row) => (
+                  <tr key={row.id} className={`todo-${row.status.toLowerCase()}`}>
+                    <td>
+                      <button type="button" className="button todo-status" aria-label={`${row.status}: change the status of ${row.task}`} onClick={() => changeStatus(row)}>
+                        {row.status}
+                      </button>
+                    </td>
+                    <td className="todo-text">{row.task}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      <section className="card" aria-labelledby="add-task-title">
+        <h2 id="add-task-title">Add Task</h2>
+        <form onSubmit={submit} className="todo-form">
+          <TextInput label="Task" value={task} onValueChange={setTask} maxLength={500} required />
+          <button type="submit" className="button primary" disabled={add.isPending}>
+            Add Task
+          </button>
+        </form>
+        <ErrorBubble message={add.error ? add.error.message : null} />
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,124 @@
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { apply, createGame, hashState, type Action, type GameEvent, type GameState } from '@site/game-engine';
+import TowerPage from './TowerPage.tsx';
+import { EndScreen } from './EndScreen.tsx';
+import { saveGame } from './storage.ts';
+import { buildTimeline } from './timeline.ts';
+
+const SEED = 'unit-seed-3';
+
+function engine(actions: Action[]): { state: GameState; events: GameEvent[] } {
+  let state = createGame({ seed: SEED });
+  let events: GameEvent[] = [];
+  for (const action of actions) {
+    const result = apply(state, action);
+    if (!result.ok) throw new Error(result.message);
+    state = result.state;
+    events = result.events;
+  }
+  return { state, events };
+}
+
+const board = () => screen.getByTestId('tower-board');
+const key = (k: string) => act(() => void fireEvent.keyDown(document.body, { key: k }));
+
+describe('the tower page', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    // jsdom has no canvas; the map simply draws nothing.
+    vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(null);
+  });
+  afterEach(() => localStorage.clear());
+
+  it('starts a seeded game, moves with the keyboard, plays the enemy phase at the spec timings and continues after a reload', () => {
+    vi.useFakeTimers();
+    const { unmount } = render(<TowerPage />);
+    fireEvent.change(screen.getByLabelText(/^Seed/), { target: { value: SEED } });
+    fireEvent.click(screen.getByRole('button', { name: 'New Game' }));
+    expect(board()).toHaveAttribute('data-seed', SEED);
+    expect(board()).toHaveAttribute('data-state-hash', hashState(createGame({ seed: SEED })));
+
+    key('d');
+    const ada = createGame({ seed: SEED }).survivors[0];
+    if (!ada) throw new Error('no survivor');
+    const log: Action[] = [{ type: 'move', x: ada.x + 1, y: ada.y }];
+    expect(board()).toHaveAttribute('data-state-hash', hashState(engine(log).state));
+    expect(screen.getByRole('img', { name: '2 of 3 actions left' })).toBeInTheDocument();
+
+    key('Enter');
+    key('Enter');
+    log.push({ type: 'pass' }, { type: 'pass' });
+    const { state, events } = engine(log);
+    const total = buildTimeline(events, state.enemies.length).total;
+    expect(total).toBeGreaterThan(2000);
+    expect(board()).toHaveAttribute('data-busy', 'true');
+    expect(board()).toHaveAttribute('data-state-hash', hashState(state));
+    // Input is locked during the playback.
+    key('d');
+    act(() => void vi.advanceTimersByTime(total - 1));
+    expect(board()).toHaveAttribute('data-busy', 'true');
+    act(() => void vi.advanceTimersByTime(1));
+    expect(board()).toHaveAttribute('data-busy', 'false');
+    expect(board()).toHaveAttribute('data-actions', '3');
+    const drawn = [...screen.getByTestId('actor-list').querySelectorAll('li')].map((li) => `${li.dataset.actorId}@${li.dataset.x},${li.dataset.y}`);
+    expect(drawn.sort()).toEqual([...state.survivors, ...state.enemies].map((a) => `${a.id}@${a.x},${a.y}`).sort());
+
+    unmount();
+    render(<TowerPage />);
+    expect(screen.getByText(/round 2/)).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(board()).toHaveAttribute('data-state-hash', hashState(state));
+  });
+
+  it('opens the how-to note with ? and closes it with Back', () => {
+    render(<TowerPage />);
+    fireEvent.click(screen.getByRole('button', { name: 'New Game' }));
+    fireEvent.click(screen.getByRole('button', { name: 'How to play' }));
+    expect(screen.getByRole('heading', { name: 'How to play' })).toBeInTheDocument();
+    expect(screen.getByTestId('tower-help')).toHaveTextContent('enter');
+    fireEvent.click(screen.getByRole('button', { name: 'Back' }));
+    expect(screen.queryByTestId('tower-help')).toBeNull();
+    expect(board()).toBeVisible();
+  });
+
+  it('shows the engine message word for word, and the Look panel with c and escape', () => {
+    render(<TowerPage />);
+    fireEvent.change(screen.getByLabelText(/^Seed/), { target: { value: SEED } });
+    fireEvent.click(screen.getByRole('button', { name: 'New Game' }));
+    key('c');
+    expect(board()).toHaveAttribute('data-mode', 'look');
+    // The cursor starts on the survivor: space lists who stands there.
+    key(' ');
+    expect(screen.getByTestId('look-list')).toHaveTextContent('Ada');
+    key('Escape');
+    key('Escape');
+    expect(board()).toHaveAttribute('data-mode', 'idle');
+    // Ada starts on 2,2 below a wall at 2,0: the second step up is refused with the engine's message.
+    key('w');
+    key('w');
+    expect(screen.getByTestId('game-message')).toHaveTextContent("You can't move there");
+  });
+
+  it('shows the loss screen for a lost game, and the win screen for a won one', () => {
+    // Survivors who only pass are eaten sooner or later.
+    let state = createGame({ seed: SEED });
+    const actions: Action[] = [];
+    while (state.status === 'playing' && actions.length < 2000) {
+      const result = apply(state, { type: 'pass' });
+      if (!result.ok) throw new Error(result.message);
+      state = result.state;
+      actions.push({ type: 'pass' });
+    }
+    expect(state.status).toBe('lost');
+    saveGame(SEED, actions, state);
+    render(<TowerPage />);
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(screen.getByRole('dialog', { name: 'Game over' })).toHaveTextContent(`round ${state.round}`);
+    expect(screen.getByRole('button', { name: /^Move/ })).toBeDisabled();
+
+    const won = { ...state, status: 'won' as const, survivors: [{ ...state.survivors[0], name: 'Ada' }] } as GameState;
+    render(<EndScreen state={won} seed={SEED} onNewGame={() => undefined} onExport={() => undefined} />);
+    expect(screen.getByRole('dialog', { name: 'You escaped the tower!' })).toHaveTextContent('Ada made it out');
+  });
+});

@@ -1,0 +1,211 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { cutVideoLink, embedLink, FORMAT_LABELS, YTDL_FORMATS, type YtdlFormat, type YtdlProgress } from '@site/contracts/ytdl';
+import { ErrorBubble } from '../../components/ErrorBubble.tsx';
+import { TextInput } from '../../components/TextInput.tsx';
+import { trpc } from '../../lib/trpc.ts';
+import { describeProgress } from './format.ts';
+import './ytdl.css';
+
+const POLL_MS = 500;
+const TYPING_PAUSE_MS = 400;
+
+/** The value once it has stopped changing for a moment (the title is asked once per pasted link). */
+function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
+const looksLikeLink = (link: string) => /^https?:\/\/\S+$/i.test(link);
+
+/** Hands the finished file to the browser's own downloads: it streams to disk, never into this page. */
+function saveFile(job: string, fileName: string) {
+  const anchor = document.createElement('a');
+  anchor.href = `/api/ytdl/file/${encodeURIComponent(job)}`;
+  anchor.download = fileName;
+  anchor.rel = 'noopener';
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+}
+
+function Preview({ link }: { link: string }) {
+  const embed = embedLink(link);
+  if (!embed) {
+    return (
+      <div className="ytdl-preview ytdl-preview-empty">
+        <p>{link ? 'No preview for this link' : 'Paste a YouTube link to see it here'}</p>
+      </div>
+    );
+  }
+  return (
+    <div className="ytdl-preview">
+      <iframe
+        src={embed}
+        title="Video preview"
+        allow="encrypted-media; picture-in-picture; fullscreen"
+        referrerPolicy="strict-origin-when-cross-origin"
+        sandbox="allow-scripts allow-same-origin allow-presentation"
+        loading="lazy"
+      />
+    </div>
+  );
+}
+
+export default function YtdlPage() {
+  const [raw, setRaw] = useState('');
+  const [format, setFormat] = useState<YtdlFormat>('mp4');
+  const [job, setJob] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const starting = useRef(false);
+
+  const link = cutVideoLink(raw);
+  const settledLink = useSettled(link, TYPING_PAUSE_MS);
+  const version = trpc.ytdl.version.useQuery(undefined, { staleTime: Infinity });
+  const info = trpc.ytdl.info.useQuery({ url: settledLink }, { enabled: looksLikeLink(settledLink), retry: false, staleTime: Infinity });
+  const start = trpc.ytdl.start.useMutation();
+  const cancel = trpc.ytdl.cancel.useMutation();
+  const progress = trpc.ytdl.progress.useQuery({ job: job ?? '' }, { enabled: job !== null, refetchInterval: POLL_MS, gcTime: 0 });
+
+  useEffect(() => {
+    document.title = 'YT-DL';
+  }, []);
+
+  const current: YtdlProgress | undefined = job !== null && progress.data?.job === job ? progress.data : undefined;
+  useEffect(() => {
+    if (!current) return;
+    if (current.state === 'ready') {
+      const name = current.fileName ?? `video.${current.format}`;
+      saveFile(current.job, name);
+      setSaved(name);
+      setJob(null);
+    } else if (current.state === 'failed' || current.state === 'cancelled' || current.state === 'sent') {
+      if (current.error) setFailure(current.error);
+      setJob(null);
+    }
+  }, [current]);
+  useEffect(() => {
+    if (job !== null && progress.error) {
+      setFailure(progress.error.message);
+      setJob(null);
+    }
+  }, [job, progress.error]);
+
+  const busy = job !== null || start.isPending;
+
+  const download = async (event?: FormEvent) => {
+    event?.preventDefault();
+    // A second click while a download runs does nothing.
+    if (busy || starting.current) return;
+    setFailure(null);
+    setSaved(null);
+    if (link === '') return setFailure('Paste a video link first');
+    starting.current = true;
+    try {
+      const started = await start.mutateAsync({ url: link, format });
+      setJob(started.job);
+    } catch (error) {
+      setFailure((error as Error).message);
+    } finally {
+      starting.current = false;
+    }
+  };
+
+  const stop = () => {
+    if (job === null) return;
+    const id = job;
+    setJob(null);
+    cancel.mutate({ job: id });
+  };
+
+  const infoError = info.error && info.error.data?.code !== 'CONFLICT' ? info.error.message : null;
+  const title = looksLikeLink(link) && settledLink === link ? info.data?.title : undefined;
+
+  return (
+    <main className="page ytdl-page">
+      <header className="page-hero">
+        <h1>YT-DL</h1>
+        <p className="lead">Paste a video link and save the video or its audio straight to this device.</p>
+      </header>
+      <section className="card ytdl-card" aria-labelledby="ytdl-title">
+        <h2 id="ytdl-title" className="visually-hidden">
+          Download a video
+        </h2>
+        <form className="ytdl-form" onSubmit={(event) => void download(event)} noValidate>
+          <TextInput
+            label="URL"
+            type="url"
+            inputMode="url"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="https://www.youtube.com/watch?v=..."
+            value={raw}
+            onValueChange={setRaw}
+            maxLength={4096}
+          />
+          <p className="ytdl-video-title" aria-live="polite" data-testid="video-title">
+            {title ? (
+              <>
+                <span className="visually-hidden">Title: </span>
+                {title}
+              </>
+            ) : info.isFetching && looksLikeLink(settledLink) ? (
+              <span className="muted">Reading the title...</span>
+            ) : null}
+          </p>
+          <ErrorBubble message={infoError} testId="info-error" />
+          <Preview link={link} />
+          <div className="ytdl-actions">
+            <div className="field ytdl-format">
+              <label htmlFor="ytdl-format">Format</label>
+              <select id="ytdl-format" value={format} disabled={busy} onChange={(event) => setFormat(event.target.value as YtdlFormat)}>
+                {YTDL_FORMATS.map((f) => (
+                  <option key={f} value={f}>
+                    {FORMAT_LABELS[f]}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <button type="submit" className="button primary ytdl-download" aria-disabled={busy}>
+              {busy ? 'Downloading...' : 'Download'}
+            </button>
+            {job !== null && (
+              <button type="button" className="button" onClick={stop}>
+                Cancel
+              </button>
+            )}
+          </div>
+        </form>
+        {job !== null && (
+          <div className="ytdl-progress" data-testid="progress">
+            <progress max={100} value={current?.percent ?? undefined} aria-label="Download progress" />
+            <p className="small" role="status">
+              {!current || current.state === 'starting'
+                ? 'Starting...'
+                : current.state === 'processing'
+                  ? 'Preparing the file...'
+                  : describeProgress(current)}
+            </p>
+          </div>
+        )}
+        <ErrorBubble message={failure} testId="download-error" />
+        {saved && (
+          <p className="small" role="status">
+            Saved as <strong>{saved}</strong> in your downloads.
+          </p>
+        )}
+        <p className="small muted ytdl-version">
+          {version.data === undefined
+            ? ''
+            : version.data.version
+              ? `Downloads with yt-dlp ${version.data.version}.`
+              : 'The downloader (yt-dlp) is not installed on the server; ask the site owner to install it.'}
+        </p>
+      </section>
+    </main>
+  );
+}

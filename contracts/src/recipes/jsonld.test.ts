@@ -1,0 +1,136 @@
+import fs from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ingredientLine, parseIngredientLine, recipeFromJsonLd, recipeToJsonLd } from './jsonld.ts';
+import { recipeInput, type Recipe } from './recipes.schemas.ts';
+import { KITCHEN_UNITS } from './units.ts';
+
+const fixture = (name: string) => fs.readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
+const dict = KITCHEN_UNITS;
+
+describe('recipeFromJsonLd', () => {
+  it('imports a real schema.org Recipe from a page @graph, with sections, HTML entities and ingredient lines', () => {
+    const result = recipeFromJsonLd(fixture('pancakes.jsonld'), dict);
+    if (!result.ok) throw new Error(result.message);
+    const recipe = recipeInput.parse(result.recipe);
+    expect(recipe.title).toBe('Fluffy Pancakes');
+    expect(recipe.author).toBe('Jane Doe');
+    expect(recipe.foreword).toBe('Tall, fluffy pancakes for a lazy Sunday & the best maple syrup.');
+    expect(recipe.servings).toBe(4);
+    expect(recipe.steps).toHaveLength(4);
+    expect(recipe.steps[0]?.instructions).toMatch(/^In a large bowl, sift together/);
+    const all = recipe.steps.flatMap((s) => s.ingredients);
+    expect(all.map((i) => [i.quantity, i.unit_abbreviation, i.name])).toEqual(
+      expect.arrayContaining([
+        [1.5, 'cup', 'all-purpose flour'],
+        [3.5, 'tsp', 'baking powder'],
+        [1, 'tbsp', 'white sugar'],
+        [0.25, 'tsp', 'salt'],
+        [1.25, 'cup', 'milk'],
+        [1, null, 'egg'],
+        [3, 'tbsp', 'butter, melted'],
+        [null, null, 'maple syrup, to serve'],
+      ]),
+    );
+    expect(all).toHaveLength(8);
+    // Each ingredient goes with the first step that names it.
+    expect(recipe.steps[0]?.ingredients.map((i) => i.name)).toEqual(['all-purpose flour', 'baking powder', 'white sugar', 'salt']);
+    expect(recipe.steps[1]?.ingredients.map((i) => i.name)).toEqual(['milk', 'egg', 'butter, melted']);
+    expect(recipe.steps[3]?.ingredients.map((i) => i.name)).toEqual(['maple syrup, to serve']);
+  });
+
+  it.each([
+    ['broken-truncated.jsonld', /^The file is not JSON: /],
+    ['broken-no-instructions.jsonld', /^The recipe has no recipeInstructions/],
+  ])('names what is wrong in %s', (name, message) => {
+    const result = recipeFromJsonLd(fixture(name), dict);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.message).toMatch(message);
+  });
+
+  it('says when there is no Recipe, or it has no name', () => {
+    expect(recipeFromJsonLd('{"@type":"WebPage"}', dict)).toEqual({ ok: false, message: 'The file holds no schema.org Recipe (no object with "@type": "Recipe")' });
+    expect(recipeFromJsonLd('[{"@type":"Recipe","recipeInstructions":"Stir."}]', dict)).toEqual({ ok: false, message: 'The recipe has no name' });
+  });
+
+  it('reads instructions written as one string, one step per line', () => {
+    const result = recipeFromJsonLd(JSON.stringify({ '@type': 'Recipe', name: 'Tea', recipeInstructions: 'Boil water.\nPour.<br>Steep 3 minutes.' }), dict);
+    expect(result.ok && result.recipe.steps.map((s) => s.instructions)).toEqual(['Boil water.', 'Pour.', 'Steep 3 minutes.']);
+  });
+});
+
+describe('parseIngredientLine', () => {
+  it.each([
+    ['2 cloves garlic, minced', 2, 'clove', 'garlic, minced'],
+    ['1 (14 oz) can tomatoes', 1, null, '(14 oz) can tomatoes'],
+    ['500 g spaghetti', 500, 'g', 'spaghetti'],
+    ['2 T olive oil', 2, 'tbsp', 'olive oil'],
+    ['2 t cumin', 2, 'tsp', 'cumin'],
+    ['1 pinch of salt', 1, 'pinch', 'salt'],
+    ['2-3 lbs. potatoes', 2, 'lb', 'potatoes'],
+    ['Salt and pepper', null, null, 'Salt and pepper'],
+  ])('reads %j', (line, quantity, unit, name) => {
+    const ingredient = parseIngredientLine(line, dict);
+    expect([ingredient.quantity, ingredient.unit_abbreviation, ingredient.name]).toEqual([quantity, unit, name]);
+  });
+});
+
+describe('recipeToJsonLd', () => {
+  const recipe: Recipe = {
+    recipe_id: 7,
+    title: 'Garlic bread',
+    author: 'Sam',
+    foreword: 'Crunchy.',
+    servings: 2,
+    uploaded_date: '2026-01-02',
+    steps: {
+      '1': {
+        instructions: 'Mash the garlic into the butter.',
+        ingredients: [
+          { name: 'clove garlic', plural_name: 'cloves garlic', quantity: 3, unit_abbreviation: null, image: null },
+          { name: 'butter', plural_name: 'butter', quantity: 0.5, unit_abbreviation: 'cup', image: null },
+        ],
+      },
+      '2': { instructions: 'Spread on the bread and bake.', ingredients: [{ name: 'bread', plural_name: 'bread', quantity: null, unit_abbreviation: null, image: null }] },
+    },
+  };
+
+  it('writes a schema.org Recipe that imports back to the same recipe', () => {
+    const document = recipeToJsonLd(recipe);
+    expect(document).toMatchObject({
+      '@context': 'https://schema.org',
+      '@type': 'Recipe',
+      name: 'Garlic bread',
+      author: { '@type': 'Person', name: 'Sam' },
+      description: 'Crunchy.',
+      recipeYield: '2 servings',
+      datePublished: '2026-01-02',
+      recipeIngredient: ['3 cloves garlic', '1/2 cup butter', 'bread'],
+    });
+    const back = recipeFromJsonLd(JSON.stringify(document), dict);
+    if (!back.ok) throw new Error(back.message);
+    expect(back.recipe.title).toBe('Garlic bread');
+    expect(back.recipe.steps.map((s) => s.instructions)).toEqual(['Mash the garlic into the butter.', 'Spread on the bread and bake.']);
+    expect(back.recipe.steps.map((s) => s.ingredients?.map((i) => [i.quantity, i.unit_abbreviation]))).toEqual([
+      [
+        [3, 'clove'],
+        [0.5, 'cup'],
+      ],
+      [[null, null]],
+    ]);
+  });
+
+  it('property: any quantity and unit written by the export reads back the same', () => {
+    const units = [null, ...Object.keys(dict)];
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1e5, noNaN: true }), fc.constantFrom(...units), (q, unit) => {
+        const quantity = Math.round(q * 1e4) / 1e4;
+        const line = ingredientLine({ name: 'rice', plural_name: 'rice', quantity, unit_abbreviation: unit, image: null });
+        const back = parseIngredientLine(line, dict);
+        expect(back.unit_abbreviation).toBe(unit);
+        expect(back.quantity).toBeCloseTo(quantity, 6);
+        expect(back.name).toBe('rice');
+      }),
+    );
+  });
+});

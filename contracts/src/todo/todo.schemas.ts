@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { NAMED_ISSUE, text } from '../text.ts';
+
+/** The stored states of a member's task, in the order the list shows them. */
+export const TODO_STATUSES = ['Active', 'Inactive', 'Completed', 'Abandoned'] as const;
+export type TodoStatus = (typeof TODO_STATUSES)[number];
+
+export const TODO_TASK_MAX = 500;
+
+export const todoMessages = {
+  invalidStatus: (entered: string) => `${entered} is not a valid status.`,
+  notFound: 'No such task',
+  badId: 'A task is named by its id, a whole number',
+} as const;
+
+/**
+ * What a member may type into the status prompt: the five words in any case. 'Complete' and
+ * 'Completed' both mean the one stored state; 'Delete' removes the task. Anything else is null.
+ */
+export function parseTodoStatus(entered: string): TodoStatus | 'Delete' | null {
+  switch (entered.trim().toLowerCase()) {
+    case 'active':
+      return 'Active';
+    case 'inactive':
+      return 'Inactive';
+    case 'complete':
+    case 'completed':
+      return 'Completed';
+    case 'abandoned':
+      return 'Abandoned';
+    case 'delete':
+      return 'Delete';
+    default:
+      return null;
+  }
+}
+
+/** Active, Inactive, Completed, Abandoned, then oldest first (ids grow with time). */
+export function compareTodo(a: { status: TodoStatus; id: number }, b: { status: TodoStatus; id: number }): number {
+  return TODO_STATUSES.indexOf(a.status) - TODO_STATUSES.indexOf(b.status) || a.id - b.id;
+}
+
+export const todoTaskText = text({ label: 'Task', max: TODO_TASK_MAX, trim: true, min: 1 });
+export const todoId = z.number({ error: todoMessages.badId }).int({ error: todoMessages.badId }).positive({ error: todoMessages.badId });
+
+/** The status as typed, checked against the five words with the spec's exact message. */
+const todoStatusWord = z
+  .string({ error: 'Status must be text' })
+  .max(40, { error: 'Status may be at most 40 characters' })
+  .transform((entered, ctx) => {
+    const status = parseTodoStatus(entered);
+    if (status === null) {
+      ctx.addIssue({ code: 'custom', message: todoMessages.invalidStatus(entered), params: NAMED_ISSUE });
+      return z.NEVER;
+    }
+    return status;
+  });
+
+export const todoTask = z.object({ id: z.number(), task: z.string(), status: z.enum(TODO_STATUSES) });
+export type TodoTask = z.infer<typeof todoTask>;
+
+export const addTodoInput = z.object({ task: todoTaskText });
+export type AddTodoInput = z.infer<typeof addTodoInput>;
+
+/** A change of one task: its status (Delete removes it for good) and, when given, its text. */
+export const updateTodoInput = z.object({ id: todoId, task: todoTaskText.optional(), status: todoStatusWord });
+export type UpdateTodoInput = z.infer<typeof updateTodoInput>;
+
+/** The task after the change; a deleted task is reported as it was, with status 'Deleted'. */
+export type TodoUpdateResult = { id: number; task: string; status: TodoStatus | 'Deleted' };

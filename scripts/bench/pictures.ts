@@ -1,0 +1,225 @@
+/**
+ * Pictures benchmarks (issue 11). Prints numbers; asserts nothing.   Run: npm run bench:pictures
+ *
+ * 1. Paging with 100,000 pictures (PGlite): get_all (pictures.pageInfo) and a page of get
+ *    (pictures.get) for month, year and 24-per-page types — p50/p99 in ms (goal p99 <= 5 ms).
+ * 2. Uploading a 1 GiB file (BENCH_UPLOAD_MB to change) to the real server in a child process over
+ *    127.0.0.1: the server's RSS growth (goal <= 64 MB) and MB/s next to a plain stream copy of a
+ *    file of the same size on the same disk (goal >= 0.5 of the copy).
+ * 3. Thumbnails per second for 12-megapixel JPEGs (sharp: rotate, 400 px WebP, 1600 px display).
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
+import sharp from 'sharp';
+import { buildApp, createDeps } from '@site/server/app';
+import { loadConfig } from '@site/server/config';
+import { createDb } from '@site/server/db/database';
+import { migrateToLatest } from '@site/server/db/migrate';
+import { insertUser } from '@site/server/identity/users.repository';
+import { serverAreas } from '@site/server/areas/index';
+import * as pictures from '@site/server/areas/pictures/pictures.service';
+import { deriveFiles } from '@site/server/areas/pictures/pictures.media';
+import { createLocalStorage } from '@site/server/media/index';
+
+const PICTURES = Number(process.env.BENCH_PICTURES ?? 100_000);
+const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
+const UPLOAD_MB = Number(process.env.BENCH_UPLOAD_MB ?? 1024);
+const THUMBS = Number(process.env.BENCH_THUMBS ?? 6);
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const fmt = (n: number) => n.toFixed(2);
+
+async function timeCalls(label: string, call: (i: number) => Promise<unknown>) {
+  for (let i = 0; i < 50; i++) await call(i); // warm up
+  const times: number[] = [];
+  for (let i = 0; i < CALLS; i++) {
+    const start = performance.now();
+    await call(i);
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  console.log(`  ${label.padEnd(34)} p50 ${fmt(pct(times, 50))} ms   p99 ${fmt(pct(times, 99))} ms`);
+}
+
+async function paging() {
+  console.log(`\n1. Paging with ${PICTURES.toLocaleString('en')} pictures (PGlite in memory, ${CALLS} calls each)`);
+  const handle = await createDb({ kind: 'pglite-memory' });
+  await migrateToLatest(handle.db);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pictures-'));
+  const deps = createDeps(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }), handle.db);
+  const owner = await insertUser(handle.db, { name: 'bench', passwordHash: 'x', level: 3 });
+  const friend = await insertUser(handle.db, { name: 'friend', passwordHash: 'x', level: 1 });
+  // Dates over 25 years, about 1 in 20 with an unknown day, 1 in 50 with an unknown month; 1 in 500 pending.
+  await sql`
+    insert into pictures (stem, file_type, mime, size_bytes, caption, year, month, day, status, uploaded_by, thumb_status)
+    select md5(i::text), 'jpg', 'image/jpeg', 1000, 'Picture ' || i,
+      2000 + (i % 25),
+      case when i % 50 = 0 then 0 else 1 + (i / 25) % 12 end,
+      case when i % 50 = 0 or i % 20 = 0 then 0 else 1 + (i / 300) % 28 end,
+      case when i % 500 = 0 then 'pending' else 'approved' end,
+      case when i % 500 = 0 then ${sql.lit(friend.id)} else ${sql.lit(owner.id)} end,
+      'ready'
+    from generate_series(1, ${sql.lit(PICTURES)}) as i`.execute(handle.db);
+  await sql`insert into picture_months (year, month, approved)
+    select year, month, count(*) from pictures where status = 'approved' group by year, month`.execute(handle.db);
+  await sql`analyze`.execute(handle.db);
+  const viewer = { id: friend.id, name: 'friend', level: 1 as const };
+  const months = (await pictures.pageInfo(deps, viewer, 'month', 0)).pageCount;
+  const sizedPages = (await pictures.pageInfo(deps, viewer, 24, 0)).pageCount;
+  console.log(`  (${months} month pages, ${sizedPages} pages of 24)`);
+  // For scale on a shared machine: the cheapest possible round trip to the same database.
+  await timeCalls('(baseline: select 1)', () => sql`select 1`.execute(handle.db));
+  await timeCalls('get_all  month', (i) => pictures.pageInfo(deps, viewer, 'month', i % months));
+  await timeCalls('get_all  24 per page', (i) => pictures.pageInfo(deps, viewer, 24, (i * 97) % sizedPages));
+  await timeCalls('get      month (pic 0-9)', (i) => pictures.pictureAt(deps, viewer, 'month', i % months, i % 10));
+  await timeCalls('get      year (pic 0-99)', (i) => pictures.pictureAt(deps, viewer, 'year', i % 25, i % 100));
+  await timeCalls('get      24 per page (pic 0-23)', (i) => pictures.pictureAt(deps, viewer, 24, (i * 97) % sizedPages, i % 24));
+  await timeCalls('page     24 per page (whole page)', (i) => pictures.page(deps, viewer, 24, (i * 97) % sizedPages));
+  await handle.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** Child process: the real server on a fresh PGlite, reporting its RSS (peak since the mark). */
+async function serve() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-upload-'));
+  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', CLIENT_DIST: path.join(dir, 'none'), MEDIA_MAX_BYTES: String(4 * 1024 ** 3) });
+  const handle = await createDb({ kind: 'pglite', dataDir: dir });
+  await migrateToLatest(handle.db);
+  const deps = createDeps(config, handle.db);
+  const user = await insertUser(handle.db, { name: 'bench', passwordHash: 'x', level: 3 });
+  const cookie = `sid=${(await deps.sessions.create(user.id)).token}`;
+  // No background worker: the bench measures the upload path only.
+  const { worker: _worker, ...picturesWithoutWorker } = serverAreas.pictures;
+  const real = await buildApp(deps, { areas: { ...serverAreas, pictures: picturesWithoutWorker } });
+  const base = await real.listen({ port: 0, host: '127.0.0.1' });
+  let peak = process.memoryUsage().rss;
+  setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 20).unref();
+  process.stdout.write(`${JSON.stringify({ base, cookie, dir })}\n`);
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (line: string) => {
+    if (line.startsWith('mark')) {
+      global.gc?.();
+      peak = process.memoryUsage().rss;
+      process.stdout.write(`${JSON.stringify({ rss: peak })}\n`);
+    } else if (line.startsWith('peak')) {
+      process.stdout.write(`${JSON.stringify({ rss: Math.max(peak, process.memoryUsage().rss) })}\n`);
+    }
+  });
+  process.stdin.on('end', () => {
+    void real.close().then(() => handle.close()).then(() => {
+      fs.rmSync(dir, { recursive: true, force: true });
+      process.exit(0);
+    });
+  });
+}
+
+function lines(stream: NodeJS.ReadableStream) {
+  let buffer = '';
+  const waiting: ((line: string) => void)[] = [];
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    buffer += chunk;
+    let nl: number;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      waiting.shift()?.(line);
+    }
+  });
+  return () => new Promise<string>((resolve) => waiting.push(resolve));
+}
+
+/** A JPEG's first bytes, then `mb` MiB in 1 MiB chunks, as a multipart body streamed without a copy in memory. */
+function body(mb: number, boundary: string) {
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="date"\r\n\r\n2024-01-01\r\n--${boundary}--\r\n`);
+  const chunk = Buffer.alloc(1024 * 1024, 0x5a);
+  const first = Buffer.from(chunk);
+  first.set([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00], 0);
+  async function* gen() {
+    yield head;
+    yield first;
+    for (let i = 1; i < mb; i++) yield chunk;
+    yield tail;
+  }
+  return { stream: Readable.from(gen()), length: head.length + mb * chunk.length + tail.length };
+}
+
+async function upload() {
+  console.log(`\n2. Uploading ${UPLOAD_MB} MiB to the server (child process, 127.0.0.1)`);
+  const self = fileURLToPath(import.meta.url);
+  const child = spawn(process.execPath, [...process.execArgv, '--expose-gc', self, '--serve'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const next = lines(child.stdout);
+  const { base, cookie, dir } = JSON.parse(await next()) as { base: string; cookie: string; dir: string };
+  child.stdin.write('mark\n');
+  const before = (JSON.parse(await next()) as { rss: number }).rss;
+  const boundary = 'benchBoundary7MA4YWxkTrZu0gW';
+  const { stream, length } = body(UPLOAD_MB, boundary);
+  const url = new URL('/api/pictures/upload', base);
+  const start = performance.now();
+  const status = await new Promise<number>((resolve, reject) => {
+    const req = http.request(url, {
+      method: 'POST',
+      headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': length },
+    });
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    stream.pipe(req);
+  });
+  const seconds = (performance.now() - start) / 1000;
+  child.stdin.write('peak\n');
+  const peak = (JSON.parse(await next()) as { rss: number }).rss;
+  const uploadRate = UPLOAD_MB / seconds;
+
+  // A plain stream copy of a file of the same size on the same disk.
+  const source = path.join(dir, 'copy-source.bin');
+  const target = path.join(dir, 'copy-target.bin');
+  await pipeline(body(UPLOAD_MB, boundary).stream, fs.createWriteStream(source));
+  const copyStart = performance.now();
+  await pipeline(fs.createReadStream(source), fs.createWriteStream(target));
+  const copyRate = UPLOAD_MB / ((performance.now() - copyStart) / 1000);
+  fs.rmSync(source, { force: true });
+  fs.rmSync(target, { force: true });
+  child.stdin.end();
+  await new Promise((resolve) => child.on('exit', resolve));
+
+  console.log(`  status ${status}; server RSS ${fmt(before / 2 ** 20)} MB before, peak ${fmt(peak / 2 ** 20)} MB: grew ${fmt((peak - before) / 2 ** 20)} MB (goal <= 64)`);
+  console.log(`  upload ${fmt(uploadRate)} MB/s; plain stream copy on the same disk ${fmt(copyRate)} MB/s; ratio ${fmt(uploadRate / copyRate)} (goal >= 0.5)`);
+}
+
+async function thumbnails() {
+  console.log(`\n3. Thumbnails of ${THUMBS} 12-megapixel JPEGs (4000x3000; WebP 400 px + display 1600 px)`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-thumbs-'));
+  const media = createLocalStorage(dir);
+  const photo = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#4477aa', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+    .jpeg({ quality: 85 })
+    .toBuffer();
+  const stems = Array.from({ length: THUMBS }, (_, i) => `${String(i).padStart(2, '0')}${'a'.repeat(30)}`);
+  for (const stem of stems) await media.put(`pictures/${stem}.jpg`, photo);
+  const start = performance.now();
+  for (const stem of stems) await deriveFiles(media, stem, 'jpg');
+  const seconds = (performance.now() - start) / 1000;
+  console.log(`  ${(photo.length / 2 ** 20).toFixed(1)} MB each: ${fmt(THUMBS / seconds)} thumbnails/s (${fmt((seconds / THUMBS) * 1000)} ms each, one at a time, sharp's own threads)`);
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+if (process.argv.includes('--serve')) {
+  await serve();
+} else {
+  console.log(`Pictures benchmarks on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'})`);
+  await paging();
+  await upload();
+  await thumbnails();
+}

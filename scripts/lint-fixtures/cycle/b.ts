@@ -1,0 +1,3 @@
+import { c } from './c.tsx';
+
+export const b = (): string => `b${c()}`;

@@ -1,0 +1,1 @@
+export const alphaHelper = 'own folder: allowed';

@@ -1,0 +1,144 @@
+import { randomBytes } from 'node:crypto';
+import fastifyMultipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import { captionSchema, parseCaptureDate, pictureMessages, type CaptureDate } from '@site/contracts';
+import type { AppDeps } from '../../deps.ts';
+import { AppError } from '../../errors.ts';
+import type { HttpRegistrar } from '../../http/routes.ts';
+import type { SessionUser } from '../../identity/session-user.ts';
+import { formatBytes, MediaTooLargeError, type IncomingFile } from '../../media/index.ts';
+import { MIME, originalKey, parseFileName, removePictureFiles, variantKey } from './pictures.files.ts';
+import { exifDate, sniff } from './pictures.media.ts';
+import * as repo from './pictures.repository.ts';
+import { toPicture } from './pictures.service.ts';
+import { nudgeWorker } from './pictures.worker.ts';
+
+/** Room for the form's other fields and the multipart framing on top of the file itself. */
+const FRAMING_BYTES = 1024 * 1024;
+
+type Received = { file: IncomingFile | null; fields: Record<string, string> };
+
+/** Reads the multipart body: the one file streamed into the store's temporary area, the fields kept. */
+async function receive(req: FastifyRequest, deps: AppDeps): Promise<Received> {
+  const maxBytes = deps.config.mediaMaxBytes;
+  const fields: Record<string, string> = {};
+  let file: IncomingFile | null = null;
+  // A client that goes away mid-upload ends the body without an error on some paths: stop then.
+  const abort = new AbortController();
+  const onClose = () => {
+    if (!req.raw.readableEnded) abort.abort(new Error('client closed the connection'));
+  };
+  req.raw.once('close', onClose);
+  try {
+    const parts = req.parts({ limits: { fileSize: maxBytes, files: 1, fields: 10, fieldSize: 10_000, parts: 12 } });
+    for await (const part of parts) {
+      if (part.type === 'file') {
+        file = await deps.media.receive(part.file, { maxBytes, signal: abort.signal });
+        if (part.file.truncated) throw new MediaTooLargeError(maxBytes);
+      } else if (typeof part.value === 'string') {
+        fields[part.fieldname] = part.value;
+      }
+    }
+    return { file, fields };
+  } catch (error) {
+    await file?.discard();
+    throw uploadError(error, maxBytes);
+  } finally {
+    req.raw.off('close', onClose);
+  }
+}
+
+function uploadError(error: unknown, maxBytes: number): unknown {
+  if (error instanceof AppError) return error;
+  if (error instanceof MediaTooLargeError) return new AppError('PAYLOAD_TOO_LARGE', pictureMessages.tooBig(formatBytes(maxBytes)));
+  const code = (error as { code?: unknown }).code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return new AppError('PAYLOAD_TOO_LARGE', pictureMessages.tooBig(formatBytes(maxBytes)));
+  if (code === 'FST_FILES_LIMIT') return new AppError('BAD_REQUEST', pictureMessages.oneFile);
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return new AppError('BAD_REQUEST', 'The form has too many fields');
+  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return new AppError('UNSUPPORTED_MEDIA_TYPE', pictureMessages.notMultipart);
+  // The body ended early: the browser cancelled, or the connection broke.
+  return new AppError('BAD_REQUEST', pictureMessages.broken);
+}
+
+/**
+ * POST /api/pictures/upload (multipart: the file, caption, date). The file streams into a temporary
+ * file and is renamed into place only when it is whole and its bytes say it is a picture or video
+ * the gallery shows; the row and its thumbnail job are written after that. A refusal or an
+ * interrupted upload leaves no file and no row.
+ */
+async function upload(req: FastifyRequest, deps: AppDeps, user: SessionUser) {
+  if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', pictureMessages.notMultipart);
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > deps.config.mediaMaxBytes + FRAMING_BYTES) {
+    throw new AppError('PAYLOAD_TOO_LARGE', pictureMessages.tooBig(formatBytes(deps.config.mediaMaxBytes)));
+  }
+  const { file, fields } = await receive(req, deps);
+  if (!file) throw new AppError('BAD_REQUEST', pictureMessages.noFile);
+  let committed: { stem: string; ext: string } | null = null;
+  try {
+    if (file.size === 0) throw new AppError('BAD_REQUEST', pictureMessages.noFile);
+    const caption = captionSchema.safeParse(fields.caption ?? fields.desc ?? '');
+    if (!caption.success) throw new AppError('BAD_REQUEST', caption.error.issues[0]?.message ?? 'Caption is not valid');
+    const typed = parseCaptureDate(fields.date ?? '');
+    if (typed === undefined) throw new AppError('BAD_REQUEST', pictureMessages.badDate);
+    const type = await sniff(file.head);
+    if (!type.ok) throw new AppError('UNSUPPORTED_MEDIA_TYPE', pictureMessages.wrongBytes(type.found));
+    const date: CaptureDate = typed ?? (await exifDate(file.path)) ?? { year: 0, month: 0, day: 0 };
+
+    const stem = randomBytes(16).toString('hex');
+    await file.commit(originalKey(stem, type.ext));
+    committed = { stem, ext: type.ext };
+    const row = await deps.db.transaction().execute((trx) =>
+      repo.insertPicture(trx, {
+        stem,
+        file_type: type.ext,
+        mime: type.mime,
+        size_bytes: file.size,
+        caption: caption.data,
+        year: date.year,
+        month: date.month,
+        day: date.day,
+        status: user.level >= 2 ? 'approved' : 'pending',
+        uploaded_by: user.id,
+      }),
+    );
+    nudgeWorker(deps);
+    const picture = toPicture({ ...row, uploader: user.name });
+    return { ...picture, message: picture.pending ? pictureMessages.pendingNote : 'Uploaded' };
+  } catch (error) {
+    await file.discard();
+    if (committed) await removePictureFiles(deps, committed.stem, committed.ext);
+    throw error;
+  }
+}
+
+/**
+ * GET /private/pictures/:file — a picture's original or a derived WebP, to members who may see it
+ * (a pending picture only to its uploader and admins; anyone else gets 404, as for a name that
+ * does not exist). Range requests (206) for seeking, a year of caching: names never change.
+ */
+async function serve(req: FastifyRequest, reply: Parameters<Parameters<HttpRegistrar['route']>[1]>[1], deps: AppDeps, user: SessionUser) {
+  const name = (req.params as { file?: string }).file ?? '';
+  const parsed = parseFileName(name);
+  const row = parsed ? await repo.findByStem(deps.db, parsed.stem) : undefined;
+  const visible = row && (row.status === 'approved' || user.level >= 3 || row.uploaded_by === user.id);
+  if (!parsed || !row || !visible || (parsed.variant === null && parsed.ext !== row.file_type)) {
+    throw new AppError('NOT_FOUND', 'No such file');
+  }
+  if (parsed.variant) return deps.media.send(req, reply, variantKey(row.stem, parsed.variant), { contentType: 'image/webp', immutable: true });
+  const type = row.file_type;
+  return deps.media.send(req, reply, originalKey(row.stem, type), {
+    contentType: MIME[type] ?? 'application/octet-stream',
+    immutable: true,
+    // An SVG opened on its own must not run script or reach anything.
+    ...(type === 'svg' ? { csp: "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:" } : {}),
+    // Browsers cannot show a PSD: offer it as a download.
+    ...(type === 'psd' ? { downloadName: `${row.caption.trim() || row.stem}.psd` } : {}),
+  });
+}
+
+export async function picturesHttp(routes: HttpRegistrar, deps: AppDeps): Promise<void> {
+  await routes.register(fastifyMultipart, { throwFileSizeLimit: true });
+  routes.route('POST /api/pictures/upload', (req, _reply, { user }) => upload(req, deps, user));
+  routes.route('GET /private/pictures/:file', (req, reply, { user }) => serve(req, reply, deps, user));
+}

@@ -1,0 +1,125 @@
+import {
+  formatCaptureDate,
+  mediaKind,
+  pictureMessages,
+  type CaptureDate,
+  type PageInfo,
+  type PageType,
+  type PendingPicture,
+  type Picture,
+  type PicturePage,
+} from '@site/contracts';
+import type { AppDeps } from '../../deps.ts';
+import { AppError } from '../../errors.ts';
+import type { SessionUser } from '../../identity/session-user.ts';
+import { paginate, type Paging } from './pictures.paging.ts';
+import * as repo from './pictures.repository.ts';
+import { removePictureFiles } from './pictures.files.ts';
+
+const lookerOf = (user: SessionUser): repo.Looker => ({ id: user.id, admin: user.level >= 3 });
+
+export function toPicture(row: repo.PictureRow): Picture {
+  return {
+    id: row.id,
+    desc: row.caption,
+    fileType: row.file_type,
+    target: `${row.stem}.${row.file_type}`,
+    uploaded: formatCaptureDate(row),
+    kind: mediaKind(row.file_type),
+    pending: row.status === 'pending',
+    thumb: row.thumb_status,
+    thumbWidth: row.thumb_width,
+    thumbHeight: row.thumb_height,
+    display: row.has_display,
+    poster: row.has_poster,
+    uploader: row.uploader,
+  };
+}
+
+async function pagingFor(deps: AppDeps, user: SessionUser, type: PageType, index: number): Promise<Paging> {
+  const groups = await repo.monthGroups(deps.db, lookerOf(user));
+  return paginate(groups, type, index);
+}
+
+function emptyLabel(type: PageType, paging: Paging): string {
+  if (paging.total === 0) return typeof type === 'number' ? 'All Pictures' : 'No Pictures Yet';
+  return 'No Such Page';
+}
+
+/** `/api/pictures/get_all`: how many pictures the page holds and how many pages the type has. */
+export async function pageInfo(deps: AppDeps, user: SessionUser, type: PageType, index: number): Promise<PageInfo> {
+  const paging = await pagingFor(deps, user, type, index);
+  return {
+    pageLength: paging.page?.length ?? 0,
+    pageCount: paging.pageCount,
+    label: paging.page?.label ?? emptyLabel(type, paging),
+  };
+}
+
+async function rowsOf(deps: AppDeps, user: SessionUser, paging: Paging, offset: number, limit: number): Promise<repo.PictureRow[]> {
+  const page = paging.page;
+  if (!page || offset >= page.length) return [];
+  const take = Math.min(limit, page.length - offset);
+  const looker = lookerOf(user);
+  if (page.kind === 'group') return repo.inGroup(deps.db, looker, { year: page.year, month: page.month }, offset, take);
+  return repo.fromMonth(deps.db, looker, page.from, page.offset + offset, take);
+}
+
+/** The whole page in one call: its label, counts and pictures (the client's grid). */
+export async function page(deps: AppDeps, user: SessionUser, type: PageType, index: number): Promise<PicturePage> {
+  const paging = await pagingFor(deps, user, type, index);
+  const rows = await rowsOf(deps, user, paging, 0, paging.page?.length ?? 0);
+  return {
+    type,
+    index,
+    pageLength: paging.page?.length ?? 0,
+    pageCount: paging.pageCount,
+    total: paging.total,
+    label: paging.page?.label ?? emptyLabel(type, paging),
+    pictures: rows.map(toPicture),
+  };
+}
+
+/** `/api/pictures/get`: the picture at position `pic` of a page. */
+export async function pictureAt(deps: AppDeps, user: SessionUser, type: PageType, index: number, pic: number): Promise<Picture> {
+  const paging = await pagingFor(deps, user, type, index);
+  const [row] = await rowsOf(deps, user, paging, pic, 1);
+  if (!row) throw new AppError('NOT_FOUND', pictureMessages.noPicture);
+  return toPicture(row);
+}
+
+export async function pending(deps: AppDeps): Promise<PendingPicture[]> {
+  const rows = await repo.pendingList(deps.db);
+  return rows.map((row) => ({ ...toPicture(row), uploadedAt: row.created_at.toISOString() }));
+}
+
+export async function pendingCount(deps: AppDeps): Promise<{ count: number }> {
+  return { count: await repo.pendingCount(deps.db) };
+}
+
+export async function approve(deps: AppDeps, id: number): Promise<Picture> {
+  await deps.db.transaction().execute((trx) => repo.approve(trx, id));
+  const row = await repo.findById(deps.db, id);
+  if (!row) throw new AppError('NOT_FOUND', pictureMessages.notFound);
+  return toPicture(row);
+}
+
+/** Rejecting a pending picture deletes it and its files; deleting works on any picture. */
+export async function remove(deps: AppDeps, id: number, onlyPending: boolean): Promise<{ id: number }> {
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const found = await repo.findById(trx, id);
+    if (!found || (onlyPending && found.status !== 'pending')) return undefined;
+    return repo.deletePicture(trx, id);
+  });
+  if (!row) throw new AppError('NOT_FOUND', pictureMessages.notFound);
+  await removePictureFiles(deps, row.stem, row.file_type);
+  return { id };
+}
+
+export async function update(deps: AppDeps, id: number, caption: string, date: CaptureDate): Promise<Picture> {
+  const row = await deps.db.transaction().execute((trx) => repo.updatePicture(trx, id, caption, date));
+  if (!row) throw new AppError('NOT_FOUND', pictureMessages.notFound);
+  const full = await repo.findById(deps.db, id);
+  if (!full) throw new AppError('NOT_FOUND', pictureMessages.notFound);
+  return toPicture(full);
+}

@@ -1,0 +1,105 @@
+import type { AppDeps } from '../../deps.ts';
+import { removePictureFiles } from './pictures.files.ts';
+import { deriveFiles } from './pictures.media.ts';
+import * as repo from './pictures.repository.ts';
+
+const LEASE_SECONDS = 300;
+const MAX_ATTEMPTS = 3;
+const IDLE_MS = 2000;
+
+/** Wakes a running worker of these deps at once (after an upload) instead of at its next poll. */
+const wakers = new WeakMap<AppDeps, () => void>();
+export function nudgeWorker(deps: AppDeps): void {
+  wakers.get(deps)?.();
+}
+
+/**
+ * Runs one due job, if any: makes the picture's thumbnail (and display size or poster) and records
+ * them. A failure is retried later; after MAX_ATTEMPTS the picture is marked as having no thumbnail,
+ * so the grid stops waiting. Returns false when the queue had nothing due.
+ */
+export async function runOneJob(deps: AppDeps): Promise<boolean> {
+  const job = await repo.claimJob(deps.db, LEASE_SECONDS);
+  if (!job) return false;
+  const picture = await repo.findById(deps.db, job.picture_id);
+  if (!picture) {
+    await repo.finishJob(deps.db, job.id);
+    return true;
+  }
+  try {
+    const derived = await deriveFiles(deps.media, picture.stem, picture.file_type);
+    const kept = await deps.db.transaction().execute(async (trx) => {
+      const saved = await repo.saveDerived(trx, picture.id, derived);
+      await repo.finishJob(trx, job.id);
+      return saved;
+    });
+    // Deleted while its thumbnail was being made: the new files belong to nothing.
+    if (!kept) await removePictureFiles(deps, picture.stem, picture.file_type);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (job.attempts >= MAX_ATTEMPTS) {
+      await deps.db.transaction().execute(async (trx) => {
+        await repo.saveDerived(trx, picture.id, { thumb: 'none', width: null, height: null, display: false, poster: false });
+        await repo.finishJob(trx, job.id);
+      });
+    } else {
+      await repo.retryJob(deps.db, job.id, message, 30 * job.attempts);
+    }
+  }
+  return true;
+}
+
+/**
+ * Runs due jobs until the queue is empty, waiting for ones another worker holds (tests and the
+ * benchmark call it directly). Gives up after `timeoutMs`.
+ */
+export async function drainJobs(deps: AppDeps, timeoutMs = 60_000): Promise<number> {
+  let n = 0;
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    if (await runOneJob(deps)) {
+      n++;
+      continue;
+    }
+    if ((await repo.jobCount(deps.db)) === 0 || Date.now() > until) return n;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * The area's background worker: polls the jobs table (and wakes on a nudge after an upload). Jobs
+ * live in the database, so a restart picks up whatever was left, and two servers share the queue.
+ */
+export function startPicturesWorker(deps: AppDeps): { stop(): Promise<void> } {
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  wakers.set(deps, () => wake?.());
+  const loop = (async () => {
+    while (!stopped) {
+      let worked = false;
+      try {
+        worked = await runOneJob(deps);
+      } catch {
+        // The database went away for a moment (or is closing); try again after a pause.
+      }
+      if (stopped) break;
+      if (!worked) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          timer = setTimeout(resolve, IDLE_MS);
+        });
+        clearTimeout(timer);
+        wake = undefined;
+      }
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      wake?.();
+      wakers.delete(deps);
+      await loop;
+    },
+  };
+}

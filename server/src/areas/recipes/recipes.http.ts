@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import { fileTypeFromBuffer } from 'file-type';
+import sharp from 'sharp';
+import fastifyMultipart from '@fastify/multipart';
+import { IMAGE_FILE, recipesMessages } from '@site/contracts';
+import type { AppDeps } from '../../deps.ts';
+import { AppError } from '../../errors.ts';
+import type { HttpRegistrar } from '../../http/routes.ts';
+import { MediaTooLargeError } from '../../media/index.ts';
+
+/** The largest picture accepted for an ingredient (it is shrunk to a tile-sized WebP anyway). */
+export const RECIPE_IMAGE_MAX_BYTES = 20 * 1024 * 1024;
+const IMAGE_SIDE = 480;
+const ACCEPTED = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif']);
+
+export const imageKey = (file: string) => `recipes/${file}`;
+
+/** Deletes stored ingredient images no recipe names any more. */
+export function forgetImages(deps: AppDeps) {
+  return async (files: string[]) => {
+    await Promise.all(files.filter((f) => IMAGE_FILE.test(f)).map((f) => deps.media.delete(imageKey(f))));
+  };
+}
+
+/**
+ * Ingredient images: uploaded as multipart (field `image`), checked from their bytes, re-encoded by
+ * sharp as a small WebP (which also drops EXIF and anything hidden in the file) under a server-made
+ * name; served to the same level as the recipes.
+ */
+export async function recipesHttp(routes: HttpRegistrar, deps: AppDeps): Promise<void> {
+  // Multipart parsing for this area's routes only (their rows say `multipart`).
+  await routes.register(fastifyMultipart, { limits: { files: 1, fields: 20, fieldSize: 64 * 1024 } });
+  routes.route('POST /private/recipes/images', async (req, reply) => {
+    const part = await req.file();
+    if (!part) throw new AppError('BAD_REQUEST', recipesMessages.noImage);
+    const maxBytes = Math.min(RECIPE_IMAGE_MAX_BYTES, deps.config.mediaMaxBytes);
+    let incoming;
+    try {
+      incoming = await deps.media.receive(part.file, { maxBytes });
+    } catch (error) {
+      if (error instanceof MediaTooLargeError) throw new AppError('PAYLOAD_TOO_LARGE', error.message);
+      throw error;
+    }
+    try {
+      const type = await fileTypeFromBuffer(incoming.head);
+      if (!type || !ACCEPTED.has(type.mime)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', recipesMessages.imageType);
+      let webp: Buffer;
+      try {
+        webp = await sharp(incoming.path, { animated: false, limitInputPixels: 50_000_000 })
+          .rotate()
+          .resize(IMAGE_SIDE, IMAGE_SIDE, { fit: 'inside', withoutEnlargement: true })
+          .webp({ quality: 82 })
+          .toBuffer();
+      } catch {
+        throw new AppError('UNSUPPORTED_MEDIA_TYPE', recipesMessages.imageType);
+      }
+      const file = `${randomUUID()}.webp`;
+      await deps.media.put(imageKey(file), webp);
+      return reply.send({ image: file });
+    } finally {
+      await incoming.discard();
+    }
+  });
+
+  routes.route('GET /private/recipes/:file', async (req, reply) => {
+    const { file } = req.params as { file: string };
+    if (!IMAGE_FILE.test(file) || !(await deps.media.stat(imageKey(file)))) throw new AppError('NOT_FOUND', recipesMessages.imageNotFound);
+    return deps.media.send(req, reply, imageKey(file), { immutable: true });
+  });
+}

@@ -1,0 +1,76 @@
+import { sql, type Kysely, type Migration } from 'kysely';
+import { KITCHEN_UNITS } from '@site/contracts';
+
+// Typed on Kysely<any> on purpose: a migration must keep compiling whatever today's schema says.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+/**
+ * The kitchen units the dictionary ships with. Adding units later takes a new migration calling
+ * this again: existing abbreviations are left as they are.
+ */
+export async function insertKitchenUnits(db: Kysely<any>): Promise<void> {
+  const rows = Object.entries(KITCHEN_UNITS).map(([abbreviation, unit]) => ({ abbreviation, ...unit }));
+  await db.insertInto('recipe_units').values(rows).onConflict((oc) => oc.column('abbreviation').doNothing()).execute();
+}
+
+const tables: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('recipes')
+      .addColumn('id', 'integer', (c) => c.primaryKey().generatedAlwaysAsIdentity())
+      .addColumn('title', 'text', (c) => c.notNull())
+      .addColumn('author', 'text', (c) => c.notNull().defaultTo(''))
+      .addColumn('foreword', 'text', (c) => c.notNull().defaultTo(''))
+      .addColumn('servings', 'integer', (c) => c.check(sql`servings between 1 and 1000`))
+      .addColumn('uploaded_date', 'text', (c) => c.notNull().defaultTo(sql`to_char(now(), 'YYYY-MM-DD')`))
+      .addColumn('created_by', 'integer', (c) => c.references('users.id').onDelete('set null'))
+      .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+      .execute();
+    await db.schema
+      .createTable('recipe_steps')
+      .addColumn('id', 'integer', (c) => c.primaryKey().generatedAlwaysAsIdentity())
+      .addColumn('recipe_id', 'integer', (c) => c.notNull().references('recipes.id').onDelete('cascade'))
+      .addColumn('position', 'integer', (c) => c.notNull())
+      .addColumn('instructions', 'text', (c) => c.notNull())
+      .addUniqueConstraint('recipe_steps_recipe_position', ['recipe_id', 'position'])
+      .execute();
+    await db.schema
+      .createTable('recipe_ingredients')
+      .addColumn('id', 'integer', (c) => c.primaryKey().generatedAlwaysAsIdentity())
+      .addColumn('step_id', 'integer', (c) => c.notNull().references('recipe_steps.id').onDelete('cascade'))
+      .addColumn('position', 'integer', (c) => c.notNull())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('plural_name', 'text', (c) => c.notNull())
+      .addColumn('quantity', 'double precision', (c) => c.check(sql`quantity >= 0`))
+      .addColumn('unit_abbreviation', 'text')
+      .addColumn('image', 'text')
+      .execute();
+    await db.schema.createIndex('recipe_ingredients_step').on('recipe_ingredients').column('step_id').execute();
+    await db.schema
+      .createTable('recipe_units')
+      .addColumn('abbreviation', 'text', (c) => c.primaryKey())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('plural_name', 'text', (c) => c.notNull())
+      .addColumn('size', 'double precision', (c) => c.notNull().check(sql`size > 0`))
+      .addColumn('dimension', 'text', (c) => c.notNull().check(sql`dimension in ('volume', 'mass', 'count')`))
+      .addColumn('system', 'text', (c) => c.notNull().check(sql`system in ('metric', 'us', 'any')`))
+      .execute();
+    await db.schema
+      .createTable('recipe_settings')
+      .addColumn('user_id', 'integer', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
+      .addColumn('default_view', 'text', (c) => c.notNull())
+      .addColumn('ingredient_view', 'text', (c) => c.notNull())
+      .addColumn('measurement_system', 'text', (c) => c.notNull())
+      .addColumn('improper_fractions', 'boolean', (c) => c.notNull())
+      .addColumn('decimals', 'boolean', (c) => c.notNull())
+      .execute();
+    await insertKitchenUnits(db);
+  },
+  async down(db: Kysely<any>) {
+    for (const table of ['recipe_settings', 'recipe_units', 'recipe_ingredients', 'recipe_steps', 'recipes']) {
+      await db.schema.dropTable(table).execute();
+    }
+  },
+};
+
+export const recipesMigrations = { '20261123_recipes_tables': tables };

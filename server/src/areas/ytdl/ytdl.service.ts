@@ -1,0 +1,427 @@
+import { randomUUID } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { downloadFileName, ytdlMessages, type YtdlFormat, type YtdlProgress, type YtdlState } from '@site/contracts';
+import type { Config } from '../../config.ts';
+import { AppError } from '../../errors.ts';
+import { checkVideoUrl, parseVideoUrl, type NetPolicy } from './ytdl.guard.ts';
+import { startGuardProxy, type GuardProxy, type Tunnel } from './ytdl.proxy.ts';
+import { downloadArgs, infoArgs, lastError, parseLine, runYtdlp, type RunResult } from './ytdl.runner.ts';
+
+/**
+ * Downloads as a small job resource: `start` checks the link and the limits and returns a job id at
+ * once; yt-dlp runs in the background into a fresh folder under DATA_DIR; the page polls
+ * `progress`; the finished file is fetched once from GET /api/ytdl/file/:job (streamed from disk,
+ * then deleted); `cancel` kills the process group and deletes the folder. Jobs live in this process
+ * (they are a running program and a file on this machine's disk), so one member's job is served by
+ * the instance that runs it.
+ */
+type Job = {
+  id: string;
+  userId: number;
+  url: string;
+  format: YtdlFormat;
+  state: YtdlState;
+  title: string | null;
+  /** Bytes of the parts (video, then audio) already finished, and the current part's. */
+  doneBytes: number;
+  doneTotal: number;
+  partBytes: number;
+  partTotal: number | null;
+  speed: number | null;
+  file: string | null;
+  error: AppError | null;
+  dir: string | null;
+  abort: AbortController;
+  done: Promise<void>;
+  taken: boolean;
+  expiry?: NodeJS.Timeout;
+};
+
+export type DownloadLimits = Config['download'];
+
+/** How long a finished file waits to be fetched, and how long a finished job answers `progress`. */
+const READY_FOR_MS = 10 * 60_000;
+const REMEMBERED_FOR_MS = 10 * 60_000;
+const INFO_TIMEOUT_MS = 60_000;
+const INFO_MAX_BYTES = 32 * 1024 * 1024;
+const VERSION_CACHE_MS = 60_000;
+
+const ACTIVE: ReadonlySet<YtdlState> = new Set(['starting', 'downloading', 'processing', 'ready']);
+
+export class YtdlService {
+  private readonly jobs = new Map<string, Job>();
+  /** The one active job of each member (starting, downloading, processing or ready): the limits. */
+  private readonly running = new Map<number, Job>();
+  private readonly infos = new Map<number, AbortController>();
+  private proxy: Promise<GuardProxy> | undefined;
+  private versionCache: { at: number; value: Promise<string | null> } | undefined;
+  private swept = false;
+  private stopped = false;
+
+  private readonly policy: NetPolicy;
+
+  constructor(
+    private readonly limits: DownloadLimits,
+    private readonly tempRoot: string,
+    testPolicy: Omit<NetPolicy, 'allowPrivate'> = {},
+  ) {
+    this.policy = { ...testPolicy, allowPrivate: limits.allowPrivateHosts };
+  }
+
+  /** The yt-dlp version in use, or null when it is not installed (asked again after a minute). */
+  version(): Promise<string | null> {
+    const now = Date.now();
+    if (!this.versionCache || now - this.versionCache.at > VERSION_CACHE_MS) {
+      this.versionCache = { at: now, value: this.askVersion() };
+    }
+    return this.versionCache.value;
+  }
+
+  private async askVersion(): Promise<string | null> {
+    return this.inTempDir(async (dir) => {
+      let out = '';
+      const result = await runYtdlp({
+        ytdlpPath: this.limits.ytdlpPath,
+        args: ['--ignore-config', '--version'],
+        dir,
+        timeoutMs: 15_000,
+        onStdoutLine: (line) => (out ||= line.trim()),
+      });
+      return result.missing || result.code !== 0 ? null : out.slice(0, 64) || null;
+    });
+  }
+
+  /** The title of the video at `url`. A member's newer question replaces an older one still running. */
+  async info(userId: number, url: string): Promise<{ title: string }> {
+    await checkVideoUrl(url, this.policy);
+    this.infos.get(userId)?.abort();
+    const abort = new AbortController();
+    this.infos.set(userId, abort);
+    const proxy = await this.startProxy();
+    const session = proxy.open((total) => total <= INFO_MAX_BYTES);
+    try {
+      return await this.inTempDir(async (dir) => {
+        let title: string | null = null;
+        const result = await runYtdlp({
+          ytdlpPath: this.limits.ytdlpPath,
+          args: infoArgs(url, session.url),
+          dir,
+          timeoutMs: Math.min(INFO_TIMEOUT_MS, this.limits.timeoutMs),
+          signal: abort.signal,
+          onStdoutLine: (line) => (title ??= line),
+        });
+        if (result.stopped === 'aborted') throw new AppError('CONFLICT', ytdlMessages.replaced);
+        if (result.stopped === 'timeout') throw new AppError('BAD_REQUEST', ytdlMessages.unreachable);
+        const failure = this.failureOf(result, session.tunnel, false);
+        if (failure) throw failure;
+        if (title === null) throw new AppError('BAD_REQUEST', ytdlMessages.unsupported);
+        return { title };
+      });
+    } finally {
+      session.close();
+      if (this.infos.get(userId) === abort) this.infos.delete(userId);
+    }
+  }
+
+  /** Checks the link and the limits, then starts the download in the background. */
+  async start(userId: number, input: { url: string; format: YtdlFormat }): Promise<{ job: string }> {
+    const job = await this.begin(userId, input);
+    return { job: job.id };
+  }
+
+  /** Starts a download and waits for it to finish (the documented /api/ytdl/download). */
+  async startAndWait(userId: number, input: { url: string; format: YtdlFormat }, signal: AbortSignal): Promise<string> {
+    const job = await this.begin(userId, input);
+    const onAbort = () => void this.cancel(userId, job.id);
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      await job.done;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+    if (job.state !== 'ready') throw job.error ?? new AppError('BAD_REQUEST', ytdlMessages.noJob);
+    return job.id;
+  }
+
+  private async begin(userId: number, input: { url: string; format: YtdlFormat }): Promise<Job> {
+    if (this.stopped) throw new AppError('SERVICE_UNAVAILABLE', ytdlMessages.busyServer(this.running.size));
+    parseVideoUrl(input.url);
+    // The slots are taken before the first await, so two requests at once cannot both get the last one.
+    if (this.running.has(userId)) throw new AppError('TOO_MANY_REQUESTS', ytdlMessages.busyMember);
+    if (this.running.size >= this.limits.concurrency) throw new AppError('TOO_MANY_REQUESTS', ytdlMessages.busyServer(this.running.size));
+    const job: Job = {
+      id: randomUUID(),
+      userId,
+      url: input.url,
+      format: input.format,
+      state: 'starting',
+      title: null,
+      doneBytes: 0,
+      doneTotal: 0,
+      partBytes: 0,
+      partTotal: null,
+      speed: null,
+      file: null,
+      error: null,
+      dir: null,
+      abort: new AbortController(),
+      done: Promise.resolve(),
+      taken: false,
+    };
+    this.running.set(userId, job);
+    this.jobs.set(job.id, job);
+    try {
+      await checkVideoUrl(input.url, this.policy);
+      job.dir = await this.makeTempDir();
+    } catch (error) {
+      this.running.delete(userId);
+      this.jobs.delete(job.id);
+      throw error;
+    }
+    job.done = this.run(job).catch((error: unknown) =>
+      this.fail(job, error instanceof AppError ? error : new AppError('BAD_REQUEST', ytdlMessages.failed('unexpected error'))),
+    );
+    return job;
+  }
+
+  private async run(job: Job): Promise<void> {
+    const dir = job.dir as string;
+    const proxy = await this.startProxy();
+    let tooLarge = false;
+    const session = proxy.open((total) => {
+      if (total > this.limits.maxBytes) {
+        tooLarge = true;
+        job.abort.abort();
+        return false;
+      }
+      return true;
+    });
+    let sawMaxFilesize = false;
+    let result: RunResult;
+    try {
+      result = await runYtdlp({
+        ytdlpPath: this.limits.ytdlpPath,
+        args: downloadArgs({ url: job.url, format: job.format, proxyUrl: session.url, dir, maxBytes: this.limits.maxBytes }),
+        dir,
+        timeoutMs: this.limits.timeoutMs,
+        signal: job.abort.signal,
+        onStdoutLine: (line) => {
+          if (line.includes('max-filesize')) sawMaxFilesize = true;
+          this.onLine(job, line);
+        },
+      });
+    } finally {
+      session.close();
+    }
+    if (job.state === 'cancelled') return;
+    if (tooLarge || sawMaxFilesize) return this.fail(job, new AppError('PAYLOAD_TOO_LARGE', ytdlMessages.tooLarge(this.megabytes())));
+    if (result.stopped === 'timeout') return this.fail(job, new AppError('BAD_REQUEST', ytdlMessages.tooLong(this.limits.timeoutMs / 60_000)));
+    const failure = this.failureOf(result, session.tunnel, true);
+    if (failure) return this.fail(job, failure);
+    const file = await this.findFile(dir, job.format);
+    if (!file) return this.fail(job, new AppError('BAD_REQUEST', ytdlMessages.failed('no file was made')));
+    const size = (await fs.stat(file)).size;
+    if (size > this.limits.maxBytes) return this.fail(job, new AppError('PAYLOAD_TOO_LARGE', ytdlMessages.tooLarge(this.megabytes())));
+    job.file = file;
+    job.state = 'ready';
+    job.speed = null;
+    job.expiry = setTimeout(() => void this.finish(job, 'failed', new AppError('NOT_FOUND', ytdlMessages.noJob)), READY_FOR_MS);
+    job.expiry.unref();
+  }
+
+  private onLine(job: Job, line: string) {
+    const parsed = parseLine(line);
+    if (!parsed || job.state === 'cancelled') return;
+    if (parsed.kind === 'title') job.title ??= parsed.title;
+    if (parsed.kind !== 'progress') return;
+    if (parsed.status === 'downloading') {
+      job.state = 'downloading';
+      job.partBytes = parsed.downloaded ?? job.partBytes;
+      job.partTotal = parsed.total;
+      job.speed = parsed.speed;
+    } else if (parsed.status === 'finished') {
+      const bytes = parsed.downloaded ?? job.partBytes;
+      job.doneBytes += bytes;
+      job.doneTotal += parsed.total ?? bytes;
+      job.partBytes = 0;
+      job.partTotal = 0;
+      job.state = 'processing';
+      job.speed = null;
+    }
+  }
+
+  /** What went wrong in a finished run, as a message a member can act on; null when it went well. */
+  private failureOf(result: RunResult, tunnel: Tunnel, download: boolean): AppError | null {
+    if (result.missing) return new AppError('SERVICE_UNAVAILABLE', ytdlMessages.missing);
+    if (tunnel.refusal) return tunnel.refusal;
+    if (result.code === 0) return null;
+    const stderr = result.stderr;
+    if (/Unsupported URL/i.test(stderr)) return new AppError('BAD_REQUEST', ytdlMessages.unsupported);
+    if (/private video|video unavailable|has been removed|no longer available|members-only|sign in to confirm|is not available|account .* terminated/i.test(stderr)) {
+      return new AppError('BAD_REQUEST', ytdlMessages.unavailable);
+    }
+    if (/HTTP Error [45]\d\d|Unable to download|urlopen error|Connection refused|timed out|Name or service not known|Tunnel connection failed|Connection reset/i.test(stderr)) {
+      return new AppError('BAD_REQUEST', ytdlMessages.unreachable);
+    }
+    if (!download && result.code === null) return new AppError('BAD_REQUEST', ytdlMessages.unreachable);
+    return new AppError('BAD_REQUEST', ytdlMessages.failed(lastError(stderr) || `exit code ${String(result.code)}`));
+  }
+
+  private async findFile(dir: string, format: YtdlFormat): Promise<string | null> {
+    const wanted = path.join(dir, `media.${format}`);
+    try {
+      await fs.access(wanted);
+      return wanted;
+    } catch {
+      return null;
+    }
+  }
+
+  private megabytes() {
+    return Math.round(this.limits.maxBytes / (1024 * 1024));
+  }
+
+  private fail(job: Job, error: AppError): Promise<void> {
+    return this.finish(job, 'failed', error);
+  }
+
+  /** Ends a job: the process is gone or going, the folder is deleted, the member's slot is free. */
+  private async finish(job: Job, state: 'sent' | 'failed' | 'cancelled', error: AppError | null = null): Promise<void> {
+    if (!ACTIVE.has(job.state)) return;
+    job.state = state;
+    job.error = error;
+    job.speed = null;
+    clearTimeout(job.expiry);
+    job.abort.abort();
+    // The process may still be exiting; the folder goes once it has.
+    if (state === 'cancelled') await job.done;
+    await this.removeDir(job.dir);
+    job.file = null;
+    if (this.running.get(job.userId) === job) this.running.delete(job.userId);
+    setTimeout(() => this.jobs.delete(job.id), REMEMBERED_FOR_MS).unref();
+  }
+
+  private jobOf(userId: number, id: string): Job {
+    const job = this.jobs.get(id);
+    // Another member's job is answered exactly like a job that does not exist.
+    if (!job || job.userId !== userId) throw new AppError('NOT_FOUND', ytdlMessages.noJob);
+    return job;
+  }
+
+  progress(userId: number, id: string): YtdlProgress {
+    const job = this.jobOf(userId, id);
+    const downloaded = job.doneBytes + job.partBytes;
+    const total = job.partTotal === null ? null : job.doneTotal + job.partTotal;
+    const percent = job.state === 'ready' || job.state === 'sent' ? 100 : total ? Math.min(100, (downloaded / total) * 100) : null;
+    return {
+      job: job.id,
+      state: job.state,
+      title: job.title,
+      format: job.format,
+      percent: percent === null ? null : Math.round(percent * 10) / 10,
+      downloadedBytes: downloaded,
+      totalBytes: total || null,
+      speed: job.speed === null ? null : Math.round(job.speed),
+      fileName: job.title === null ? null : downloadFileName(job.title, job.format),
+      error: job.error?.message ?? null,
+    };
+  }
+
+  async cancel(userId: number, id: string): Promise<{ cancelled: boolean }> {
+    const job = this.jobOf(userId, id);
+    if (!ACTIVE.has(job.state) || job.taken) return { cancelled: false };
+    await this.finish(job, 'cancelled');
+    return { cancelled: true };
+  }
+
+  /** The finished file, once: the caller streams it and calls `release` when the answer is over. */
+  takeFile(userId: number, id: string): { path: string; fileName: string; title: string; format: YtdlFormat; release(): Promise<void> } {
+    const job = this.jobOf(userId, id);
+    if (job.state !== 'ready' || job.taken || !job.file) {
+      throw new AppError(ACTIVE.has(job.state) && !job.taken ? 'CONFLICT' : 'NOT_FOUND', ACTIVE.has(job.state) && !job.taken ? ytdlMessages.notReady : ytdlMessages.noJob);
+    }
+    job.taken = true;
+    const title = job.title ?? 'video';
+    return {
+      path: job.file,
+      title,
+      format: job.format,
+      fileName: downloadFileName(title, job.format),
+      release: () => this.finish(job, 'sent'),
+    };
+  }
+
+  /** The folder of a job, for tests: null once it is deleted. */
+  tempDirOf(id: string): string | null {
+    return this.jobs.get(id)?.dir ?? null;
+  }
+
+  private startProxy(): Promise<GuardProxy> {
+    this.proxy ??= startGuardProxy(this.policy);
+    return this.proxy;
+  }
+
+  private async makeTempDir(): Promise<string> {
+    await fs.mkdir(this.tempRoot, { recursive: true });
+    if (!this.swept) {
+      this.swept = true;
+      await this.sweepStale();
+    }
+    return fs.mkdtemp(path.join(this.tempRoot, 'job-'));
+  }
+
+  private async inTempDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
+    await fs.mkdir(this.tempRoot, { recursive: true });
+    const dir = await fs.mkdtemp(path.join(this.tempRoot, 'run-'));
+    try {
+      return await work(dir);
+    } finally {
+      await this.removeDir(dir);
+    }
+  }
+
+  private async removeDir(dir: string | null) {
+    if (dir) await fs.rm(dir, { recursive: true, force: true, maxRetries: 3 });
+  }
+
+  /**
+   * Folders left by a server that died mid-download. Only ones older than the time limit go: another
+   * server on the same DATA_DIR may be downloading into the younger ones.
+   */
+  private async sweepStale() {
+    const cutoff = Date.now() - this.limits.timeoutMs - READY_FOR_MS - 60_000;
+    for (const name of await fs.readdir(this.tempRoot).catch(() => [] as string[])) {
+      const dir = path.join(this.tempRoot, name);
+      const stat = await fs.stat(dir).catch(() => null);
+      if (stat && stat.mtimeMs < cutoff) await this.removeDir(dir);
+    }
+  }
+
+  /** Server shutdown: every download stopped, every folder deleted, the proxy closed. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const abort of this.infos.values()) abort.abort();
+    await Promise.all([...this.running.values()].map((job) => this.finish(job, 'cancelled')));
+    if (this.proxy) await (await this.proxy).close();
+  }
+}
+
+/** Where downloads are made: one fresh folder per run under DATA_DIR/tmp/ytdl. */
+export const ytdlTempRoot = (dataDir: string) => path.join(dataDir, 'tmp', 'ytdl');
+
+const services = new WeakMap<object, YtdlService>();
+
+/** The service of one app (tests build several apps in one process, each with its own limits). */
+export function ytdlService(deps: { config: Config }): YtdlService {
+  let service = services.get(deps);
+  if (!service) {
+    service = new YtdlService(deps.config.download, ytdlTempRoot(deps.config.dataDir));
+    services.set(deps, service);
+  }
+  return service;
+}
+
+export async function stopYtdlService(deps: { config: Config }): Promise<void> {
+  await services.get(deps)?.stop();
+}

@@ -1,0 +1,2 @@
+export * from './storage.ts';
+export { createLocalStorage } from './local-storage.ts';

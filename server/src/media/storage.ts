@@ -1,0 +1,107 @@
+import type { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * Where uploaded and derived files live, behind one small interface so an object store can replace
+ * the local disk without touching the areas. Keys are made by the server (`pictures/4f1c….jpg`), never
+ * taken from a client: `assertMediaKey` refuses anything else, traversal included.
+ */
+export interface MediaStorage {
+  /**
+   * Streams an incoming file into a temporary file of the store, never holding it whole in memory.
+   * Nothing is visible under any key until `commit`; a failure, an abort or a file over `maxBytes`
+   * removes the temporary file and rejects (MediaTooLargeError for the size).
+   */
+  receive(source: Readable | AsyncIterable<Uint8Array>, opts: { maxBytes: number; signal?: AbortSignal }): Promise<IncomingFile>;
+  /** Stores a small file made in memory (thumbnails, documents sent as base64), via a temporary file. */
+  put(key: string, data: Uint8Array): Promise<StoredFile>;
+  stat(key: string): Promise<{ size: number; modified: Date } | null>;
+  /** The bytes of a stored file, or of a byte range of it (inclusive `end`). */
+  read(key: string, range?: { start: number; end: number }): Readable;
+  readBuffer(key: string): Promise<Buffer>;
+  /** A path on this machine holding the file, for tools that need one (sharp, ffmpeg, file-type). */
+  localPath(key: string): string;
+  /** Removes a stored file; a missing one is not an error. */
+  delete(key: string): Promise<void>;
+  /** A fresh, empty temporary folder inside the store, for a tool's output; `remove` deletes it whatever it holds. */
+  tempDir(prefix: string): Promise<{ path: string; remove(): Promise<void> }>;
+  /**
+   * Answers a GET/HEAD with a stored file: Content-Type, Content-Length, ETag and Last-Modified,
+   * conditional requests (304) and HTTP Range (206, 416), cached for a year when the key never
+   * changes (`immutable`), else revalidated.
+   */
+  send(req: FastifyRequest, reply: FastifyReply, key: string, opts?: SendOptions): Promise<FastifyReply>;
+}
+
+export type SendOptions = {
+  /** The type to answer with (from the bytes, kept with the file's row); else from the key's extension. */
+  contentType?: string;
+  /** The key names this content forever (a hash or a fresh id): cache for a year. */
+  immutable?: boolean;
+  /** A Content-Security-Policy for this answer (e.g. `sandbox` for SVG, so it cannot run script). */
+  csp?: string;
+  /** Offer the file as a download under this name (UTF-8, RFC 6266/5987). */
+  downloadName?: string;
+};
+
+export type StoredFile = { key: string; size: number };
+
+/** A file received into the store's temporary area, not yet visible under a key. */
+export type IncomingFile = {
+  size: number;
+  /** Its first bytes (up to 4100), enough for file-type to tell what it is. */
+  head: Buffer;
+  /** Where it is on this machine while pending (sharp, ffmpeg and file-type can read it). */
+  path: string;
+  /** Renames it into place under `key` (atomic on one file system). */
+  commit(key: string): Promise<StoredFile>;
+  /** Removes it; calling it after commit does nothing. */
+  discard(): Promise<void>;
+};
+
+export class MediaTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`The file is larger than the limit of ${formatBytes(maxBytes)}`);
+    this.name = 'MediaTooLargeError';
+  }
+}
+
+export class MediaKeyError extends Error {}
+
+const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+
+/** A key is one or more segments of letters, digits, '.', '_' and '-', not starting with '.' or '-'. */
+export function assertMediaKey(key: string): string {
+  const segments = key.split('/');
+  if (key.length > 512 || segments.some((s) => !SEGMENT.test(s) || s.includes('..'))) {
+    throw new MediaKeyError(`Not a media key: ${JSON.stringify(key.slice(0, 80))}`);
+  }
+  return key;
+}
+
+export function isMediaKey(key: string): boolean {
+  try {
+    assertMediaKey(key);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+/** A Content-Disposition value that carries any file name: an ASCII fallback plus the UTF-8 original. */
+export function contentDisposition(name: string, kind: 'attachment' | 'inline' = 'attachment'): string {
+  const fallback = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${kind}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}

@@ -1,0 +1,34 @@
+import sharp from 'sharp';
+
+/** A small valid one-page PDF that says `text`, written by hand (offsets computed, so viewers open it). */
+export function samplePdf(text = 'Receipt'): Buffer {
+  const stream = `BT /F1 24 Tf 72 720 Td (${text.replace(/[()\\]/g, '')}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((object, i) => {
+    offsets.push(body.length);
+    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
+}
+
+/** A small image of each allowed kind. */
+export async function sampleImage(format: 'jpeg' | 'png' | 'webp'): Promise<Buffer> {
+  return sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 200, g: 40, b: 40 } } })
+    .toFormat(format)
+    .toBuffer();
+}
+
+/** A script dressed up as a PDF by its name and claimed type: the bytes say otherwise. */
+export const scriptAsPdf = Buffer.from('<html><script>alert(document.cookie)</script></html>');

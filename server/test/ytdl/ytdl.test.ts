@@ -1,0 +1,303 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { TRPCError } from '@trpc/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ytdlMessages, type YtdlProgress } from '@site/contracts';
+import { isPrivateAddress } from '../../src/areas/ytdl/ytdl.guard.ts';
+import { contentDisposition } from '../../src/areas/ytdl/ytdl.http.ts';
+import { YtdlService, ytdlService, ytdlTempRoot } from '../../src/areas/ytdl/ytdl.service.ts';
+import { callerFor, cookieFor, createUser, databases, postJson, testConfig, useTestServer } from '../helpers.ts';
+import { makeClip, serveMedia, tempFolder, type MediaServer } from './ytdl.fixture.ts';
+
+const run = promisify(execFile);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function codecs(bytes: Buffer, dir: string): Promise<string[]> {
+  const file = path.join(dir, `probe-${Date.now()}`);
+  await fs.writeFile(file, bytes);
+  const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name', '-of', 'csv=p=0', file]);
+  await fs.rm(file);
+  return stdout.trim().split('\n').sort();
+}
+
+async function refusal(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof TRPCError) return { code: error.code, message: error.message };
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+async function entries(dir: string): Promise<string[]> {
+  return fs.readdir(dir).catch(() => []);
+}
+
+/** Waits until every temporary folder is deleted (the file is deleted just after its answer ends). */
+async function allRemoved(root: string): Promise<string[]> {
+  for (let i = 0; i < 100; i++) {
+    const left = await entries(root);
+    if (left.length === 0) return left;
+    await sleep(50);
+  }
+  return entries(root);
+}
+
+/** Polls a job until `done` says so (the test's own time limit ends a job that never gets there). */
+async function until(read: () => YtdlProgress | Promise<YtdlProgress>, done: (p: YtdlProgress) => boolean): Promise<YtdlProgress> {
+  for (;;) {
+    const progress = await read();
+    if (done(progress)) return progress;
+    await sleep(50);
+  }
+}
+
+/** Made at load time: the servers' DATA_DIRs are named while the describes are collected. */
+const dir = mkdtempSync(path.join(os.tmpdir(), 'ytdl-test-'));
+let clip: string;
+let clipBytes: Buffer;
+let media: MediaServer;
+
+beforeAll(async () => {
+  clip = await makeClip(dir, 2);
+  clipBytes = await fs.readFile(clip);
+  media = await serveMedia(clip);
+}, 60_000);
+afterAll(async () => {
+  await media?.close();
+  await fs.rm(dir, { recursive: true, force: true });
+});
+
+describe.each(databases)('YT-DL with private hosts allowed (%s)', (kind) => {
+  const dataDir = () => path.join(dir, `data-${kind}`);
+  const s = useTestServer(kind, { DOWNLOAD_ALLOW_PRIVATE_HOSTS: 'true', DATA_DIR: path.join(dir, `data-${kind}`), DOWNLOAD_CONCURRENCY: '2' });
+  const tempRoot = () => ytdlTempRoot(dataDir());
+
+  it('tells the title of a link and the yt-dlp version', async () => {
+    const member = callerFor(s.deps, await createUser(s.deps, 'friend', 1));
+    expect(await member.ytdl.info({ url: media.url('Caf%C3%A9%20clip%20%E2%9C%93.mp4') })).toEqual({ title: 'Café clip ✓' });
+    expect((await member.ytdl.version()).version).toMatch(/^\d{4}\.\d{2}\.\d{2}/);
+  });
+
+  it('answers /api/ytdl/download with the MP4, the title in a header and a UTF-8 file name; nothing stays on disk', async () => {
+    const cookie = await cookieFor(s.deps, 1);
+    const res = await postJson(s.app, '/api/ytdl/download', { url: media.url('Caf%C3%A9%20clip%20%E2%9C%93.mp4'), format: 'mp4' }, cookie);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('video/mp4');
+    expect(decodeURIComponent(String(res.headers['x-video-title']))).toBe('Café clip ✓');
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="Caf_ clip _.mp4"; filename*=UTF-8''Caf%C3%A9%20clip%20%E2%9C%93.mp4`);
+    expect(res.rawPayload.equals(clipBytes)).toBe(true);
+    expect(await allRemoved(tempRoot())).toEqual([]);
+  });
+
+  it('answers the audio track alone as M4A', async () => {
+    const cookie = await cookieFor(s.deps, 1);
+    const res = await postJson(s.app, '/api/ytdl/download', { url: media.url('song.mp4'), format: 'm4a' }, cookie);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('audio/mp4');
+    expect(res.headers['content-disposition']).toContain(`filename*=UTF-8''song.m4a`);
+    expect(await codecs(res.rawPayload, dir)).toEqual(['aac,audio']);
+    expect(await allRemoved(tempRoot())).toEqual([]);
+  });
+
+  it('runs a job: start, progress to ready, the file once from GET /api/ytdl/file/:job, then it is gone', async () => {
+    const user = await createUser(s.deps, 'friend', 1);
+    const { token } = await s.deps.sessions.create(user.id);
+    const member = callerFor(s.deps, user);
+    const { job } = await member.ytdl.start({ url: media.url('slow/job.mp4'), format: 'mp4' });
+    const seen = new Set<string>();
+    const ready = await until(
+      () => member.ytdl.progress({ job }),
+      (p) => (seen.add(p.state), p.state === 'ready' || p.state === 'failed'),
+    );
+    expect(ready).toMatchObject({ state: 'ready', percent: 100, title: 'job', fileName: 'job.mp4', error: null, totalBytes: clipBytes.length });
+    expect(seen.has('downloading')).toBe(true);
+    const file = await s.app.inject({ method: 'GET', url: `/api/ytdl/file/${job}`, headers: { cookie: `sid=${token}` } });
+    expect(file.statusCode).toBe(200);
+    expect(file.rawPayload.equals(clipBytes)).toBe(true);
+    await until(() => member.ytdl.progress({ job }), (p) => p.state === 'sent');
+    expect(await allRemoved(tempRoot())).toEqual([]);
+    const again = await s.app.inject({ method: 'GET', url: `/api/ytdl/file/${job}`, headers: { cookie: `sid=${token}` } });
+    expect([again.statusCode, again.json()]).toEqual([404, { message: ytdlMessages.noJob }]);
+    // Another member cannot see or fetch it.
+    const other = callerFor(s.deps, await createUser(s.deps, 'other', 1));
+    expect(await refusal(other.ytdl.progress({ job }))).toEqual({ code: 'NOT_FOUND', message: ytdlMessages.noJob });
+  });
+
+  it('cancel kills the download and deletes its temporary files', async () => {
+    const member = callerFor(s.deps, await createUser(s.deps, 'friend', 1));
+    const { job } = await member.ytdl.start({ url: media.url('slow/cancel.mp4'), format: 'mp4' });
+    await until(() => member.ytdl.progress({ job }), (p) => p.state === 'downloading' && p.downloadedBytes > 0);
+    const folder = ytdlService(s.deps).tempDirOf(job);
+    expect(folder).not.toBeNull();
+    expect((await entries(folder as string)).length).toBeGreaterThan(0);
+    expect(await member.ytdl.cancel({ job })).toEqual({ cancelled: true });
+    expect(await entries(tempRoot())).toEqual([]);
+    expect((await member.ytdl.progress({ job })).state).toBe('cancelled');
+    // The slot is free again.
+    const next = await member.ytdl.start({ url: media.url('slow/next.mp4'), format: 'mp4' });
+    await member.ytdl.cancel(next);
+  });
+
+  it('cancels a /api/ytdl/download whose caller hangs up before the file is ready', async () => {
+    const user = await createUser(s.deps, 'friend', 1);
+    const cookie = `sid=${(await s.deps.sessions.create(user.id)).token}`;
+    const base = await s.app.listen({ port: 0, host: '127.0.0.1' });
+    const hangUp = new AbortController();
+    const request = fetch(`${base}/api/ytdl/download`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: media.url('slow/hang-up.mp4'), format: 'mp4' }),
+      signal: hangUp.signal,
+    }).catch((error: unknown) => error);
+    // Wait until yt-dlp is writing into its folder, then hang up.
+    for (;;) {
+      const folders = await entries(tempRoot());
+      if (folders.length > 0 && (await entries(path.join(tempRoot(), folders[0] as string))).length > 0) break;
+      await sleep(50);
+    }
+    hangUp.abort();
+    expect(await request).toBeInstanceOf(Error);
+    expect(await allRemoved(tempRoot())).toEqual([]);
+    // The member's slot is free again.
+    const member = callerFor(s.deps, user);
+    const next = await member.ytdl.start({ url: media.url('slow/after.mp4'), format: 'mp4' });
+    await member.ytdl.cancel(next);
+  });
+
+  it('allows one download per member and DOWNLOAD_CONCURRENCY in all, with a clear 429', async () => {
+    const [a, b, c] = await Promise.all(['a', 'b', 'c'].map(async (name) => callerFor(s.deps, await createUser(s.deps, name, 1))));
+    const first = await a!.ytdl.start({ url: media.url('slow/a.mp4'), format: 'mp4' });
+    expect(await refusal(a!.ytdl.start({ url: media.url('slow/a2.mp4'), format: 'mp4' }))).toEqual({
+      code: 'TOO_MANY_REQUESTS',
+      message: ytdlMessages.busyMember,
+    });
+    const second = await b!.ytdl.start({ url: media.url('slow/b.mp4'), format: 'm4a' });
+    expect(await refusal(c!.ytdl.start({ url: media.url('slow/c.mp4'), format: 'mp4' }))).toEqual({
+      code: 'TOO_MANY_REQUESTS',
+      message: ytdlMessages.busyServer(2),
+    });
+    const cookie = await cookieFor(s.deps, 1, 'd');
+    const busy = await postJson(s.app, '/api/ytdl/download', { url: media.url('d.mp4'), format: 'mp4' }, cookie);
+    expect([busy.statusCode, busy.json()]).toEqual([429, { message: ytdlMessages.busyServer(2) }]);
+    await a!.ytdl.cancel(first);
+    await b!.ytdl.cancel(second);
+    expect(await entries(tempRoot())).toEqual([]);
+  });
+
+  it('gives a readable 4xx for a link that is not http, not a link, or not a video', async () => {
+    const cookie = await cookieFor(s.deps, 1);
+    const cases: [unknown, number, string][] = [
+      [{ url: 'file:///etc/passwd', format: 'mp4' }, 400, ytdlMessages.notHttp],
+      [{ url: 'ftp://127.0.0.1/clip.mp4', format: 'mp4' }, 400, ytdlMessages.notHttp],
+      [{ url: 'javascript:alert(1)', format: 'mp4' }, 400, ytdlMessages.notHttp],
+      [{ url: 'not a link at all', format: 'mp4' }, 400, ytdlMessages.notUrl],
+      [{ url: '', format: 'mp4' }, 400, 'Paste a video link first'],
+      [{ url: media.url('clip.mp4'), format: 'avi' }, 400, 'format: Format must be mp4 (video) or m4a (audio)'],
+      [{ url: 'http://no-such-host.invalid/clip.mp4', format: 'mp4' }, 400, ytdlMessages.unknownHost],
+      [{ url: media.url('missing.html'), format: 'mp4' }, 400, ytdlMessages.unreachable],
+      [{ url: `${media.url('clip.mp4')}\u0000`, format: 'mp4' }, 400, 'URL may not contain control characters'],
+    ];
+    for (const [body, status, message] of cases) {
+      const res = await postJson(s.app, '/api/ytdl/download', body, cookie);
+      expect([res.statusCode, res.json()]).toEqual([status, { message }]);
+    }
+    const info = await postJson(s.app, '/api/ytdl/info', { url: 'gopher://x' }, cookie);
+    expect([info.statusCode, info.json()]).toEqual([400, { message: ytdlMessages.notHttp }]);
+    expect(await entries(tempRoot())).toEqual([]);
+  });
+
+  it('refuses the HTTP routes to anonymous callers and pending accounts', async () => {
+    const body = { url: media.url('clip.mp4'), format: 'mp4' };
+    expect((await postJson(s.app, '/api/ytdl/download', body)).statusCode).toBe(401);
+    const pending = await cookieFor(s.deps, 0, 'pending');
+    const res = await postJson(s.app, '/api/ytdl/download', body, pending);
+    expect([res.statusCode, res.json().preauth]).toEqual([403, true]);
+    const job = '00000000-0000-4000-8000-000000000000';
+    expect((await s.app.inject({ method: 'GET', url: `/api/ytdl/file/${job}` })).statusCode).toBe(401);
+    expect((await s.app.inject({ method: 'GET', url: `/api/ytdl/file/${job}`, headers: { cookie: pending } })).statusCode).toBe(403);
+  });
+});
+
+describe.each(databases)('YT-DL with the default settings (%s)', (kind) => {
+  const s = useTestServer(kind, { DATA_DIR: path.join(dir, `default-${kind}`) });
+
+  it('refuses loopback, private, link-local and metadata addresses before anything is fetched', async () => {
+    const cookie = await cookieFor(s.deps, 1);
+    const before = media.requests.length;
+    for (const url of [
+      media.url('clip.mp4'),
+      'http://localhost:8080/clip.mp4',
+      'http://10.0.0.7/clip.mp4',
+      'http://192.168.1.1/clip.mp4',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::1]:8080/clip.mp4',
+      'http://[::ffff:127.0.0.1]/clip.mp4',
+      'http://0.0.0.0/clip.mp4',
+    ]) {
+      const res = await postJson(s.app, '/api/ytdl/download', { url, format: 'mp4' }, cookie);
+      expect([url, res.statusCode, res.json()]).toEqual([url, 400, { message: ytdlMessages.privateHost }]);
+    }
+    expect(media.requests.length).toBe(before);
+  });
+});
+
+describe('YT-DL without yt-dlp installed', () => {
+  const s = useTestServer('pglite', { YTDLP_PATH: '/nonexistent/yt-dlp', DOWNLOAD_ALLOW_PRIVATE_HOSTS: 'true', DATA_DIR: path.join(dir, 'missing') });
+
+  it('says the downloader is missing (503), and the version is null', async () => {
+    const cookie = await cookieFor(s.deps, 1);
+    const res = await postJson(s.app, '/api/ytdl/info', { url: media.url('clip.mp4') }, cookie);
+    expect([res.statusCode, res.json()]).toEqual([503, { message: ytdlMessages.missing }]);
+    const member = callerFor(s.deps, await createUser(s.deps, 'friend', 1));
+    expect(await member.ytdl.version()).toEqual({ version: null });
+    const { job } = await member.ytdl.start({ url: media.url('clip.mp4'), format: 'mp4' });
+    const failed = await until(() => member.ytdl.progress({ job }), (p) => p.state === 'failed');
+    expect(failed.error).toBe(ytdlMessages.missing);
+  });
+});
+
+describe('the guard proxy', () => {
+  it('refuses a redirect to a forbidden address, and never connects there', async () => {
+    // 127.0.0.1 plays a public host here and 127.0.0.2 the private network behind the server.
+    const secret = await serveMedia(clip, { host: '127.0.0.2' });
+    const root = await tempFolder('ytdl-redirect-');
+    const limits = { ...testConfig().download, allowPrivateHosts: false };
+    const service = new YtdlService(limits, root, { isBlocked: (address) => address === '127.0.0.2' });
+    try {
+      const hidden = secret.url('secret.mp4').replace('127.0.0.1', '127.0.0.2');
+      const direct = await refusal(
+        service.start(1, { url: hidden, format: 'mp4' }).catch((e: unknown) => {
+          throw new TRPCError({ code: 'BAD_REQUEST', message: (e as Error).message });
+        }),
+      );
+      expect(direct.message).toBe(ytdlMessages.privateHost);
+      const { job } = await service.start(1, { url: media.url(`redirect?to=${encodeURIComponent(hidden)}`), format: 'mp4' });
+      const failed = await until(() => service.progress(1, job), (p) => p.state === 'failed' || p.state === 'ready');
+      expect([failed.state, failed.error]).toEqual(['failed', ytdlMessages.privateHost]);
+      expect(secret.requests).toEqual([]);
+      expect(await entries(root)).toEqual([]);
+    } finally {
+      await service.stop();
+      await secret.close();
+      await fs.rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('judges addresses', () => {
+    for (const a of ['127.0.0.1', '10.1.2.3', '172.20.0.1', '192.168.0.10', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '::1', '::', 'fe80::1', 'fd00:ec2::254', '::ffff:127.0.0.1', '::ffff:7f00:1', '64:ff9b::a00:1', '2002:c0a8:0101::1']) {
+      expect([a, isPrivateAddress(a)]).toEqual([a, true]);
+    }
+    for (const a of ['8.8.8.8', '142.250.74.46', '2a00:1450:4001:82b::200e', '::ffff:8.8.8.8']) {
+      expect([a, isPrivateAddress(a)]).toEqual([a, false]);
+    }
+  });
+
+  it('writes RFC 5987 file names', () => {
+    expect(contentDisposition("it's (a) *test*.mp4")).toBe(`attachment; filename="it's (a) *test*.mp4"; filename*=UTF-8''it%27s%20%28a%29%20%2Atest%2A.mp4`);
+  });
+});
