@@ -46,6 +46,19 @@ export function hasInvisibleCharacters(value: string): boolean {
   return INVISIBLE.test(value);
 }
 
+// eslint-disable-next-line no-misleading-character-class -- the same class as INVISIBLE, each code point on its own
+const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'g');
+// eslint-disable-next-line no-control-regex -- every control character, for comparing names
+const CONTROL_ALL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/**
+ * The form two names are compared in: NFC, without invisible, bidi-control and control characters,
+ * lower case. Names equal in this form look alike, so only one of them may exist.
+ */
+export function lookalikeKey(value: string): string {
+  return value.normalize('NFC').replace(INVISIBLE_ALL, '').replace(CONTROL_ALL, '').trim().toLowerCase();
+}
+
 /** Marks an issue whose message already names its field, so the server does not prefix the path. */
 export const NAMED_ISSUE = { named: true } as const;
 

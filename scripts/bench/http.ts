@@ -47,7 +47,7 @@ async function serve(): Promise<void> {
   plain.get('/bench/bare', async () => ({ user: 'bench', level: 3 }));
   const plainBase = await plain.listen({ port: 0, host: '127.0.0.1' });
 
-  const user = await auth.signup(deps, { name: 'bench', password: 'bench-password', confirmPassword: 'bench-password' });
+  const user = await auth.signup(deps, { name: 'bench', password: 'bench-password', confirmPassword: 'bench-password' }, { ip: '127.0.0.1', deviceToken: null });
   const cookie = `sid=${(await deps.sessions.create(user.id)).token}`;
   const servers: Servers = { plain: plainBase, app: appBase, cookie };
   process.stdout.write(`${JSON.stringify(servers)}\n`);

@@ -44,7 +44,7 @@ async function serve(): Promise<void> {
   const deps = createDeps(config, handle.db);
   const app = await buildApp(deps);
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
-  const user = await auth.signup(deps, { name: 'bench', password: 'bench-password', confirmPassword: 'bench-password' });
+  const user = await auth.signup(deps, { name: 'bench', password: 'bench-password', confirmPassword: 'bench-password' }, { ip: '127.0.0.1', deviceToken: null });
   const cookie = `sid=${(await deps.sessions.create(user.id)).token}`;
   process.stdout.write(`${JSON.stringify({ base, cookie })}\n`);
   process.stdin.resume();

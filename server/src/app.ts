@@ -8,7 +8,9 @@ import { deleteExpiredSessions } from './identity/sessions.repository.ts';
 import { createHttpRegistrar } from './http/routes.ts';
 import { pingDb } from './db/database.ts';
 import type { AppDeps } from './deps.ts';
+import { hostGuard } from './http/hosts.ts';
 import { sameSiteGuard } from './http/same-site.ts';
+import type { TrustProxy } from './config.ts';
 import { registerClient } from './http/static.ts';
 import { mountLegacyApi } from './legacy/legacy.plugin.ts';
 import { mountTrpc } from './trpc/http.ts';
@@ -47,8 +49,18 @@ export async function buildApp(
         : { level: config.logLevel, redact: REDACT },
     // Access logs would write two lines per request; errors are logged where they happen.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: config.bodyLimit,
+    // A client has this long to send a whole request (headers and body); a socket that stays silent
+    // for the idle time is closed; Node checks both every second instead of every 30 s.
+    requestTimeout: config.timeouts.requestMs,
+    connectionTimeout: config.timeouts.idleMs,
+    http: {
+      headersTimeout: Math.min(config.timeouts.idleMs, config.timeouts.requestMs),
+      connectionsCheckingInterval: 1000,
+    },
+    // On close, requests in flight finish; idle keep-alive connections are closed at once.
+    forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: 2000 },
   });
 
@@ -74,8 +86,12 @@ export async function buildApp(
   // (state-changing methods only). The headers go into Fastify's reply headers, which every reply
   // (errors and not-found included) writes with one writeHead; Node validates them there once.
   const sameSite = sameSiteGuard();
+  const hosts = hostGuard(config.publicHosts);
   app.addHook('onRequest', (req, reply, done) => {
     for (let i = 0; i < securityHeaders.length; i += 2) reply.header(securityHeaders[i] as string, securityHeaders[i + 1]);
+    // HSTS only means something over https, and over plain http it would pin a name to https.
+    if (req.protocol === 'https') reply.header('strict-transport-security', HSTS);
+    if (!hosts(req, reply)) return;
     sameSite(req, reply, done);
   });
 
@@ -84,10 +100,12 @@ export async function buildApp(
     return reply.code(ok ? 200 : 503).send(ok ? { ok: true } : { ok: false, message: 'The database does not answer' });
   });
 
-  // Expired sessions are refused on sight; this only keeps the table from growing.
+  // Expired sessions and attempt counters are refused on sight; this only keeps the tables small.
   let sweeper: NodeJS.Timeout | undefined;
   const sweep = () =>
-    void deleteExpiredSessions(deps.db, new Date()).catch((err: unknown) => app.log.warn({ err }, 'session sweep failed'));
+    void Promise.all([deleteExpiredSessions(deps.db, new Date()), deps.limits.sweep(), deps.devices.sweep()]).catch((err: unknown) =>
+      app.log.warn({ err }, 'sweep failed'),
+    );
   app.addHook('onReady', async () => {
     sweeper = setInterval(sweep, 60 * 60 * 1000).unref();
   });
@@ -114,6 +132,14 @@ export async function buildApp(
   return app;
 }
 
+const HSTS = 'max-age=31536000; includeSubDomains';
+
+/** Fastify takes a hop count as a function of the hop (its number form is not in its types). */
+function fastifyTrustProxy(trust: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return trust;
+}
+
 const HELMET: FastifyHelmetOptions = {
   contentSecurityPolicy: {
     useDefaults: false,
@@ -134,6 +160,8 @@ const HELMET: FastifyHelmetOptions = {
   },
   // The 5etools mirror and media open in new tabs; a strict opener policy buys nothing here.
   crossOriginEmbedderPolicy: false,
+  // Sent per request, over https only (see the onRequest hook).
+  strictTransportSecurity: false,
 };
 
 /**

@@ -61,7 +61,14 @@ export const environment = [
   {
     name: 'TRUST_PROXY',
     default: 'false',
-    meaning: 'true behind a reverse proxy: client address and https come from X-Forwarded-* headers',
+    meaning:
+      'Behind a reverse proxy: the proxy addresses or CIDRs (127.0.0.1,10.0.0.0/8) or the number of proxy hops (1) whose X-Forwarded-* headers give the client address and https; true trusts any sender (only when nothing else can reach the port)',
+  },
+  {
+    name: 'PUBLIC_HOSTS',
+    default: '(unset)',
+    meaning:
+      'Host names the site answers to besides IP addresses and localhost, comma-separated (example.org,www.example.org; .example.org takes every subdomain); any other Host header is refused',
   },
   { name: 'SESSION_DAYS', default: '30', meaning: 'Sliding session lifetime in days (renewed at most hourly)' },
   {
@@ -72,8 +79,30 @@ export const environment = [
   { name: 'ARGON2_TIME_COST', default: '2', meaning: 'argon2id iterations' },
   { name: 'ARGON2_PARALLELISM', default: '1', meaning: 'argon2id lanes' },
   { name: 'BODY_LIMIT_BYTES', default: '1048576', meaning: 'Largest accepted request body (upload routes may set their own)' },
-  { name: 'LOGIN_MAX_FAILURES', default: '10', meaning: 'Failed logins per account or address before 429' },
+  {
+    name: 'LOGIN_MAX_FAILURES',
+    default: '10',
+    meaning:
+      'Login attempts per account or address (attempts in progress count) before 429; a browser that signed in to the account before has its own allowance',
+  },
   { name: 'LOGIN_WINDOW_MINUTES', default: '15', meaning: 'Window in which failed logins are counted' },
+  { name: 'SIGNUP_MAX_PER_ADDRESS', default: '20', meaning: 'Sign-up attempts per client address in the sign-up window before 429' },
+  { name: 'SIGNUP_WINDOW_MINUTES', default: '60', meaning: 'Window in which sign-up attempts are counted' },
+  {
+    name: 'REQUEST_TIMEOUT_SECONDS',
+    default: '120',
+    meaning: 'Time a client has to send a whole request, headers and body (raise it for big uploads over slow links)',
+  },
+  {
+    name: 'IDLE_TIMEOUT_SECONDS',
+    default: '30',
+    meaning: 'A connection that sends or receives nothing for this long is closed (headers must arrive within it too)',
+  },
+  {
+    name: 'SHUTDOWN_TIMEOUT_SECONDS',
+    default: '10',
+    meaning: 'On SIGTERM or SIGINT, how long requests in progress may take to finish before their connections are closed',
+  },
   {
     name: 'MEDIA_DIR',
     default: '$DATA_DIR/media',
@@ -135,7 +164,15 @@ const schema = z.object({
     .optional(),
   CLIENT_DIST: z.string().min(1).default('./client/dist'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: z.string().default('false').transform((value, ctx) => {
+    const parsed = parseTrustProxy(value);
+    if (parsed === null) {
+      ctx.addIssue({ code: 'custom', message: 'TRUST_PROXY must be true, false, a hop count or addresses/CIDRs separated by commas' });
+      return z.NEVER;
+    }
+    return parsed;
+  }),
+  PUBLIC_HOSTS: z.string().default(''),
   SESSION_DAYS: int(1, 3650).default(30),
   ARGON2_MEMORY_KIB: int(1024, 4 * 1024 * 1024).default(19456),
   ARGON2_TIME_COST: int(1, 100).default(2),
@@ -143,6 +180,11 @@ const schema = z.object({
   BODY_LIMIT_BYTES: int(1024, 1024 * 1024 * 1024).default(1024 * 1024),
   LOGIN_MAX_FAILURES: int(1, 10000).default(10),
   LOGIN_WINDOW_MINUTES: int(1, 24 * 60).default(15),
+  SIGNUP_MAX_PER_ADDRESS: int(1, 100000).default(20),
+  SIGNUP_WINDOW_MINUTES: int(1, 24 * 60).default(60),
+  REQUEST_TIMEOUT_SECONDS: int(1, 24 * 3600).default(120),
+  IDLE_TIMEOUT_SECONDS: int(1, 3600).default(30),
+  SHUTDOWN_TIMEOUT_SECONDS: int(0, 3600).default(10),
   MEDIA_DIR: z.string().min(1).optional(),
   MEDIA_MAX_BYTES: int(1024, 1024 * 1024 * 1024 * 1024).default(2 * 1024 * 1024 * 1024),
   FIVETOOLS_DIR: z.string().min(1).optional(),
@@ -160,6 +202,30 @@ const schema = z.object({
   DOWNLOAD_MAX_MB: int(1, 1024 * 1024).default(4096),
 });
 
+/** Fastify's trustProxy forms: a boolean, a hop count, or proxy addresses and CIDRs. */
+export type TrustProxy = boolean | number | string[];
+
+export function parseTrustProxy(value: string): TrustProxy | null {
+  const v = value.trim().toLowerCase();
+  if (v === 'true' || v === 'yes') return true;
+  if (v === 'false' || v === 'no' || v === '' || v === '0') return false;
+  // A number is the count of proxies in front (Fastify's hop count): 1 for one reverse proxy.
+  if (/^\d{1,3}$/.test(v)) return Number(v);
+  const parts = v.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const address = /^(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9a-f:]*:[0-9a-f:.]*)(?:\/\d{1,3})?$/;
+  const named = new Set(['loopback', 'linklocal', 'uniquelocal']);
+  if (parts.length === 0 || !parts.every((p) => address.test(p) || named.has(p))) return null;
+  return parts;
+}
+
+/** PUBLIC_HOSTS as lower-case names; a leading dot takes the name's subdomains too. */
+function parseHosts(value: string): string[] {
+  return value
+    .split(',')
+    .map((h) => h.trim().toLowerCase().replace(/\.$/, ''))
+    .filter((h) => h !== '');
+}
+
 export type Env = z.infer<typeof schema>;
 
 export type Config = {
@@ -169,11 +235,14 @@ export type Config = {
   databaseUrl: string | undefined;
   clientDist: string;
   logLevel: Env['LOG_LEVEL'];
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
+  publicHosts: string[];
   sessionDays: number;
   argon2: { memoryKiB: number; timeCost: number; parallelism: number };
   bodyLimit: number;
   loginThrottle: { maxFailures: number; windowMs: number };
+  signupThrottle: { maxAttempts: number; windowMs: number };
+  timeouts: { requestMs: number; idleMs: number; shutdownMs: number };
   mediaDir: string;
   mediaMaxBytes: number;
   /** The 5eTools mirror's files (absolute). */
@@ -215,10 +284,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
     clientDist: path.resolve(root, e.CLIENT_DIST),
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    publicHosts: parseHosts(e.PUBLIC_HOSTS),
     sessionDays: e.SESSION_DAYS,
     argon2: { memoryKiB: e.ARGON2_MEMORY_KIB, timeCost: e.ARGON2_TIME_COST, parallelism: e.ARGON2_PARALLELISM },
     bodyLimit: e.BODY_LIMIT_BYTES,
     loginThrottle: { maxFailures: e.LOGIN_MAX_FAILURES, windowMs: e.LOGIN_WINDOW_MINUTES * 60_000 },
+    signupThrottle: { maxAttempts: e.SIGNUP_MAX_PER_ADDRESS, windowMs: e.SIGNUP_WINDOW_MINUTES * 60_000 },
+    timeouts: {
+      requestMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
+      idleMs: e.IDLE_TIMEOUT_SECONDS * 1000,
+      shutdownMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+    },
     mediaDir: e.MEDIA_DIR ? path.resolve(root, e.MEDIA_DIR) : path.join(path.resolve(root, e.DATA_DIR), 'media'),
     mediaMaxBytes: e.MEDIA_MAX_BYTES,
     fivetoolsDir: e.FIVETOOLS_DIR ? path.resolve(root, e.FIVETOOLS_DIR) : path.join(dataDir, '5etools'),

@@ -2,7 +2,8 @@ import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { createPasswordHasher, type PasswordHasher } from './areas/auth/passwords.ts';
 import { createSessionStore, type SessionStore } from './identity/sessions.ts';
-import { createLoginThrottle, type LoginThrottle } from './areas/auth/throttle.ts';
+import { createAuthLimits, type AuthLimits } from './areas/auth/limits.ts';
+import { createDeviceStore, type DeviceStore } from './areas/auth/devices.ts';
 import { createLocalStorage, type MediaStorage } from './media/index.ts';
 
 /** Everything a request handler may use. Tests build their own with a test database. */
@@ -10,7 +11,9 @@ export type AppDeps = {
   config: Config;
   db: Database;
   sessions: SessionStore;
-  throttle: LoginThrottle;
+  /** Login and sign-up attempt counters (in the database, shared by every instance). */
+  limits: AuthLimits;
+  devices: DeviceStore;
   passwords: PasswordHasher;
   /** Uploaded files and their derived versions (server/src/media). */
   media: MediaStorage;
@@ -21,7 +24,8 @@ export function createDeps(config: Config, db: Database): AppDeps {
     config,
     db,
     sessions: createSessionStore(db, { sessionDays: config.sessionDays }),
-    throttle: createLoginThrottle(config.loginThrottle),
+    limits: createAuthLimits(db),
+    devices: createDeviceStore(db),
     passwords: createPasswordHasher(config.argon2),
     media: createLocalStorage(config.mediaDir),
   };

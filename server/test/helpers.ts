@@ -119,7 +119,6 @@ export function useTestServer(kind: TestDbKind, env: Record<string, string> = {}
   beforeEach(async () => {
     await truncateAll(server.db);
     server.deps.sessions.clearCache();
-    server.deps.throttle.reset();
   });
   return server;
 }

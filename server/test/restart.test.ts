@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildApp, createDeps } from '../src/app.ts';
-import { createDb, DatabaseInUseError } from '../src/db/database.ts';
+import { createDb, DatabaseInUseError, pgliteHolder, processStartTime } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createTestDb, postJson, sessionCookie, testConfig } from './helpers.ts';
 
-const body = { signupName: 'Owner', signupPass: 'pw', signupConfPass: 'pw' };
+const body = { signupName: 'Owner', signupPass: 'walnut-table-9', signupConfPass: 'walnut-table-9' };
 
 async function run(open: () => Promise<{ db: Parameters<typeof createDeps>[1]; close: () => Promise<void> }>) {
   const first = await open();
@@ -21,7 +21,7 @@ async function run(open: () => Promise<{ db: Parameters<typeof createDeps>[1]; c
   await migrateToLatest(second.db);
   const app2 = await buildApp(createDeps(testConfig(), second.db));
   const status = (await postJson(app2, '/api/login_status', undefined, cookie)).json();
-  const login = (await postJson(app2, '/api/login_attempt', { loginName: 'Owner', loginPass: 'pw' })).json();
+  const login = (await postJson(app2, '/api/login_attempt', { loginName: 'Owner', loginPass: 'walnut-table-9' })).json();
   await app2.close();
   await second.close();
   return { status, login };
@@ -45,7 +45,16 @@ describe('a restart keeps accounts and sessions', () => {
     await expect(createDb({ kind: 'pglite', dataDir })).rejects.toBeInstanceOf(DatabaseInUseError);
     fs.writeFileSync(path.join(dataDir, 'site.lock'), '999999999');
     const handle = await createDb({ kind: 'pglite', dataDir });
+    expect(pgliteHolder(dataDir)).toBeNull();
     await handle.close();
+    // A stale lock whose process id now belongs to another process (reused ids, process 1 in containers).
+    const live = { pid: process.ppid, started: processStartTime(process.ppid), boot: null };
+    fs.writeFileSync(path.join(dataDir, 'site.lock'), JSON.stringify(live));
+    expect(pgliteHolder(dataDir)).toBe(process.ppid);
+    fs.writeFileSync(path.join(dataDir, 'site.lock'), JSON.stringify({ ...live, started: '1' }));
+    expect(pgliteHolder(dataDir)).toBeNull();
+    const again = await createDb({ kind: 'pglite', dataDir });
+    await again.close();
     expect(fs.existsSync(path.join(dataDir, 'site.lock'))).toBe(false);
     fs.rmSync(dataDir, { recursive: true, force: true });
   });

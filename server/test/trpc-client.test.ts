@@ -61,7 +61,7 @@ describe.each(databases)('@trpc/client against /trpc (%s)', (kind) => {
 
   it('signs up, batches two queries into one GET, and logs out', async () => {
     const client = browser();
-    expect(await client.auth.signup.mutate({ name: 'Owner', password: 'pw', confirmPassword: 'pw' })).toEqual({
+    expect(await client.auth.signup.mutate({ name: 'Owner', password: 'walnut-table-9', confirmPassword: 'walnut-table-9' })).toEqual({
       user: 'Owner',
       level: 3,
     });
@@ -79,11 +79,11 @@ describe.each(databases)('@trpc/client against /trpc (%s)', (kind) => {
 
   it('carries the error shape: code, httpStatus, path and preauth', async () => {
     const owner = browser();
-    await owner.auth.signup.mutate({ name: 'Owner', password: 'pw', confirmPassword: 'pw' });
+    await owner.auth.signup.mutate({ name: 'Owner', password: 'walnut-table-9', confirmPassword: 'walnut-table-9' });
     const guest = browser();
-    await guest.auth.signup.mutate({ name: 'guest', password: 'pw', confirmPassword: 'pw' });
+    await guest.auth.signup.mutate({ name: 'guest', password: 'walnut-table-9', confirmPassword: 'walnut-table-9' });
 
-    const pending = await rejection(browser().auth.login.mutate({ name: 'guest', password: 'pw' }));
+    const pending = await rejection(browser().auth.login.mutate({ name: 'guest', password: 'walnut-table-9' }));
     expect(pending.message).toBe(authMessages.pending);
     expect(pending.data).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403, path: 'auth.login', preauth: true });
     expect(pending.shape?.code).toBe(-32003);
@@ -101,7 +101,7 @@ describe.each(databases)('@trpc/client against /trpc (%s)', (kind) => {
 
   it('reports validation failures as BAD_REQUEST with the first issue as the message', async () => {
     const client = browser();
-    await client.auth.signup.mutate({ name: 'Owner', password: 'pw', confirmPassword: 'pw' });
+    await client.auth.signup.mutate({ name: 'Owner', password: 'walnut-table-9', confirmPassword: 'walnut-table-9' });
     const bad = await rejection(client.settings.saveColors.mutate({ ...DEFAULT_COLORS, menuColor: 'green' }));
     expect(bad.message).toBe('menuColor: Colours are written as #rrggbb');
     expect(bad.data).toMatchObject({ code: 'BAD_REQUEST', httpStatus: 400 });
@@ -135,13 +135,13 @@ describe.each(databases)('@trpc/client against /trpc (%s)', (kind) => {
 
   it('works without batching (httpLink) too', async () => {
     const client = browser('single');
-    await client.auth.signup.mutate({ name: 'Owner', password: 'pw', confirmPassword: 'pw' });
+    await client.auth.signup.mutate({ name: 'Owner', password: 'walnut-table-9', confirmPassword: 'walnut-table-9' });
     expect(await client.settings.saveNavbarStyle.mutate({ clickToToggle: true })).toEqual({ clickToToggle: true });
     expect(await client.settings.navbarStyle.query()).toEqual({ clickToToggle: true });
     expect(await client.settings.splash.query()).toEqual({ display: true });
     expect(await client.settings.dismissSplash.mutate()).toEqual({ display: false });
     expect(await client.settings.splash.query()).toEqual({ display: false });
-    const err = await rejection(client.auth.signup.mutate({ name: 'owner', password: 'pw', confirmPassword: 'pw' }));
+    const err = await rejection(client.auth.signup.mutate({ name: 'owner', password: 'walnut-table-9', confirmPassword: 'walnut-table-9' }));
     expect(err.data).toMatchObject({ code: 'CONFLICT', httpStatus: 409 });
     expect(err.message).toBe(authMessages.nameTaken);
   });

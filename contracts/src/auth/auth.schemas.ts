@@ -3,6 +3,8 @@ import { text } from '../text.ts';
 
 export const NAME_MAX = 64;
 export const PASSWORD_MAX = 256;
+/** OWASP ASVS 2.1.1: at least 8 characters. Checked by the server after the spec's checks. */
+export const PASSWORD_MIN = 8;
 
 export const authMessages = {
   nameEmpty: 'Username may not be empty',
@@ -14,6 +16,12 @@ export const authMessages = {
   badCredentials: 'Incorrect username or password',
   pending: 'Your account is created but must be manually authenticated. Contact the site owner.',
   throttled: 'Too many failed login attempts. Wait 15 minutes and try again.',
+  passwordTooShort: `Password must be at least ${PASSWORD_MIN} characters`,
+  passwordTooCommon: 'That password is one of the most common ones; choose another',
+  passwordIsName: 'Password may not be the username',
+  nameInvisible: 'Username may not contain invisible or direction-changing characters',
+  signupThrottled: 'Too many accounts created from this address. Try again later.',
+  oneLoginPerBatch: 'A batch may carry at most one auth.login or auth.signup call',
 } as const;
 
 /**

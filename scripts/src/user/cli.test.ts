@@ -41,4 +41,18 @@ describe('npm run user', () => {
     expect(await user('set-level', 'friend', '2')).toMatchObject({ code: 0, out: expect.stringContaining('Friend is now level 2') });
     expect((await user('list')).out).toMatch(/2\s+Family\s+Friend/);
   }, 120_000);
+
+  it('says exactly what to do while a server holds the embedded database', async () => {
+    const { createDb } = await import('@site/server/db/database');
+    const handle = await createDb({ kind: 'pglite', dataDir });
+    try {
+      const busy = await user('list');
+      expect(busy.code).toBe(1);
+      expect(busy.out).toContain(`another process (${process.pid}`);
+      expect(busy.out).toContain('Admin page (/admin)');
+      expect(busy.out).toContain('stop the server');
+    } finally {
+      await handle.close();
+    }
+  }, 120_000);
 });

@@ -11,8 +11,10 @@ const usage = `Usage:
   npm run user -- list                    every account and its level
   npm run user -- set-level NAME LEVEL    set an account's level (0 pending, 1 friend, 2 family, 3 admin)
 
-Uses the same configuration as the server (DATA_DIR, DATABASE_URL). With the embedded database,
-stop the server first: only one process may open it.`;
+Uses the same configuration as the server (DATA_DIR, DATABASE_URL). On PostgreSQL (DATABASE_URL)
+it works while the server runs, and a level change applies to that account's next request. The
+embedded database (PGlite) opens in one process only: while the server runs, change levels on the
+Admin page (/admin), or stop the server, run this, and start it again.`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -57,6 +59,12 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     const known = error instanceof AppError || error instanceof ConfigError || error instanceof DatabaseInUseError;
     console.error(known ? (error as Error).message : error);
+    if (error instanceof DatabaseInUseError) {
+      console.error(
+        'While the server runs on the embedded database, change levels on the Admin page (/admin); or stop the server, ' +
+          'run this command again, then start the server (`npm start`).',
+      );
+    }
     process.exitCode = 1;
   },
 );

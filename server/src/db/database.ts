@@ -19,34 +19,27 @@ export type DbHandle = { db: Database; kind: DbTarget['kind']; close: () => Prom
 
 export class DatabaseInUseError extends Error {}
 
-/**
- * PGlite is one process's database: a second process on the same folder would corrupt it. A lock
- * file holding the owner's pid refuses a second opener while the first is alive.
- */
-function takeLock(dir: string): () => void {
-  const lockFile = path.join(dir, 'site.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
-      return () => {
-        try {
-          if (fs.readFileSync(lockFile, 'utf8') === String(process.pid)) fs.unlinkSync(lockFile);
-        } catch {
-          // already gone
-        }
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const owner = Number(fs.readFileSync(lockFile, 'utf8'));
-      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
-        throw new DatabaseInUseError(
-          `The database in ${dir} is in use by process ${owner} (a running server?). Stop it first.`,
-        );
-      }
-      fs.rmSync(lockFile, { force: true });
-    }
+/** Who holds a lock: the process id, when that process started, and which boot of the machine. */
+type LockOwner = { pid: number; started: string | null; boot: string | null };
+
+function readText(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    return null;
   }
-  throw new DatabaseInUseError(`Could not lock ${lockFile}`);
+}
+
+/** The boot of this machine (Linux): a lock written before a reboot is stale whatever its pid. */
+const bootId = () => readText('/proc/sys/kernel/random/boot_id');
+
+/** When process `pid` started, in clock ticks since boot (Linux /proc/<pid>/stat field 22), or null. */
+export function processStartTime(pid: number): string | null {
+  const stat = readText(`/proc/${pid}/stat`);
+  if (!stat) return null;
+  // The command name (field 2) may hold spaces and parentheses: count fields after its last ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return fields[19] ?? null;
 }
 
 function isAlive(pid: number): boolean {
@@ -56,6 +49,86 @@ function isAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/**
+ * Whether the process that wrote a lock still runs. A process id alone is not enough: after a crash
+ * or in a container the id is reused (the server is often process 1), so the lock records the
+ * process's start time and the machine's boot id, and a process with the same id but another start
+ * time (or a lock from an earlier boot) is not the owner. Where /proc is missing (not Linux), the
+ * process id is all there is.
+ */
+export function lockOwnerAlive(owner: LockOwner): boolean {
+  if (!Number.isInteger(owner.pid) || owner.pid <= 0) return false;
+  if (owner.pid === process.pid) return false;
+  const boot = bootId();
+  if (owner.boot && boot && owner.boot !== boot) return false;
+  if (!isAlive(owner.pid)) return false;
+  const started = processStartTime(owner.pid);
+  if (owner.started && started && owner.started !== started) return false;
+  return true;
+}
+
+function parseOwner(text: string | null): LockOwner | null {
+  if (text === null) return null;
+  try {
+    const parsed = JSON.parse(text) as Partial<LockOwner> | number;
+    if (typeof parsed === 'number') return { pid: parsed, started: null, boot: null };
+    return { pid: Number(parsed.pid), started: parsed.started ?? null, boot: parsed.boot ?? null };
+  } catch {
+    return null;
+  }
+}
+
+/** The live process holding the PGlite folder of `dataDir`, if any (the CLI uses it to explain). */
+export function pgliteHolder(dataDir: string): number | null {
+  const owner = parseOwner(readText(path.join(dataDir, 'site.lock')));
+  return owner && lockOwnerAlive(owner) ? owner.pid : null;
+}
+
+export const databaseInUseMessage = (dir: string, pid: number) =>
+  `The embedded database in ${dir} is open in another process (${pid}, a running server?). ` +
+  'PGlite lets one process open it: stop that process first (Ctrl+C in its terminal, or `kill ' +
+  `${pid}\`), or use PostgreSQL (DATABASE_URL), which any number of processes share.`;
+
+/**
+ * PGlite is one process's database: a second process on the same folder would corrupt it. The lock
+ * file site.lock names its owner (process id, start time, boot id); a second opener is refused while
+ * that very process lives, and a lock left by a process that died (even when its id was reused since)
+ * is taken over. Created with O_EXCL, so two openers never both create it.
+ */
+function takeLock(dir: string): () => void {
+  const lockFile = path.join(dir, 'site.lock');
+  const me: LockOwner = { pid: process.pid, started: processStartTime(process.pid), boot: bootId() };
+  const mine = JSON.stringify(me);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      fs.writeFileSync(lockFile, mine, { flag: 'wx', mode: 0o600 });
+      return () => {
+        try {
+          if (fs.readFileSync(lockFile, 'utf8') === mine) fs.unlinkSync(lockFile);
+        } catch {
+          // already gone
+        }
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const text = readText(lockFile);
+      const owner = parseOwner(text);
+      if (owner && lockOwnerAlive(owner)) throw new DatabaseInUseError(databaseInUseMessage(dir, owner.pid));
+      // Stale: move exactly the file we judged out of the way (a rename of a newer lock would fail
+      // the content check below and be put back).
+      const aside = `${lockFile}.stale-${process.pid}`;
+      try {
+        fs.renameSync(lockFile, aside);
+        if (readText(aside) !== text) fs.renameSync(aside, lockFile);
+        else fs.rmSync(aside, { force: true });
+      } catch {
+        // someone else moved it first; try again
+      }
+    }
+  }
+  throw new DatabaseInUseError(`Could not lock ${lockFile}`);
 }
 
 export async function createDb(target: DbTarget): Promise<DbHandle> {

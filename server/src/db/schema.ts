@@ -1,3 +1,4 @@
+import type { AuthTables } from '../areas/auth/auth.tables.ts';
 import type { ClimbingTables } from '../areas/climbing/climbing.tables.ts';
 import type { DevDashboardTables } from '../areas/dev-dashboard/dev-dashboard.tables.ts';
 import type { FinanceTables } from '../areas/finance/finance.tables.ts';
@@ -20,6 +21,7 @@ import type { YtdlTables } from '../areas/ytdl/ytdl.tables.ts';
  */
 export interface Tables
   extends IdentityTables,
+    AuthTables,
     SettingsTables,
     ClimbingTables,
     HouseTables,

@@ -58,6 +58,8 @@ export function createHttpRegistrar(
             const session = await resolveSession(deps.sessions, req, reply);
             const viewer = session.user ? { name: session.user.name, level: session.user.level } : null;
             if (!allows(row.access, viewer)) throw accessRefusal(viewer);
+            // What a signed-in caller gets is theirs: not kept by any cache unless the handler says otherwise.
+            if (session.user) reply.header('cache-control', 'no-store');
             return await handler(req, reply, { user: session.user as never, session });
           } catch (error) {
             return sendError(req, reply, error);

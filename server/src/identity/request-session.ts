@@ -4,11 +4,19 @@ import type { SessionUser } from './session-user.ts';
 import type { SessionStore } from './sessions.ts';
 
 export const SESSION_COOKIE = 'sid';
+/** The device cookie of a browser that signed in before (areas/auth/devices.ts). */
+export const DEVICE_COOKIE = 'did';
+const DEVICE_MAX_AGE = 365 * 24 * 3600;
 
 /** How a procedure sets or clears the session cookie without knowing about HTTP. */
 export type SessionCookie = { set(token: string): void; clear(): void };
 
 export const noCookie: SessionCookie = { set() {}, clear() {} };
+
+/** The browser's device cookie as the request brought it, and how to give it a new one. */
+export type DeviceCookie = { token: string | null; set(token: string): void };
+
+export const noDevice: DeviceCookie = { token: null, set() {} };
 
 /** The session of one HTTP request: who is signed in, and how to change the cookie in the reply. */
 export type RequestSession = {
@@ -16,6 +24,7 @@ export type RequestSession = {
   /** Hash of the current session's token, so logout and login can end it. */
   sessionHash: string | null;
   cookie: SessionCookie;
+  device: DeviceCookie;
 };
 
 /**
@@ -27,6 +36,7 @@ class ReplySessionCookie implements SessionCookie {
     private readonly req: FastifyRequest,
     private readonly reply: FastifyReply,
     private readonly maxAge: number,
+    private readonly name = SESSION_COOKIE,
   ) {}
 
   set(token: string): void {
@@ -40,10 +50,10 @@ class ReplySessionCookie implements SessionCookie {
   }
 
   private write(value: string, opts: SerializeOptions): void {
-    const line = this.reply.server.serializeCookie(SESSION_COOKIE, value, opts);
+    const line = this.reply.server.serializeCookie(this.name, value, opts);
     const current = this.reply.getHeader('set-cookie');
     const others = (current === undefined ? [] : Array.isArray(current) ? current : [String(current)]).filter(
-      (c) => !c.startsWith(`${SESSION_COOKIE}=`),
+      (c) => !c.startsWith(`${this.name}=`),
     );
     this.reply.removeHeader('set-cookie');
     this.reply.header('set-cookie', others.length === 0 ? line : [...others, line]);
@@ -52,11 +62,11 @@ class ReplySessionCookie implements SessionCookie {
 
 type SerializeOptions = Parameters<FastifyInstance['serializeCookie']>[2];
 
-/** The session token from the Cookie header, parsed only here (the one place that reads cookies). */
-function sessionToken(req: FastifyRequest): string | undefined {
+/** The cookies of the request, parsed only here (the one place that reads cookies). */
+function cookies(req: FastifyRequest): Record<string, string | undefined> {
   const header = req.headers.cookie;
-  if (!header) return undefined;
-  return req.server.parseCookie(header)[SESSION_COOKIE];
+  if (!header) return {};
+  return req.server.parseCookie(header);
 }
 
 /**
@@ -65,13 +75,18 @@ function sessionToken(req: FastifyRequest): string | undefined {
  */
 export async function resolveSession(sessions: SessionStore, req: FastifyRequest, reply: FastifyReply): Promise<RequestSession> {
   const cookie = new ReplySessionCookie(req, reply, sessions.maxAgeSeconds);
-  const token = sessionToken(req);
-  if (!token) return { user: null, sessionHash: null, cookie };
+  const jar = cookies(req);
+  const token = jar[SESSION_COOKIE];
+  const device: DeviceCookie = {
+    token: jar[DEVICE_COOKIE] ?? null,
+    set: (t) => new ReplySessionCookie(req, reply, DEVICE_MAX_AGE, DEVICE_COOKIE).set(t),
+  };
+  if (!token) return { user: null, sessionHash: null, cookie, device };
   const found = await sessions.lookup(token);
   if (!found) {
     cookie.clear();
-    return { user: null, sessionHash: null, cookie };
+    return { user: null, sessionHash: null, cookie, device };
   }
   if (found.renewed) cookie.set(token);
-  return { user: found.user, sessionHash: found.tokenHash, cookie };
+  return { user: found.user, sessionHash: found.tokenHash, cookie, device };
 }

@@ -16,6 +16,10 @@ export type SessionStore = {
   /** Forget the cached account so its next request reads the new level from the database. */
   forgetUser(userId: number): void;
   clearCache(): void;
+  /** A change another process made (session-events.ts): 'user:<id>' or 'session:<token hash>'. */
+  applyChange(message: string): void;
+  /** While false every lookup reads the database (the change listener is down). */
+  setCacheTrusted(trusted: boolean): void;
 };
 
 const RENEW_EVERY_MS = 60 * 60 * 1000;
@@ -49,6 +53,7 @@ export function createSessionStore(db: Database, opts: { sessionDays: number; no
   const lifetimeMs = opts.sessionDays * 24 * 60 * 60 * 1000;
   const sessions = new Map<string, CachedSession>();
   const users = new Map<number, CachedUser>();
+  let trusted = true;
 
   async function loadSession(tokenHash: string, at: number): Promise<CachedSession | null> {
     const row = await repo.findSession(db, tokenHash);
@@ -66,7 +71,7 @@ export function createSessionStore(db: Database, opts: { sessionDays: number; no
 
   async function loadUser(userId: number, at: number): Promise<SessionUser | null> {
     const cached = users.get(userId);
-    if (cached && at - cached.checkedAt < USER_TRUST_MS) return cached.user;
+    if (trusted && cached && at - cached.checkedAt < USER_TRUST_MS) return cached.user;
     const row = await findUserById(db, userId);
     if (!row) {
       users.delete(userId);
@@ -94,7 +99,7 @@ export function createSessionStore(db: Database, opts: { sessionDays: number; no
       const tokenHash = hashToken(token);
       const at = now();
       let entry = sessions.get(tokenHash);
-      if (!entry || at - entry.checkedAt >= SESSION_TRUST_MS) {
+      if (!entry || !trusted || at - entry.checkedAt >= SESSION_TRUST_MS) {
         sessions.delete(tokenHash);
         entry = (await loadSession(tokenHash, at)) ?? undefined;
         if (!entry) return null;
@@ -106,7 +111,7 @@ export function createSessionStore(db: Database, opts: { sessionDays: number; no
       }
       const cached = users.get(entry.userId);
       // A fresh cached account answers without another await (the common signed-in request).
-      const user = cached && at - cached.checkedAt < USER_TRUST_MS ? cached.user : await loadUser(entry.userId, at);
+      const user = trusted && cached && at - cached.checkedAt < USER_TRUST_MS ? cached.user : await loadUser(entry.userId, at);
       if (!user) {
         sessions.delete(tokenHash);
         return null;
@@ -131,6 +136,19 @@ export function createSessionStore(db: Database, opts: { sessionDays: number; no
     clearCache() {
       sessions.clear();
       users.clear();
+    },
+
+    applyChange(message) {
+      if (message.startsWith('user:')) users.delete(Number(message.slice(5)));
+      else if (message.startsWith('session:')) sessions.delete(message.slice(8));
+    },
+
+    setCacheTrusted(value) {
+      trusted = value;
+      if (!value) {
+        sessions.clear();
+        users.clear();
+      }
     },
   };
 }

@@ -1,7 +1,12 @@
 import { sql } from 'kysely';
+import { lookalikeKey } from '@site/contracts';
 import type { Executor } from '../db/database.ts';
 
-export const nameKey = (name: string) => name.toLowerCase();
+/**
+ * The unique key of an account name: NFC, without invisible, bidi-control and control characters,
+ * lower case; so 'Admin', 'admin' and '\u200badmin' are one name.
+ */
+export const nameKey = (name: string) => lookalikeKey(name);
 
 export function findUserByName(db: Executor, name: string) {
   return db.selectFrom('users').selectAll().where('name_key', '=', nameKey(name)).executeTakeFirst();

@@ -56,6 +56,8 @@ export function mountLegacyApi(app: FastifyInstance, deps: AppDeps): void {
     const inputMap: FieldMap | undefined = 'input' in route ? route.input : undefined;
     const outputMap: FieldMap | undefined = 'output' in route ? route.output : undefined;
     app.post(url, async (req, reply) => {
+      // Answers depend on who asks: no cache (browser or shared) may keep them.
+      reply.header('cache-control', 'no-store');
       const body = req.body ?? {};
       if (typeof body !== 'object' || Array.isArray(body)) {
         const answer: LegacyErrorBody = { message: 'The request body must be a JSON object' };

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Viewer } from '@site/contracts';
 import type { AppDeps } from '../deps.ts';
-import { noCookie, resolveSession, type SessionCookie } from '../identity/request-session.ts';
+import { noCookie, noDevice, resolveSession, type DeviceCookie, type SessionCookie } from '../identity/request-session.ts';
 import type { SessionUser } from '../identity/session-user.ts';
 
 export type Context = {
@@ -13,12 +13,14 @@ export type Context = {
   /** Client address, for login throttling. */
   ip: string;
   cookie: SessionCookie;
+  /** The browser's device cookie (login limits, areas/auth). */
+  device: DeviceCookie;
 };
 
 /** The context without HTTP: tests and the command line call procedures through this. */
 export function createContextInner(
   deps: AppDeps,
-  opts: { user?: SessionUser | null; sessionHash?: string | null; ip?: string; cookie?: SessionCookie } = {},
+  opts: { user?: SessionUser | null; sessionHash?: string | null; ip?: string; cookie?: SessionCookie; device?: DeviceCookie } = {},
 ): Context {
   const user = opts.user ?? null;
   return {
@@ -28,6 +30,7 @@ export function createContextInner(
     sessionHash: opts.sessionHash ?? null,
     ip: opts.ip ?? '127.0.0.1',
     cookie: opts.cookie ?? noCookie,
+    device: opts.device ?? noDevice,
   };
 }
 

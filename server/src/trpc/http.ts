@@ -1,11 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TRPCError, type ProcedureType } from '@trpc/server';
 import { getHTTPStatusCode } from '@trpc/server/http';
+import { authMessages } from '@site/contracts';
 import type { AppDeps } from '../deps.ts';
 import { createContext, type Context } from './context.ts';
 import { errorShapeOf, invoke, type ErrorShape } from './invoke.ts';
 
 const MAX_BATCH = 32;
+/**
+ * Procedures that check a password: a batch carrying more than one of them is refused whole, so one
+ * request can never try more than one password (the login limit counts requests' attempts).
+ */
+const ONE_PER_BATCH = new Set(['auth.login', 'auth.signup']);
 
 type Answer = { result: { data: unknown } } | { error: ErrorShape };
 
@@ -34,6 +40,9 @@ export function mountTrpc(app: FastifyInstance, deps: AppDeps): void {
       }
       paths = isBatch ? pathText.split(',') : [pathText];
       if (paths.length > MAX_BATCH) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Batch call exceeds maximum size' });
+      if (paths.length > 1 && paths.filter((p) => ONE_PER_BATCH.has(p)).length > 1) {
+        throw new TRPCError({ code: 'BAD_REQUEST', message: authMessages.oneLoginPerBatch });
+      }
       const inputs = readInputs(req, isBatch, paths.length);
       ctx = await createContext(deps, req, reply);
       const context = ctx;
@@ -85,7 +94,12 @@ function statusOf(answers: Answer[]): number {
 }
 
 function send(reply: FastifyReply, body: unknown) {
-  return reply.header('content-type', 'application/json').header('vary', 'trpc-accept, accept').send(JSON.stringify(body));
+  // Answers depend on who asks: no cache (browser or shared) may keep them.
+  return reply
+    .header('content-type', 'application/json')
+    .header('cache-control', 'no-store')
+    .header('vary', 'trpc-accept, accept')
+    .send(JSON.stringify(body));
 }
 
 /** Inputs by batch index; a missing entry means the call has no input. */

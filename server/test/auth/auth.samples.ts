@@ -6,25 +6,25 @@ import type { AreaParity, AreaSamples } from '../area-tables.ts';
 /** A valid input per procedure: the permission matrix calls each at every level. */
 export const authSamples = {
   'auth.status': undefined,
-  'auth.signup': { name: 'newcomer', password: 'pw', confirmPassword: 'pw' },
-  'auth.login': { name: 'nobody', password: 'pw' },
+  'auth.signup': { name: 'newcomer', password: 'walnut-table-9', confirmPassword: 'walnut-table-9' },
+  'auth.login': { name: 'nobody', password: 'walnut-table-9' },
   'auth.logout': undefined,
 } satisfies AreaSamples<typeof authRoutes>;
 
 /** One check per documented /api path: the documented field names in, the documented field names out. */
 export const authParity = {
   async '/api/signup_attempt'(s) {
-    const res = await postJson(s.app, '/api/signup_attempt', { signupName: 'Owner', signupPass: 'pw', signupConfPass: 'pw' });
+    const res = await postJson(s.app, '/api/signup_attempt', { signupName: 'Owner', signupPass: 'walnut-table-9', signupConfPass: 'walnut-table-9' });
     expect(res.json()).toEqual({ user: 'Owner', authenticated: 3, authentication: 3 });
     const bad = await postJson(s.app, '/api/signup_attempt', { signupName: 'x', signupPass: 'a', signupConfPass: 'b' });
     expect(Object.keys(bad.json())).toEqual(['message']);
   },
   async '/api/login_attempt'(s) {
-    await createUser(s.deps, 'Friend', 1, 'pw');
-    const res = await postJson(s.app, '/api/login_attempt', { loginName: 'Friend', loginPass: 'pw' });
+    await createUser(s.deps, 'Friend', 1, 'walnut-table-9');
+    const res = await postJson(s.app, '/api/login_attempt', { loginName: 'Friend', loginPass: 'walnut-table-9' });
     expect(res.json()).toEqual({ user: 'Friend', authenticated: 1, authentication: 1 });
-    await createUser(s.deps, 'Pending', 0, 'pw');
-    const pending = await postJson(s.app, '/api/login_attempt', { loginName: 'Pending', loginPass: 'pw' });
+    await createUser(s.deps, 'Pending', 0, 'walnut-table-9');
+    const pending = await postJson(s.app, '/api/login_attempt', { loginName: 'Pending', loginPass: 'walnut-table-9' });
     expect(Object.keys(pending.json()).sort()).toEqual(['message', 'preauth']);
     expect(pending.json().preauth).toBe(true);
   },

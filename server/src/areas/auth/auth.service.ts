@@ -1,8 +1,19 @@
-import { authMessages, PASSWORD_MAX, signupProblem, type LoginInput, type SignupInput, type Status } from '@site/contracts';
+import {
+  authMessages,
+  hasInvisibleCharacters,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  signupProblem,
+  type LoginInput,
+  type SignupInput,
+  type Status,
+} from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { SessionUser } from '../../identity/session-user.ts';
 import * as repo from '../../identity/users.repository.ts';
+import { COMMON_PASSWORDS } from './common-passwords.ts';
+import { limitKey, type LimitRule } from './limits.ts';
 
 export const statusOf = (user: { name: string; level: number } | null): Status => ({
   user: user?.name ?? null,
@@ -13,12 +24,37 @@ function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
 }
 
-/** Creates an account: the very first one becomes the owner (level 3), every later one waits at 0. */
-export async function signup(deps: AppDeps, input: SignupInput): Promise<SessionUser> {
+/** Where a login or sign-up comes from: the client address and the browser's device cookie. */
+export type Client = { ip: string; deviceToken: string | null };
+
+/**
+ * The server's own sign-up rules, after the spec's checks (signupProblem, which the client runs too):
+ * a name without invisible or direction-changing characters, a password of at least 8 characters
+ * that is not one of the most common ones nor the name itself.
+ */
+export function signupPolicyProblem(name: string, password: string): string | null {
+  if (hasInvisibleCharacters(name)) return authMessages.nameInvisible;
+  if (password.length < PASSWORD_MIN) return authMessages.passwordTooShort;
+  if (COMMON_PASSWORDS.has(password.toLowerCase())) return authMessages.passwordTooCommon;
+  if (repo.nameKey(password) === repo.nameKey(name)) return authMessages.passwordIsName;
+  return null;
+}
+
+/**
+ * Creates an account: the very first one becomes the owner (level 3), every later one waits at 0.
+ * Sign-ups are counted per client address before the password is hashed.
+ */
+export async function signup(deps: AppDeps, input: SignupInput, client: Client): Promise<SessionUser> {
   const problem = signupProblem(input);
   if (problem) throw new AppError('BAD_REQUEST', problem);
-  const name = input.name.trim();
+  const name = input.name.trim().normalize('NFC');
+  const policy = signupPolicyProblem(name, input.password);
+  if (policy) throw new AppError('BAD_REQUEST', policy);
   if (await repo.findUserByName(deps.db, name)) throw new AppError('CONFLICT', authMessages.nameTaken);
+  const { maxAttempts, windowMs } = deps.config.signupThrottle;
+  if (!(await deps.limits.reserve([{ key: limitKey('signup', client.ip), max: maxAttempts, windowMs }]))) {
+    throw new AppError('TOO_MANY_REQUESTS', authMessages.signupThrottled);
+  }
   const passwordHash = await deps.passwords.hash(input.password);
   try {
     const user = await deps.db.transaction().execute(async (trx) => {
@@ -35,18 +71,21 @@ export async function signup(deps: AppDeps, input: SignupInput): Promise<Session
 }
 
 /**
- * Checks a name and password. Failures are counted per account and per address; at the limit every
- * attempt is refused with 429 until the window has passed, even with the right password.
+ * Checks a name and password. Every attempt is counted before the password is checked, so attempts
+ * in flight count and parallel requests cannot get past the limit. A browser holding a device cookie
+ * for this account (it signed in to it before) is counted on its own counter; every other attempt
+ * counts against the account and the client address. At the limit every attempt is refused with 429
+ * until the window has passed, even with the right password.
  */
-export async function login(deps: AppDeps, input: LoginInput, ip: string): Promise<SessionUser> {
-  const name = input.name.trim();
-  const nameKey = `name:${repo.nameKey(name)}`;
-  const keys = [nameKey, `ip:${ip}`];
-  if (deps.throttle.isBlocked(keys)) throw new AppError('TOO_MANY_REQUESTS', authMessages.throttled);
-  const fail = () => {
-    deps.throttle.recordFailure(keys);
-    return new AppError('UNAUTHORIZED', authMessages.badCredentials);
-  };
+export async function login(deps: AppDeps, input: LoginInput, client: Client): Promise<{ user: SessionUser; trusted: boolean }> {
+  const name = input.name.trim().normalize('NFC');
+  const { maxFailures: max, windowMs } = deps.config.loginThrottle;
+  const device = await deps.devices.trustedFor(client.deviceToken, name);
+  const accountKey = device ? limitKey('device', device) : limitKey('name', repo.nameKey(name));
+  const ipKey = limitKey('ip', client.ip);
+  const rules: LimitRule[] = device ? [{ key: accountKey, max, windowMs }] : [{ key: accountKey, max, windowMs }, { key: ipKey, max, windowMs }];
+  if (!(await deps.limits.reserve(rules))) throw new AppError('TOO_MANY_REQUESTS', authMessages.throttled);
+  const fail = () => new AppError('UNAUTHORIZED', authMessages.badCredentials);
   if (name === '' || input.password === '' || input.password.length > PASSWORD_MAX) throw fail();
   const user = await repo.findUserByName(deps.db, name);
   if (!user) {
@@ -54,8 +93,10 @@ export async function login(deps: AppDeps, input: LoginInput, ip: string): Promi
     throw fail();
   }
   if (!(await deps.passwords.verify(user.password_hash, input.password))) throw fail();
-  deps.throttle.clear(nameKey);
-  return { id: user.id, name: user.name, level: user.level as SessionUser['level'] };
+  // The attempt was no failure: the account's counter starts again, the address gets it back.
+  await deps.limits.clear(accountKey);
+  if (!device) await deps.limits.release(ipKey);
+  return { user: { id: user.id, name: user.name, level: user.level as SessionUser['level'] }, trusted: device !== null };
 }
 
 /** A pending account may hold a session (it sees /preauth and can log out) but its login is refused. */

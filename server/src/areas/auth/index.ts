@@ -1,4 +1,5 @@
 import { defineServerArea } from '../area.ts';
+import { authMigrations } from './auth.migrations.ts';
 import { authRouter } from './auth.router.ts';
 
-export const authArea = defineServerArea({ router: authRouter });
+export const authArea = defineServerArea({ router: authRouter, migrations: authMigrations });

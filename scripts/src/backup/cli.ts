@@ -1,0 +1,54 @@
+import path from 'node:path';
+import { ConfigError, loadConfig } from '@site/server/config';
+import { BackupError, backupTo, openConfigured, restoreFrom } from '@site/server/db/backup';
+import { DatabaseInUseError } from '@site/server/db/database';
+import { migrateToLatest } from '@site/server/db/migrate';
+
+const usage = `Usage:
+  npm run backup -- FILE     write the database and every file users made under DATA_DIR to FILE (.tar.gz)
+  npm run restore -- FILE    restore FILE into an empty DATA_DIR (PGlite) or an empty DATABASE_URL
+
+Uses the same configuration as the server (DATA_DIR, DATABASE_URL). On PostgreSQL a backup runs while
+the server serves (one consistent snapshot). The embedded database (PGlite) opens in one process only:
+stop the server, back up, and start it again.`;
+
+const inUse = `The running server holds the embedded database, and PGlite opens in one process only.
+Stop the server (Ctrl+C in its terminal), run this command again, then start the server (\`npm start\`);
+it takes a few seconds. On PostgreSQL (DATABASE_URL) backups run while the server serves.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, file] = argv;
+  if ((command !== 'backup' && command !== 'restore') || !file) {
+    console.error(usage);
+    return 2;
+  }
+  const config = loadConfig();
+  const target = path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
+  const handle = await openConfigured(config);
+  try {
+    if (command === 'backup') {
+      // What the server would do on start: the archive then always has every table.
+      await migrateToLatest(handle.db);
+      const manifest = await backupTo(handle.db, config.dataDir, target);
+      console.log(`Backed up ${manifest.tables.length} tables and the files under ${config.dataDir} to ${target}`);
+    } else {
+      const manifest = await restoreFrom(handle.db, config.dataDir, target);
+      console.log(`Restored ${manifest.tables.length} tables and the files of the backup made ${manifest.createdAt}`);
+    }
+    return 0;
+  } finally {
+    await handle.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const known = error instanceof BackupError || error instanceof ConfigError || error instanceof DatabaseInUseError;
+    console.error(known ? (error as Error).message : error);
+    if (error instanceof DatabaseInUseError) console.error(inUse);
+    process.exitCode = 1;
+  },
+);

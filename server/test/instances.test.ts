@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDeps } from '../src/app.ts';
+import { spawnServer, type SpawnedServer } from '../src/testing/spawn-server.ts';
+import { createTestDb, createUser, testConfig, TEST_PASSWORD, type TestDb } from './helpers.ts';
+
+/**
+ * Two server processes on one PostgreSQL (how the site outgrows one process or machine): the login
+ * limits are shared, and a level change or logout through one applies to the other's next request.
+ * Needs the built server (`npm run build -w @site/server`) and TEST_DATABASE_URL.
+ */
+describe.runIf(process.env.TEST_DATABASE_URL)('two instances on one PostgreSQL', () => {
+  let db: TestDb;
+  let a: SpawnedServer;
+  let b: SpawnedServer;
+
+  beforeAll(async () => {
+    db = await createTestDb('postgres');
+    const env = { DATABASE_URL: db.url ?? '', LOGIN_MAX_FAILURES: '6' };
+    [a, b] = await Promise.all([spawnServer({ env }), spawnServer({ env })]);
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await db?.close();
+  });
+
+  const post = (server: SpawnedServer, path: string, body?: unknown, cookie?: string) =>
+    fetch(server.url + path, {
+      method: 'POST',
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(cookie ? { cookie } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const status = async (server: SpawnedServer, cookie: string) => (await post(server, '/api/login_status', undefined, cookie)).json();
+
+  it('applies a level change and a logout made through one instance to the other at once', async () => {
+    const deps = createDeps(testConfig(), db.db);
+    await createUser(deps, 'Owner', 3);
+    await createUser(deps, 'Friend', 1);
+    const owner = `sid=${(await deps.sessions.create(1)).token}`;
+    const login = await post(b, '/api/login_attempt', { loginName: 'Friend', loginPass: TEST_PASSWORD });
+    expect(login.status).toBe(200);
+    const friend = (login.headers.getSetCookie().find((c) => c.startsWith('sid=')) ?? '').split(';')[0] ?? '';
+    // B has the session and the account cached now.
+    expect(await status(b, friend)).toMatchObject({ user: 'Friend', authenticated: 1 });
+    expect(await status(b, friend)).toMatchObject({ user: 'Friend', authenticated: 1 });
+
+    const raised = await post(a, '/api/admin/set_user_auth', { username: 'Friend', authlevel: 2 }, owner);
+    expect(raised.status).toBe(200);
+    expect(await status(b, friend)).toMatchObject({ user: 'Friend', authenticated: 2 });
+
+    expect((await post(a, '/api/logout', undefined, friend)).status).toBe(200);
+    expect(await status(b, friend)).toMatchObject({ user: null });
+  }, 60_000);
+
+  it('counts login failures across instances', async () => {
+    const deps = createDeps(testConfig(), db.db);
+    await createUser(deps, 'Target', 1);
+    for (let i = 0; i < 6; i++) {
+      const res = await post(i % 2 ? a : b, '/api/login_attempt', { loginName: 'Target', loginPass: `wrong${i}` });
+      expect(res.status).toBe(401);
+    }
+    for (const server of [a, b]) {
+      const res = await post(server, '/api/login_attempt', { loginName: 'Target', loginPass: TEST_PASSWORD });
+      expect(res.status).toBe(429);
+    }
+  }, 60_000);
+});
