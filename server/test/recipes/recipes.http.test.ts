@@ -58,6 +58,17 @@ describe.each(databases)('recipe images over HTTP (%s)', (kind) => {
     expect(fs.readdirSync(path.join(mediaDir, '.tmp'))).toEqual([]);
   });
 
+  it('answers a body that is not a well-formed multipart form with a readable 400 (found by the fuzz test)', async () => {
+    const cookie = await cookieFor(s.deps, 3);
+    const res = await s.app.inject({
+      method: 'POST',
+      url: '/private/recipes/images',
+      payload: '{"fileType":{}}',
+      headers: { 'content-type': 'multipart/form-data; boundary=x', cookie },
+    });
+    expect([res.statusCode, res.json()]).toEqual([400, { message: 'The upload is not a complete multipart form: send the image again' }]);
+  });
+
   it('answers 404 for unknown or malformed names', async () => {
     const cookie = await cookieFor(s.deps, 3);
     for (const name of ['00000000-0000-0000-0000-000000000000.webp', '..%2F..%2Fsecret.webp', 'x.webp']) {

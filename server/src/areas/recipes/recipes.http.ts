@@ -27,11 +27,19 @@ export function forgetImages(deps: AppDeps) {
  * sharp as a small WebP (which also drops EXIF and anything hidden in the file) under a server-made
  * name; served to the same level as the recipes.
  */
+/** A body that is not a well-formed multipart form (cut short, no boundary, bad headers) is the client's mistake. */
+function malformed(error: unknown): unknown {
+  if (error instanceof AppError || (error as { statusCode?: unknown }).statusCode !== undefined) return error;
+  return new AppError('BAD_REQUEST', 'The upload is not a complete multipart form: send the image again');
+}
+
 export async function recipesHttp(routes: HttpRegistrar, deps: AppDeps): Promise<void> {
   // Multipart parsing for this area's routes only (their rows say `multipart`).
   await routes.register(fastifyMultipart, { limits: { files: 1, fields: 20, fieldSize: 64 * 1024 } });
   routes.route('POST /private/recipes/images', async (req, reply) => {
-    const part = await req.file();
+    const part = await req.file().catch((error: unknown) => {
+      throw malformed(error);
+    });
     if (!part) throw new AppError('BAD_REQUEST', recipesMessages.noImage);
     const maxBytes = Math.min(RECIPE_IMAGE_MAX_BYTES, deps.config.mediaMaxBytes);
     let incoming;
@@ -39,7 +47,7 @@ export async function recipesHttp(routes: HttpRegistrar, deps: AppDeps): Promise
       incoming = await deps.media.receive(part.file, { maxBytes });
     } catch (error) {
       if (error instanceof MediaTooLargeError) throw new AppError('PAYLOAD_TOO_LARGE', error.message);
-      throw error;
+      throw malformed(error);
     }
     try {
       const type = await fileTypeFromBuffer(incoming.head);
