@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from './config.ts';
+import { startControlChannel } from './db/control.ts';
 import { createDb, DatabaseInUseError, dbTargetFromConfig } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { listenForSessionChanges } from './identity/session-events.ts';
@@ -13,6 +14,14 @@ async function main(): Promise<void> {
   // On PostgreSQL other processes (a second instance, `npm run user`) change sessions and levels too.
   const listener =
     handle.kind === 'postgres' && config.databaseUrl ? listenForSessionChanges(config.databaseUrl, deps.sessions, app.log) : undefined;
+  // On PGlite this process alone can open the database: `npm run backup` asks it over DATA_DIR/control.sock.
+  const control =
+    handle.kind === 'pglite'
+      ? await startControlChannel(handle.db, config.dataDir, app.log).catch((err: unknown) => {
+          app.log.warn({ err }, 'no control socket in DATA_DIR: `npm run backup` needs the server stopped');
+          return undefined;
+        })
+      : undefined;
 
   let stopping = false;
   /**
@@ -37,6 +46,7 @@ async function main(): Promise<void> {
     } finally {
       clearTimeout(force);
       await listener?.stop();
+      await control?.close().catch(() => {});
       await handle.close();
       process.exit(code);
     }

@@ -19,8 +19,8 @@ export type BackupManifest = { format: 1; createdAt: string; migrations: string[
 
 export class BackupError extends Error {}
 
-/** Folder entries under DATA_DIR that are not users' files. */
-const NOT_FILES = new Set(['pglite', 'site.lock']);
+/** Folder entries under DATA_DIR that are not users' files (control.sock: the live server's socket). */
+const NOT_FILES = new Set(['pglite', 'site.lock', 'control.sock']);
 const isUserFile = (relative: string) => {
   const first = relative.split(/[\\/]/, 1)[0] ?? '';
   return !NOT_FILES.has(first) && !first.startsWith('site.lock');
@@ -120,11 +120,35 @@ export async function backupTo(db: AnyDb, dataDir: string, file: string): Promis
   }
 }
 
-/** Whether a database holds no tables of the site yet (a fresh database, or migrated but empty). */
-async function isEmptyDatabase(db: AnyDb): Promise<boolean> {
+const tableText = async (db: AnyDb, table: string) =>
+  String((await sql<{ rows: unknown }>`select coalesce(json_agg(t order by t::text), '[]'::json)::text as rows from ${sql.table(table)} t`.execute(db)).rows[0]?.rows);
+
+/**
+ * The rows the migrations themselves put in (reference data such as recipe units), per table: a
+ * freshly migrated database holds them, so they neither make a database "not empty" nor clash with
+ * the same rows in the archive. Asked of a throw-away in-memory database migrated the same way.
+ */
+async function seededTables(): Promise<Map<string, string>> {
+  const fresh = await createDb({ kind: 'pglite-memory' });
+  try {
+    await migrateToLatest(fresh.db);
+    const seeded = new Map<string, string>();
+    for (const table of await tableNames(fresh.db)) {
+      const text = await tableText(fresh.db, table);
+      if (text !== '[]') seeded.set(table, text);
+    }
+    return seeded;
+  } finally {
+    await fresh.close();
+  }
+}
+
+/** Whether a database holds no data of the site yet (a fresh database, or migrated but unused). */
+async function isEmptyDatabase(db: AnyDb, seeded: Map<string, string>): Promise<boolean> {
   for (const table of await tableNames(db)) {
     const row = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)}`.execute(db);
-    if (Number(row.rows[0]?.n ?? 0) > 0) return false;
+    if (Number(row.rows[0]?.n ?? 0) === 0) continue;
+    if (seeded.get(table) !== (await tableText(db, table))) return false;
   }
   return true;
 }
@@ -142,13 +166,16 @@ export async function restoreFrom(db: AnyDb, dataDir: string, file: string): Pro
     if (unknown.length > 0) {
       throw new BackupError(`The backup was made by a newer version of the site (migrations ${unknown.join(', ')}): update the code first`);
     }
-    if (!(await isEmptyDatabase(db))) throw new BackupError('The database is not empty: restore into a new, empty database or data folder');
+    const seeded = await seededTables();
+    if (!(await isEmptyDatabase(db, seeded))) throw new BackupError('The database is not empty: restore into a new, empty database or data folder');
     const existing = userFiles(dataDir);
     if (existing.length > 0) throw new BackupError(`${dataDir} already holds files (${existing[0]}): restore into an empty data folder`);
     await migrateToLatest(db);
     const tables = (await tableNames(db)).filter((t) => manifest.tables.includes(t));
     const order = await loadOrder(db, tables);
     await db.transaction().execute(async (trx) => {
+      // The migrations' own rows are in the archive too: they make way for it (children first).
+      for (const table of [...order].reverse()) if (seeded.has(table)) await sql`delete from ${sql.table(table)}`.execute(trx);
       for (const table of order) {
         const rows = fs.readFileSync(path.join(stage, 'db', `${table}.json`), 'utf8');
         await sql`insert into ${sql.table(table)} overriding system value

@@ -1,0 +1,137 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { backupTo, BackupError, type BackupManifest } from './backup.ts';
+import type { Database } from './database.ts';
+
+/**
+ * The local control channel of a server on the embedded database (PGlite). PGlite opens its folder
+ * in one process only, so `npm run backup` cannot open it while the server runs; instead it asks the
+ * server, over a Unix domain socket inside DATA_DIR (DATA_DIR/control.sock, mode 0600, removed on
+ * close), to write the archive itself with the same backupTo the offline backup uses.
+ *
+ * Authentication is the file system's, like PostgreSQL's peer authentication: only the user who runs
+ * the server (and root) can open the socket. It is not reachable over the network and is not an HTTP
+ * route of the site (it has its own tiny http.Server on the socket, not Fastify), so it is not in
+ * the permission table. One request: POST /backup {"file": "/absolute/path.tar.gz"} → 200 with the
+ * manifest, or 4xx/500 with {"error": "readable message"}.
+ */
+export const CONTROL_SOCKET = 'control.sock';
+
+export const controlSocketPath = (dataDir: string) => path.join(dataDir, CONTROL_SOCKET);
+
+export type ControlChannel = { path: string; close: () => Promise<void> };
+
+type Log = { info: (msg: string) => void; warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
+
+const MAX_BODY = 64 * 1024;
+
+function reply(res: http.ServerResponse, status: number, body: object): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+async function readBody(req: http.IncomingMessage): Promise<string> {
+  let text = '';
+  for await (const chunk of req) {
+    text += String(chunk);
+    if (text.length > MAX_BODY) throw new BackupError('The request is too large');
+  }
+  return text;
+}
+
+/** Listens on DATA_DIR/control.sock. The caller holds the PGlite lock, so a socket left there is stale. */
+export async function startControlChannel(db: Database, dataDir: string, log?: Log): Promise<ControlChannel> {
+  const socketPath = controlSocketPath(dataDir);
+  let busy = false;
+  const server = http.createServer((req, res) => {
+    void (async () => {
+      if (req.method !== 'POST' || req.url !== '/backup') return reply(res, 404, { error: `Unknown command ${req.method} ${req.url}` });
+      if (busy) return reply(res, 409, { error: 'A backup is already running; try again when it is done' });
+      busy = true;
+      try {
+        const { file } = JSON.parse(await readBody(req)) as { file?: unknown };
+        if (typeof file !== 'string' || !path.isAbsolute(file)) throw new BackupError('The backup file must be an absolute path');
+        const manifest = await backupTo(db, dataDir, file);
+        log?.info(`backup of the live database written to ${file}`);
+        reply(res, 200, manifest);
+      } catch (error) {
+        const known = error instanceof BackupError || error instanceof SyntaxError;
+        if (!known) log?.error({ err: error }, 'backup over the control socket failed');
+        const message = error instanceof Error ? error.message : String(error);
+        reply(res, known ? 400 : 500, { error: `The server could not write the backup: ${message}` });
+      } finally {
+        busy = false;
+      }
+    })();
+  });
+  fs.rmSync(socketPath, { force: true });
+  // Created 0600 from the start (umask), not chmod-ed after a window where others could connect.
+  // Worker threads cannot change the umask; the chmod below still applies there.
+  let oldMask: number | undefined;
+  try {
+    oldMask = process.umask(0o177);
+  } catch {
+    oldMask = undefined;
+  }
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(socketPath, () => {
+        server.off('error', reject);
+        resolve();
+      });
+      if (oldMask !== undefined) process.umask(oldMask);
+      oldMask = undefined;
+    });
+  } finally {
+    if (oldMask !== undefined) process.umask(oldMask);
+  }
+  fs.chmodSync(socketPath, 0o600);
+  return {
+    path: socketPath,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      fs.rmSync(socketPath, { force: true });
+    },
+  };
+}
+
+/** Raised when no server answers on the socket (none listens, or an older server without it). */
+export class ControlUnavailableError extends Error {}
+
+/** Asks the server holding DATA_DIR to write a backup to `file` (absolute). */
+export function requestBackup(dataDir: string, file: string): Promise<BackupManifest> {
+  const socketPath = controlSocketPath(dataDir);
+  const body = JSON.stringify({ file });
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { socketPath, path: '/backup', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => {
+          let parsed: { error?: string } & Partial<BackupManifest>;
+          try {
+            parsed = JSON.parse(text) as typeof parsed;
+          } catch {
+            return reject(new BackupError(`The server answered ${res.statusCode} without a readable message`));
+          }
+          if (res.statusCode === 200) resolve(parsed as BackupManifest);
+          else reject(new BackupError(parsed.error ?? `The server answered ${res.statusCode}`));
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED') {
+        reject(new ControlUnavailableError(`No server answers on ${socketPath}`));
+      } else if (error.code === 'EACCES') {
+        reject(new BackupError(`${socketPath} belongs to another user: run the backup as the user who runs the server`));
+      } else reject(error);
+    });
+    req.end(body);
+  });
+}
