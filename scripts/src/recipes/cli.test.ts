@@ -44,7 +44,7 @@ describe('npm run recipes', () => {
     try {
       const held = await recipes('import', path.join(fixtures, 'pancakes.jsonld'));
       expect(held.code).toBe(1);
-      expect(held.out).toContain('is in use by process');
+      expect(held.out).toContain('is open in another process');
       expect(held.out).toContain('The running server holds the embedded database. Stop it and run this again');
     } finally {
       await handle.close();
