@@ -1,27 +1,13 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cliRunner } from '../testing/run-cli.ts';
 
-const run = promisify(execFile);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-recipes-cli-'));
-const cli = path.join(import.meta.dirname, 'cli.ts');
-const tsx = path.resolve(import.meta.dirname, '../../../node_modules/.bin/tsx');
 const fixtures = path.resolve(import.meta.dirname, '../../../contracts/src/recipes/fixtures');
 
-async function recipes(...args: string[]): Promise<{ code: number; out: string }> {
-  try {
-    const { stdout, stderr } = await run(tsx, [cli, ...args], {
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-    });
-    return { code: 0, out: stdout + stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, out: e.stdout + e.stderr };
-  }
-}
+const recipes = cliRunner(path.join(import.meta.dirname, 'cli.ts'), { DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' });
 
 describe('npm run recipes', () => {
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
