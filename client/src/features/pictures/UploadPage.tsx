@@ -73,8 +73,12 @@ export default function UploadPage() {
     }));
     setItems((all) => [...all, ...added]);
     setNotes([]);
+    // The suggestion arrives after the EXIF read; a date the member already typed is theirs to keep.
+    const untouched = (it: Item) => it.date.year === '' && it.date.month === '' && it.date.day === '';
     for (const item of added) {
-      void suggestedDate(item.file).then(({ parts, from }) => patch(item.key, { date: parts, dateFrom: from }));
+      void suggestedDate(item.file).then(({ parts, from }) =>
+        setItems((all) => all.map((it) => (it.key === item.key && untouched(it) ? { ...it, date: parts, dateFrom: from } : it))),
+      );
     }
   };
 
