@@ -1,28 +1,9 @@
 import { it } from 'vitest';
+// The same hand-written PDF the server's finance tests upload.
+import { samplePdf } from '../../server/test/finance/fixtures.ts';
 import { DESKTOP, PHONE, describeInBrowser, expect, seriousAxeViolations, signUpOwner, useSite, waitForShell } from './harness.ts';
 
-/** A small valid one-page PDF (offsets computed), so the browser's viewer can open it. */
-function receiptPdf(): Buffer {
-  const stream = 'BT /F1 24 Tf 72 720 Td (Receipt: Food Bank, 25.50 USD) Tj ET';
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((object, i) => {
-    offsets.push(body.length);
-    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
-}
+const receiptPdf = () => samplePdf('Receipt: Food Bank, 25.50 USD');
 
 describeInBrowser('finance: charity entries with documentation', () => {
   const site = useSite();
