@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rowId } from '../row-id.ts';
 import { text } from '../text.ts';
 
 export const CLIMBING_GUEST_MAX = 100;
@@ -34,6 +35,6 @@ export const addClimbingPassInput = z.object({ guest: text({ label: 'Guest', max
 export type AddClimbingPassInput = z.infer<typeof addClimbingPassInput>;
 
 export const removeClimbingPassInput = z.object({
-  id: z.number({ error: climbingMessages.badId }).int({ error: climbingMessages.badId }).positive({ error: climbingMessages.badId }),
+  id: rowId(climbingMessages.badId),
 });
 export type RemoveClimbingPassInput = z.infer<typeof removeClimbingPassInput>;

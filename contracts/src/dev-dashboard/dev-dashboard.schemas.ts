@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_ROW_ID } from '../row-id.ts';
 import { NAMED_ISSUE, text } from '../text.ts';
 
 /** The four actions, in the order of the buttons; each is a key of the owner's DEV_COMMANDS_FILE. */
@@ -37,7 +38,7 @@ export const devMessages = {
 export const runInput = z.object({ confirm: text({ label: 'Confirmation', max: 100, trim: true }).optional() }).optional();
 export const runIdInput = z.object({
   id: z.unknown().optional().transform((v, ctx): number => {
-    if (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v < 2 ** 31) return v;
+    if (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= MAX_ROW_ID) return v;
     ctx.addIssue({ code: 'custom', message: devMessages.runId, params: NAMED_ISSUE });
     return z.NEVER;
   }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_ROW_ID } from '../row-id.ts';
 import { NAMED_ISSUE, text } from '../text.ts';
 import { centsToDecimal, parseCents, type CentsParse } from './money.ts';
 
@@ -89,7 +90,7 @@ export const wholeNumber = (min: number, max: number, message: string) =>
   });
 
 export const yearSchema = wholeNumber(MIN_YEAR, MAX_YEAR, charityMessages.year);
-export const entryId = wholeNumber(1, 2 ** 31 - 1, charityMessages.id);
+export const entryId = wholeNumber(1, MAX_ROW_ID, charityMessages.id);
 
 /** The fields of an entry, in the order the form reports their problems. */
 const entryFields = {

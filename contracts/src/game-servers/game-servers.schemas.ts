@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rowId } from '../row-id.ts';
 import { text } from '../text.ts';
 
 /** Live, never stored: Online answered a TCP connect, Offline refused it, Unknown could not tell in time. */
@@ -20,10 +21,7 @@ export const gameServerPort = z
   .int({ error: gameServerMessages.badPort })
   .min(1, { error: gameServerMessages.badPort })
   .max(65535, { error: gameServerMessages.badPort });
-const gameServerId = z
-  .number({ error: gameServerMessages.badId })
-  .int({ error: gameServerMessages.badId })
-  .positive({ error: gameServerMessages.badId });
+const gameServerId = rowId(gameServerMessages.badId);
 const description = text({ label: 'Description', max: GAME_SERVER_DESCRIPTION_MAX, trim: true, min: 1 });
 
 export type GameServer = {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rowId } from '../row-id.ts';
 import { text } from '../text.ts';
 
 /** A house task's state, in the order the list is sorted. New tasks are To Do or To Get. */
@@ -24,7 +25,7 @@ export function compareHouse(a: { status: HouseStatus; id: number }, b: { status
 export const houseTask = z.object({ id: z.number(), task: z.string(), status: z.enum(HOUSE_STATUSES) });
 export type HouseTask = z.infer<typeof houseTask>;
 
-const houseId = z.number({ error: houseMessages.badId }).int({ error: houseMessages.badId }).positive({ error: houseMessages.badId });
+const houseId = rowId(houseMessages.badId);
 
 export const addHouseInput = z.object({
   task: text({ label: 'Task', max: HOUSE_TASK_MAX, trim: true, min: 1 }),

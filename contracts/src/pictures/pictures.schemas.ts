@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_ROW_ID } from '../row-id.ts';
 import { NAMED_ISSUE, text } from '../text.ts';
 
 /**
@@ -157,7 +158,7 @@ export type Picture = {
 export type PageInfo = { pageLength: number; pageCount: number; label: string };
 export type PicturePage = PageInfo & { index: number; type: PageType; pictures: Picture[]; total: number };
 
-export const pictureIdInput = z.object({ id: z.number().int().min(1).max(2_147_483_647) });
+export const pictureIdInput = z.object({ id: z.number().int().min(1).max(MAX_ROW_ID) });
 export const updatePictureInput = pictureIdInput.extend({ caption: captionSchema, date: captureDateSchema });
 
 export type PendingPicture = Picture & { uploadedAt: string };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rowId } from '../row-id.ts';
 import { text } from '../text.ts';
 
 export const RECIPE_VIEWS = ['page', 'steps', 'printer'] as const;
@@ -58,7 +59,12 @@ export const RECIPE_LIMITS = {
 } as const;
 
 const id = (label: string) =>
-  z.number({ error: `${label} must be a number` }).int({ error: `${label} must be a whole number` }).positive({ error: `${label} must be positive` });
+  rowId({
+    notNumber: `${label} must be a number`,
+    notWhole: `${label} must be a whole number`,
+    notPositive: `${label} must be positive`,
+    tooLarge: `${label} is too large`,
+  });
 
 export const recipeIdInput = z.object({ recipeId: id('Recipe id') });
 

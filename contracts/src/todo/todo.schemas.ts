@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rowId } from '../row-id.ts';
 import { NAMED_ISSUE, text } from '../text.ts';
 
 /** The stored states of a member's task, in the order the list shows them. */
@@ -41,7 +42,7 @@ export function compareTodo(a: { status: TodoStatus; id: number }, b: { status: 
 }
 
 export const todoTaskText = text({ label: 'Task', max: TODO_TASK_MAX, trim: true, min: 1 });
-export const todoId = z.number({ error: todoMessages.badId }).int({ error: todoMessages.badId }).positive({ error: todoMessages.badId });
+export const todoId = rowId(todoMessages.badId);
 
 /** The status as typed, checked against the five words with the spec's exact message. */
 const todoStatusWord = z

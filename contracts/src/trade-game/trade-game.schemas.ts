@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rowId } from '../row-id.ts';
 import { text } from '../text.ts';
 
 /** The most units of one line, offer side or basket the server accepts at all (capacity comes on top). */
@@ -37,7 +38,7 @@ const offerSide = (label: string) => z.object({ name: resourceName, amount: amou
 export const offerInput = z.object({ give: offerSide('Amount offered'), want: offerSide('Amount wanted') });
 export type OfferInput = z.infer<typeof offerInput>;
 
-export const offerIdInput = z.object({ id: z.number({ error: 'Offer must be a number' }).int().positive('Offer must be a number') });
+export const offerIdInput = z.object({ id: rowId('Offer must be a number') });
 export type OfferIdInput = z.infer<typeof offerIdInput>;
 
 /* ---------- what the server answers (field names as the documented /api paths read them) ---------- */
