@@ -18,6 +18,8 @@ async function files() {
 
 async function setDate(page: Page, item: number, date: { year: string; month: string; day: string }) {
   const row = page.getByTestId('upload-list').locator('li').nth(item);
+  // The page suggests a date (EXIF, else the file's date) a moment after the file is chosen: type after it.
+  await expect.poll(() => row.getByLabel('Year').inputValue()).not.toBe('');
   await row.getByLabel('Year').fill(date.year);
   await row.getByLabel('Month').fill(date.month);
   await row.getByLabel('Day').fill(date.day);

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +7,22 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 
 /** Real files for the tests, made here: no binary fixtures in the repository. */
+
+/** The row of a picture (a 10-byte JPEG nobody will open) taken on [year, month, day], 0 = unknown. */
+export function pictureRow(by: { id: number } | null, caption: string, date: [number, number, number], status: 'approved' | 'pending' = 'approved') {
+  return {
+    stem: randomBytes(16).toString('hex'),
+    file_type: 'jpg',
+    mime: 'image/jpeg',
+    size_bytes: 10,
+    caption,
+    year: date[0],
+    month: date[1],
+    day: date[2],
+    status,
+    uploaded_by: by?.id ?? null,
+  } as const;
+}
 
 /** A JPEG whose EXIF says it was taken on `date` ('2021:07:15 10:20:30') and is rotated 90° (orientation 6). */
 export function jpegWithExif(date = '2021:07:15 10:20:30', size = { width: 600, height: 400 }): Promise<Buffer> {

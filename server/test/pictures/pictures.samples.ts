@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { picturesRoutes } from '@site/contracts';
+import { drainJobs } from '../../src/areas/pictures/pictures.worker.ts';
 import { cookieFor, postJson } from '../helpers.ts';
 import type { AreaParity, AreaSamples } from '../area-tables.ts';
 import { png, uploadVia } from './pictures.fixtures.ts';
@@ -30,6 +31,8 @@ export const picturesParity = {
     expect(sized.json()).toEqual({ pageLength: 1, pageCount: 2 });
     const bad = await postJson(s.app, '/api/pictures/get_all', { type: 'week', index: 0 }, cookie);
     expect(bad.statusCode).toBe(400);
+    // The app's worker would still be making thumbnails when the next test empties the tables.
+    await drainJobs(s.deps);
   },
   async '/api/pictures/get'(s) {
     const cookie = await cookieFor(s.deps, 2);
@@ -42,5 +45,6 @@ export const picturesParity = {
     expect(body.target).toMatch(/^[0-9a-f]{32}\.png$/);
     const missing = await postJson(s.app, '/api/pictures/get', { type: 'year', index: 0, pic: 5 }, cookie);
     expect([missing.statusCode, missing.json()]).toEqual([404, { message: 'There is no picture at that position' }]);
+    await drainJobs(s.deps);
   },
 } satisfies AreaParity<typeof picturesRoutes>;

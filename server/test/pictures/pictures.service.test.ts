@@ -1,24 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Level } from '@site/contracts';
 import * as repo from '../../src/areas/pictures/pictures.repository.ts';
 import type { SessionUser } from '../../src/identity/session-user.ts';
 import { callerFor, createUser, databases, useTestServer, type TestServer } from '../helpers.ts';
-import { tempMediaDir } from './pictures.fixtures.ts';
+import { pictureRow, tempMediaDir } from './pictures.fixtures.ts';
 
-async function seed(s: TestServer, by: SessionUser, caption: string, date: [number, number, number], status: 'approved' | 'pending' = 'approved') {
-  return repo.insertPicture(s.db, {
-    stem: randomBytes(16).toString('hex'),
-    file_type: 'jpg',
-    mime: 'image/jpeg',
-    size_bytes: 10,
-    caption,
-    year: date[0],
-    month: date[1],
-    day: date[2],
-    status,
-    uploaded_by: by.id,
-  });
+function seed(s: TestServer, by: SessionUser, caption: string, date: [number, number, number], status: 'approved' | 'pending' = 'approved') {
+  return repo.insertPicture(s.db, pictureRow(by, caption, date, status));
 }
 
 describe.each(databases)('pictures service (%s)', (kind) => {

@@ -55,4 +55,96 @@ const pictures: Migration = {
   },
 };
 
-export const picturesMigrations = { '20261123_pictures_tables': pictures };
+/** The tables whose changes move pictures between pages, and the triggers that say so. */
+const PAGING_TABLES = ['pictures', 'picture_days'] as const;
+const PAGING_EVENTS = [
+  ['insert', 'referencing new table as new_rows'],
+  ['delete', 'referencing old table as old_rows'],
+  ['update', 'referencing old table as old_rows new table as new_rows'],
+  ['truncate', ''],
+] as const;
+
+/**
+ * The gallery's layout cache (pictures.layout.ts). Approved pictures are counted per capture day
+ * instead of per month, so a page starts its index scan at the right day (a few rows to skip, not a
+ * month's worth). picture_paging holds a token that triggers replace with a random one, in the
+ * writing transaction, whenever rows of pictures or picture_days change in a way that can move a
+ * picture between pages (not a caption or a thumbnail); each server process keeps the layout in
+ * memory with the token it was read under, and a page read returns the current token in the same
+ * statement as its rows, so a change made through any process, or by hand in SQL, is seen on the
+ * next call.
+ *
+ * The token is every row of picture_paging together: a change deletes the rows it sees and adds a
+ * new one, so two writers at once leave two rows (both new) rather than one overwriting the other
+ * unseen, and a restore that loads the table's rows from an archive never collides with a row a
+ * trigger has just added. The triggers look at the rows a statement really changed, so loading an
+ * empty table (a restore) leaves the token alone.
+ */
+const layoutCache: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('picture_days')
+      .addColumn('year', 'smallint', (c) => c.notNull())
+      .addColumn('month', 'smallint', (c) => c.notNull())
+      .addColumn('day', 'smallint', (c) => c.notNull())
+      .addColumn('approved', 'integer', (c) => c.notNull().check(sql`approved >= 0`))
+      .addPrimaryKeyConstraint('picture_days_pkey', ['year', 'month', 'day'])
+      .execute();
+    await sql`
+      insert into picture_days (year, month, day, approved)
+      select year, month, day, count(*) from pictures where status = 'approved' group by year, month, day`.execute(db);
+    await db.schema.dropTable('picture_months').execute();
+
+    await db.schema.createTable('picture_paging').addColumn('token', 'uuid', (c) => c.primaryKey()).execute();
+    // A fixed first token: a freshly migrated database must look the same every time (backup's
+    // "is this database empty" check compares it with a throw-away one).
+    await sql`insert into picture_paging (token) values ('00000000-0000-0000-0000-000000000000')`.execute(db);
+    await sql`
+      create function picture_paging_changed() returns trigger language plpgsql as $$
+      begin
+        if tg_op = 'INSERT' then
+          if not exists (select from new_rows) then return null; end if;
+        elsif tg_op = 'DELETE' then
+          if not exists (select from old_rows) then return null; end if;
+        elsif tg_op = 'UPDATE' and tg_table_name = 'pictures' then
+          if not exists (
+            select from old_rows o join new_rows n using (id)
+            where (o.status, o.year, o.month, o.day, o.uploaded_by) is distinct from (n.status, n.year, n.month, n.day, n.uploaded_by)
+          ) then return null; end if;
+        elsif tg_op = 'UPDATE' then
+          if not exists (select from new_rows) then return null; end if;
+        end if;
+        delete from picture_paging;
+        insert into picture_paging (token) values (gen_random_uuid());
+        return null;
+      end
+      $$`.execute(db);
+    for (const table of PAGING_TABLES) {
+      for (const [event, referencing] of PAGING_EVENTS) {
+        await sql`
+          create trigger ${sql.id(`${table}_paging_${event}`)} after ${sql.raw(event)} on ${sql.table(table)} ${sql.raw(referencing)}
+          for each statement execute function picture_paging_changed()`.execute(db);
+      }
+    }
+  },
+  async down(db: Kysely<any>) {
+    for (const table of PAGING_TABLES) {
+      for (const [event] of PAGING_EVENTS) await sql`drop trigger ${sql.id(`${table}_paging_${event}`)} on ${sql.table(table)}`.execute(db);
+    }
+    await sql`drop function picture_paging_changed()`.execute(db);
+    await db.schema.dropTable('picture_paging').execute();
+    await db.schema
+      .createTable('picture_months')
+      .addColumn('year', 'smallint', (c) => c.notNull())
+      .addColumn('month', 'smallint', (c) => c.notNull())
+      .addColumn('approved', 'integer', (c) => c.notNull().check(sql`approved >= 0`))
+      .addPrimaryKeyConstraint('picture_months_pkey', ['year', 'month'])
+      .execute();
+    await sql`
+      insert into picture_months (year, month, approved)
+      select year, month, sum(approved) from picture_days group by year, month`.execute(db);
+    await db.schema.dropTable('picture_days').execute();
+  },
+};
+
+export const picturesMigrations = { '20261123_pictures_tables': pictures, '20261124_pictures_layout_cache': layoutCache };

@@ -1,43 +1,134 @@
-import { sql, type ExpressionBuilder } from 'kysely';
-import type { CaptureDate } from '@site/contracts';
+import { sql } from 'kysely';
+import { MAX_ROW_ID, type CaptureDate } from '@site/contracts';
 import type { Executor } from '../../db/database.ts';
-import type { Tables } from '../../db/schema.ts';
+import { FENCE_STRIDE, type GalleryCounts, type Position } from './pictures.paging.ts';
 import type { PictureRecord, PicturesTable } from './pictures.tables.ts';
 
 /** Who is looking: admins see every pending picture, others only their own. */
 export type Looker = { id: number; admin: boolean };
 
-/** One capture month with the number of pictures the looker sees in it. */
-export type MonthGroup = { year: number; month: number; count: number };
-
-type Eb = ExpressionBuilder<Tables, 'pictures'>;
-const visibleTo = (looker: Looker) => (eb: Eb) =>
-  looker.admin ? eb.lit(true) : eb.or([eb('status', '=', 'approved'), eb('uploaded_by', '=', looker.id)]);
+/** The token: picture_paging's rows together (see the migration); null when it has none. */
+const tokenOf = (db: Executor) =>
+  db.selectFrom('picture_paging').select(sql<string | null>`string_agg(token::text, ' ' order by token)`.as('token'));
 
 /**
- * The months holding pictures the looker sees, newest first, with their counts: the approved counts
- * kept in picture_months plus the pending pictures this looker may see (few; a partial index).
+ * Everything paging needs, in one statement (one snapshot): the token, the approved pictures per
+ * day (picture_days), the pending ones (few; a partial index) and the fences of the days with many
+ * pictures. Read again only when the token has changed.
  */
-export async function monthGroups(db: Executor, looker: Looker): Promise<MonthGroup[]> {
-  const [approved, pending] = await Promise.all([
-    db.selectFrom('picture_months').select(['year', 'month', 'approved']).where('approved', '>', 0).execute(),
-    db
-      .selectFrom('pictures')
-      .select(['year', 'month', (eb) => eb.fn.countAll<string>().as('n')])
-      .where('status', '=', 'pending')
-      .$if(!looker.admin, (q) => q.where('uploaded_by', '=', looker.id))
-      .groupBy(['year', 'month'])
-      .execute(),
-  ]);
-  const byKey = new Map<number, MonthGroup>();
-  for (const row of approved) byKey.set(row.year * 16 + row.month, { year: row.year, month: row.month, count: row.approved });
-  for (const row of pending) {
-    const key = row.year * 16 + row.month;
-    const group = byKey.get(key);
-    if (group) group.count += Number(row.n);
-    else byKey.set(key, { year: row.year, month: row.month, count: Number(row.n) });
-  }
-  return [...byKey.entries()].sort((a, b) => b[0] - a[0]).map(([, g]) => g);
+export async function galleryCounts(db: Executor): Promise<GalleryCounts> {
+  // One row of int arrays: far cheaper to build and hand over than thousands of rows or JSON.
+  type Ints = number[] | null;
+  type Row = {
+    token: string | null;
+    day_year: Ints;
+    day_month: Ints;
+    day_day: Ints;
+    day_approved: Ints;
+    pending_uploader: (number | null)[] | null;
+    pending_year: Ints;
+    pending_month: Ints;
+    pending_day: Ints;
+    pending_id: Ints;
+    fence_year: Ints;
+    fence_month: Ints;
+    fence_day: Ints;
+    fence_id: Ints;
+  };
+  const result = await sql<Row>`
+    select * from
+      (${tokenOf(db)}) as token,
+      (select array_agg(year) as day_year, array_agg(month) as day_month, array_agg(day) as day_day, array_agg(approved) as day_approved
+        from picture_days where approved > 0) as days,
+      (select array_agg(uploaded_by) as pending_uploader, array_agg(year) as pending_year, array_agg(month) as pending_month,
+          array_agg(day) as pending_day, array_agg(id) as pending_id
+        from pictures where status = 'pending') as pending,
+      (select array_agg(d.year) as fence_year, array_agg(d.month) as fence_month, array_agg(d.day) as fence_day, array_agg(f.id) as fence_id
+        from picture_days as d
+        cross join lateral (
+          select id from (
+            select id, row_number() over (order by id desc) - 1 as n from pictures
+            where (year, month, day) = (d.year, d.month, d.day) and status = 'approved'
+          ) as ranked
+          where n > 0 and n % ${FENCE_STRIDE} = 0
+        ) as f
+        where d.approved > ${FENCE_STRIDE}) as fences`.execute(db);
+  const row = result.rows[0];
+  if (!row) throw new Error('galleryCounts returned no row');
+  const at = (values: Ints, i: number) => values?.[i] ?? 0;
+  return {
+    token: row.token,
+    approved: (row.day_year ?? []).map((year, i) => ({ year, month: at(row.day_month, i), day: at(row.day_day, i), count: at(row.day_approved, i) })),
+    pending: (row.pending_id ?? []).map((id, i) => ({
+      uploader: row.pending_uploader?.[i] ?? null,
+      year: at(row.pending_year, i),
+      month: at(row.pending_month, i),
+      day: at(row.pending_day, i),
+      id,
+    })),
+    fences: (row.fence_id ?? []).map((id, i) => ({ year: at(row.fence_year, i), month: at(row.fence_month, i), day: at(row.fence_day, i), id })),
+  };
+}
+
+/** The token alone: whether counts read earlier are still the database's. */
+export async function pagingToken(db: Executor): Promise<string | null> {
+  const row = await tokenOf(db).executeTakeFirst();
+  return row?.token ?? null;
+}
+
+/** The columns a picture in the gallery needs (toPicture). */
+const CARD_COLUMNS = [
+  'id',
+  'stem',
+  'file_type',
+  'caption',
+  'year',
+  'month',
+  'day',
+  'status',
+  'uploaded_by',
+  'thumb_status',
+  'thumb_width',
+  'thumb_height',
+  'has_display',
+  'has_poster',
+] as const;
+
+export type PictureCard = Pick<PictureRecord, (typeof CARD_COLUMNS)[number]> & { uploader: string | null };
+
+/**
+ * At most `limit` pictures the looker sees, newest first, the first of them `offset` pictures
+ * after day `from`'s newest (or after its picture `fromId`, a fence): one backward range scan of
+ * the capture-order index that skips only inside that day, fewer than FENCE_STRIDE pictures plus
+ * the looker's own pending ones. One row back, whatever the page holds: the pictures as one JSON
+ * array (much cheaper to hand over than rows of columns) and the token read in the same
+ * statement, so the caller knows which counts the pictures match.
+ */
+export async function pageRows(
+  db: Executor,
+  looker: Looker,
+  from: Position & { limit: number },
+): Promise<{ token: string | null; pictures: PictureCard[] }> {
+  const page = db
+    .selectFrom('pictures')
+    .select(CARD_COLUMNS)
+    .select((eb) => eb.selectFrom('users').select('users.name').whereRef('users.id', '=', 'pictures.uploaded_by').as('uploader'))
+    .where((eb) => eb(eb.refTuple('year', 'month', 'day', 'id'), '<=', eb.tuple(from.year, from.month, from.day, from.fromId ?? MAX_ROW_ID)))
+    .$if(!looker.admin, (q) => q.where((eb) => eb.or([eb('status', '=', 'approved'), eb('uploaded_by', '=', looker.id)])))
+    .orderBy('year', 'desc')
+    .orderBy('month', 'desc')
+    .orderBy('day', 'desc')
+    .orderBy('id', 'desc')
+    .offset(from.offset)
+    .limit(from.limit);
+  const row = await db
+    .selectFrom(page.as('p'))
+    .select((eb) => [
+      tokenOf(db).as('token'),
+      eb.fn.jsonAgg('p').orderBy('p.year', 'desc').orderBy('p.month', 'desc').orderBy('p.day', 'desc').orderBy('p.id', 'desc').as('pictures'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { token: row.token, pictures: row.pictures ?? [] };
 }
 
 export type PictureRow = PictureRecord & { uploader: string | null };
@@ -48,53 +139,6 @@ function baseSelect(db: Executor) {
     .leftJoin('users', 'users.id', 'pictures.uploaded_by')
     .selectAll('pictures')
     .select('users.name as uploader');
-}
-
-/**
- * Pictures the looker sees within one year (and month, unless `month` is null), newest first,
- * skipping `offset` and returning at most `limit`.
- */
-export function inGroup(
-  db: Executor,
-  looker: Looker,
-  where: { year: number; month: number | null },
-  offset: number,
-  limit: number,
-): Promise<PictureRow[]> {
-  return baseSelect(db)
-    .where('pictures.year', '=', where.year)
-    .$if(where.month !== null, (q) => q.where('pictures.month', '=', where.month ?? 0))
-    .where((eb) => visibleTo(looker)(eb as unknown as Eb))
-    .orderBy('pictures.year', 'desc')
-    .orderBy('pictures.month', 'desc')
-    .orderBy('pictures.day', 'desc')
-    .orderBy('pictures.id', 'desc')
-    .offset(offset)
-    .limit(limit)
-    .execute();
-}
-
-/**
- * Pictures the looker sees from the start of one month downwards (older), newest first: a page of
- * a page-size gallery starts inside the month the counts say, so the offset stays within it.
- */
-export function fromMonth(
-  db: Executor,
-  looker: Looker,
-  start: { year: number; month: number },
-  offset: number,
-  limit: number,
-): Promise<PictureRow[]> {
-  return baseSelect(db)
-    .where((eb) => eb(eb.refTuple('pictures.year', 'pictures.month'), '<=', eb.tuple(start.year, start.month)))
-    .where((eb) => visibleTo(looker)(eb as unknown as Eb))
-    .orderBy('pictures.year', 'desc')
-    .orderBy('pictures.month', 'desc')
-    .orderBy('pictures.day', 'desc')
-    .orderBy('pictures.id', 'desc')
-    .offset(offset)
-    .limit(limit)
-    .execute();
 }
 
 export function findById(db: Executor, id: number): Promise<PictureRow | undefined> {
@@ -118,12 +162,12 @@ export async function pendingCount(db: Executor): Promise<number> {
   return Number(row.n);
 }
 
-/** Moves an approved picture's month count by `delta` (same transaction as the change itself). */
-export async function countMonth(db: Executor, date: { year: number; month: number }, delta: number): Promise<void> {
+/** Moves an approved picture's day count by `delta` (same transaction as the change itself). */
+export async function countDay(db: Executor, date: CaptureDate, delta: number): Promise<void> {
   await db
-    .insertInto('picture_months')
-    .values({ year: date.year, month: date.month, approved: Math.max(delta, 0) })
-    .onConflict((oc) => oc.columns(['year', 'month']).doUpdateSet({ approved: sql`picture_months.approved + ${delta}` }))
+    .insertInto('picture_days')
+    .values({ year: date.year, month: date.month, day: date.day, approved: Math.max(delta, 0) })
+    .onConflict((oc) => oc.columns(['year', 'month', 'day']).doUpdateSet({ approved: sql`picture_days.approved + ${delta}` }))
     .execute();
 }
 
@@ -131,7 +175,7 @@ export type NewPicture = Omit<PicturesTable, 'id' | 'created_at' | 'thumb_status
 
 export async function insertPicture(db: Executor, values: NewPicture): Promise<PictureRecord> {
   const row = await db.insertInto('pictures').values(values).returningAll().executeTakeFirstOrThrow();
-  if (row.status === 'approved') await countMonth(db, row, 1);
+  if (row.status === 'approved') await countDay(db, row, 1);
   await db.insertInto('picture_jobs').values({ picture_id: row.id, locked_until: null, last_error: null }).execute();
   return row;
 }
@@ -144,13 +188,13 @@ export async function approve(db: Executor, id: number): Promise<PictureRecord |
     .where('status', '=', 'pending')
     .returningAll()
     .executeTakeFirst();
-  if (row) await countMonth(db, row, 1);
+  if (row) await countDay(db, row, 1);
   return row;
 }
 
 export async function deletePicture(db: Executor, id: number): Promise<PictureRecord | undefined> {
   const row = await db.deleteFrom('pictures').where('id', '=', id).returningAll().executeTakeFirst();
-  if (row?.status === 'approved') await countMonth(db, row, -1);
+  if (row?.status === 'approved') await countDay(db, row, -1);
   return row;
 }
 
@@ -163,9 +207,9 @@ export async function updatePicture(db: Executor, id: number, caption: string, d
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
-  if (row.status === 'approved' && (before.year !== row.year || before.month !== row.month)) {
-    await countMonth(db, before, -1);
-    await countMonth(db, row, 1);
+  if (row.status === 'approved' && (before.year !== row.year || before.month !== row.month || before.day !== row.day)) {
+    await countDay(db, before, -1);
+    await countDay(db, row, 1);
   }
   return row;
 }

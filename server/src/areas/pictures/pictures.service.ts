@@ -12,13 +12,14 @@ import {
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { SessionUser } from '../../identity/session-user.ts';
-import { paginate, type Paging } from './pictures.paging.ts';
+import { readPage } from './pictures.layout.ts';
+import type { Paging } from './pictures.paging.ts';
 import * as repo from './pictures.repository.ts';
 import { removePictureFiles } from './pictures.files.ts';
 
 const lookerOf = (user: SessionUser): repo.Looker => ({ id: user.id, admin: user.level >= 3 });
 
-export function toPicture(row: repo.PictureRow): Picture {
+export function toPicture(row: repo.PictureCard): Picture {
   return {
     id: row.id,
     desc: row.caption,
@@ -36,11 +37,6 @@ export function toPicture(row: repo.PictureRow): Picture {
   };
 }
 
-async function pagingFor(deps: AppDeps, user: SessionUser, type: PageType, index: number): Promise<Paging> {
-  const groups = await repo.monthGroups(deps.db, lookerOf(user));
-  return paginate(groups, type, index);
-}
-
 function emptyLabel(type: PageType, paging: Paging): string {
   if (paging.total === 0) return typeof type === 'number' ? 'All Pictures' : 'No Pictures Yet';
   return 'No Such Page';
@@ -48,7 +44,7 @@ function emptyLabel(type: PageType, paging: Paging): string {
 
 /** `/api/pictures/get_all`: how many pictures the page holds and how many pages the type has. */
 export async function pageInfo(deps: AppDeps, user: SessionUser, type: PageType, index: number): Promise<PageInfo> {
-  const paging = await pagingFor(deps, user, type, index);
+  const { paging } = await readPage(deps.db, lookerOf(user), type, index, null);
   return {
     pageLength: paging.page?.length ?? 0,
     pageCount: paging.pageCount,
@@ -56,19 +52,9 @@ export async function pageInfo(deps: AppDeps, user: SessionUser, type: PageType,
   };
 }
 
-async function rowsOf(deps: AppDeps, user: SessionUser, paging: Paging, offset: number, limit: number): Promise<repo.PictureRow[]> {
-  const page = paging.page;
-  if (!page || offset >= page.length) return [];
-  const take = Math.min(limit, page.length - offset);
-  const looker = lookerOf(user);
-  if (page.kind === 'group') return repo.inGroup(deps.db, looker, { year: page.year, month: page.month }, offset, take);
-  return repo.fromMonth(deps.db, looker, page.from, page.offset + offset, take);
-}
-
 /** The whole page in one call: its label, counts and pictures (the client's grid). */
 export async function page(deps: AppDeps, user: SessionUser, type: PageType, index: number): Promise<PicturePage> {
-  const paging = await pagingFor(deps, user, type, index);
-  const rows = await rowsOf(deps, user, paging, 0, paging.page?.length ?? 0);
+  const { paging, pictures } = await readPage(deps.db, lookerOf(user), type, index, { offset: 0, limit: Number.POSITIVE_INFINITY });
   return {
     type,
     index,
@@ -76,14 +62,14 @@ export async function page(deps: AppDeps, user: SessionUser, type: PageType, ind
     pageCount: paging.pageCount,
     total: paging.total,
     label: paging.page?.label ?? emptyLabel(type, paging),
-    pictures: rows.map(toPicture),
+    pictures: pictures.map(toPicture),
   };
 }
 
 /** `/api/pictures/get`: the picture at position `pic` of a page. */
 export async function pictureAt(deps: AppDeps, user: SessionUser, type: PageType, index: number, pic: number): Promise<Picture> {
-  const paging = await pagingFor(deps, user, type, index);
-  const [row] = await rowsOf(deps, user, paging, pic, 1);
+  const { pictures } = await readPage(deps.db, lookerOf(user), type, index, { offset: pic, limit: 1 });
+  const [row] = pictures;
   if (!row) throw new AppError('NOT_FOUND', pictureMessages.noPicture);
   return toPicture(row);
 }

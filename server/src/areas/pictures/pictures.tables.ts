@@ -28,13 +28,24 @@ export interface PicturesTable {
 }
 
 /**
- * Approved pictures per capture month: the gallery's month, year and page-size paging reads this
- * small table instead of counting a large one. Kept in the same transaction as every change.
+ * Approved pictures per capture day (0 = unknown, like the pictures' own date): the gallery's
+ * month, year and page-size paging reads this small table instead of counting a large one, and a
+ * page's index scan starts at the day its first picture is in. Kept in the same transaction as
+ * every change.
  */
-export interface PictureMonthsTable {
+export interface PictureDaysTable {
   year: number;
   month: number;
+  day: number;
   approved: number;
+}
+
+/**
+ * The token: its rows together (normally one) change, by triggers, whenever a change may move
+ * pictures between pages, so a process can tell whether the layout it keeps in memory is current.
+ */
+export interface PicturePagingTable {
+  token: string;
 }
 
 /** The background queue: one row per picture whose derived files are still to be made. */
@@ -49,7 +60,8 @@ export interface PictureJobsTable {
 
 export interface PicturesTables {
   pictures: PicturesTable;
-  picture_months: PictureMonthsTable;
+  picture_days: PictureDaysTable;
+  picture_paging: PicturePagingTable;
   picture_jobs: PictureJobsTable;
 }
 
