@@ -7,10 +7,16 @@ import path from 'node:path';
 import { afterAll, beforeAll, it } from 'vitest';
 import { DESKTOP, PHONE, describeInBrowser, expect, seriousAxeViolations, signUpOwner, useSite, waitForShell } from './harness.ts';
 
-/** A short MP4 made with ffmpeg, served on 127.0.0.1 with Range support (no network needed). */
+/**
+ * A short MP4 made with ffmpeg, served on 127.0.0.1 with Range support (no network needed). Under
+ * /held/ the last quarter is held back until `release()`, so a download there cannot finish first.
+ */
 let clip: Buffer;
 let mediaServer: http.Server;
 let mediaBase = '';
+let holding = 0;
+let release = () => {};
+const released = new Promise<void>((resolve) => (release = resolve));
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ytdl-e2e-'));
 
 beforeAll(async () => {
@@ -32,7 +38,22 @@ beforeAll(async () => {
       'accept-ranges': 'bytes',
       ...(range ? { 'content-range': `bytes ${start}-${end}/${clip.length}` } : {}),
     });
-    res.end(req.method === 'HEAD' ? undefined : clip.subarray(start, end + 1));
+    if (req.method === 'HEAD') return void res.end();
+    if (!req.url?.startsWith('/held/')) return void res.end(clip.subarray(start, end + 1));
+    const middle = start + Math.floor(((end - start + 1) * 3) / 4);
+    res.write(clip.subarray(start, middle));
+    // Counted while held and open (yt-dlp's title request hangs up early).
+    holding += 1;
+    let counted = true;
+    const uncount = () => {
+      if (counted) holding -= 1;
+      counted = false;
+    };
+    res.once('close', uncount);
+    void released.then(() => {
+      uncount();
+      res.end(clip.subarray(middle, end + 1));
+    });
   });
   await new Promise<void>((resolve) => mediaServer.listen(0, '127.0.0.1', resolve));
   mediaBase = `http://127.0.0.1:${(mediaServer.address() as AddressInfo).port}`;
@@ -58,7 +79,7 @@ describeInBrowser('YT-DL: a video saved to this device', () => {
     await url.fill('https://www.youtube.com/watch?v=dQw4w9WgXcQ&list=PL1&t=5');
     await expect(page.locator('iframe[title="Video preview"]').getAttribute('src')).resolves.toBe('https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ');
 
-    await url.fill(`${mediaBase}/Holiday%20clip.mp4?autoplay=1`);
+    await url.fill(`${mediaBase}/held/Holiday%20clip.mp4?autoplay=1`);
     await expect.poll(() => page.getByTestId('video-title').textContent(), { timeout: 30_000 }).toContain('Holiday clip');
     await expect(page.getByText('No preview for this link').isVisible()).resolves.toBe(true);
     expect(await seriousAxeViolations(page)).toEqual([]);
@@ -66,6 +87,9 @@ describeInBrowser('YT-DL: a video saved to this device', () => {
 
     const downloadButton = page.getByRole('button', { name: 'Download', exact: true });
     const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), downloadButton.click()]);
+    // The browser's download began while the server was still fetching: the host still holds the rest.
+    expect(holding).toBeGreaterThan(0);
+    release();
     expect(download.suggestedFilename()).toBe('Holiday clip.mp4');
     const saved = path.join(dir, 'saved.mp4');
     await download.saveAs(saved);

@@ -20,8 +20,9 @@ export const ytdlJobInput = z.object({ job: z.uuid({ error: 'That download does 
 
 /**
  * A download's life: `starting` (checking the link), `downloading` (the server fetches; bytes and
- * speed move), `processing` (merging or extracting audio), `ready` (the browser may fetch the file
- * once), then `sent`; or `failed` (with `error`) or `cancelled`.
+ * speed move; the file may already be fetched when `streaming`), `processing` (merging or extracting
+ * audio), `ready` (the browser may fetch the file once), then `sent`; or `failed` (with `error`) or
+ * `cancelled`.
  */
 export const YTDL_STATES = ['starting', 'downloading', 'processing', 'ready', 'sent', 'failed', 'cancelled'] as const;
 export type YtdlState = (typeof YTDL_STATES)[number];
@@ -37,6 +38,11 @@ export const ytdlProgress = z.object({
   totalBytes: z.number().nullable(),
   /** Bytes per second, when yt-dlp knows it. */
   speed: z.number().nullable(),
+  /**
+   * The file can be fetched now, while the server still downloads it (the answer follows the file as
+   * it is written). Only for a file yt-dlp delivers as it writes it; others wait for `ready`.
+   */
+  streaming: z.boolean(),
   fileName: z.string().nullable(),
   error: z.string().nullable(),
 });

@@ -30,6 +30,10 @@ export type MediaServer = {
   url(name: string): string;
   /** Every path requested, in order. */
   requests: string[];
+  /** How many /held/ and /broken/ answers are holding back the rest of their file now. */
+  holding(): number;
+  /** Lets every answer held back now go on (answers asked for later are held again). */
+  release(): void;
   close(): Promise<void>;
 };
 
@@ -37,11 +41,17 @@ export type MediaServer = {
  * Serves files on 127.0.0.1 with Range support, like a video host's CDN:
  * - /<anything>.mp4 answers `file`;
  * - /slow/<anything>.mp4 answers it at a trickle (a download that stays running);
+ * - /held/<anything>.mp4 answers the first three quarters at once, then holds the rest back until
+ *   `release()` (the download cannot finish before the test says so);
+ * - /broken/<anything>.mp4 does the same but, once released, cuts the connection instead; asked
+ *   again (yt-dlp resuming with a Range), it answers 404: a download that fails half way;
  * - /redirect?to=URL answers 302 to URL.
  */
 export async function serveMedia(file: string, opts: { host?: string } = {}): Promise<MediaServer> {
   const size = (await fs.stat(file)).size;
   const requests: string[] = [];
+  const held = new Set<() => void>();
+  const broken = new Set<string>();
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     requests.push(url.pathname);
@@ -50,6 +60,9 @@ export async function serveMedia(file: string, opts: { host?: string } = {}): Pr
     }
     if (!url.pathname.endsWith('.mp4')) return void res.writeHead(404).end();
     const slow = url.pathname.startsWith('/slow/');
+    const cut = url.pathname.startsWith('/broken/');
+    const hold = cut || url.pathname.startsWith('/held/');
+    if (cut && req.headers.range && broken.has(url.pathname)) return void res.writeHead(404).end();
     const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
     let start = 0;
     let end = size - 1;
@@ -65,6 +78,22 @@ export async function serveMedia(file: string, opts: { host?: string } = {}): Pr
       ...(range ? { 'content-range': `bytes ${start}-${end}/${size}` } : {}),
     });
     if (req.method === 'HEAD') return void res.end();
+    if (hold) {
+      const middle = start + Math.floor(((end - start + 1) * 3) / 4);
+      createReadStream(file, { start, end: middle - 1 })
+        .on('end', () => {
+          const go = () => {
+            held.delete(go);
+            if (!cut) return void createReadStream(file, { start: middle, end }).pipe(res);
+            broken.add(url.pathname);
+            res.destroy();
+          };
+          held.add(go);
+          res.once('close', () => held.delete(go));
+        })
+        .pipe(res, { end: false });
+      return;
+    }
     if (!slow) return void createReadStream(file, { start, end }).pipe(res);
     // 1 KB every 50 ms: a 40 KB clip takes about two seconds, long enough to watch and cancel.
     let at = start;
@@ -81,6 +110,10 @@ export async function serveMedia(file: string, opts: { host?: string } = {}): Pr
   return {
     url: (name) => `http://127.0.0.1:${port}/${name}`,
     requests,
+    holding: () => held.size,
+    release: () => {
+      for (const go of [...held]) go();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -4,10 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { TRPCError } from '@trpc/server';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ytdlMessages, type YtdlProgress } from '@site/contracts';
+import { ytdlMessages, type YtdlFormat, type YtdlProgress } from '@site/contracts';
 import { isPrivateAddress } from '../../src/areas/ytdl/ytdl.guard.ts';
 import { contentDisposition } from '../../src/areas/ytdl/ytdl.http.ts';
+import { parseLine, streamsAsWritten } from '../../src/areas/ytdl/ytdl.runner.ts';
 import { YtdlService, ytdlService, ytdlTempRoot } from '../../src/areas/ytdl/ytdl.service.ts';
 import { callerFor, cookieFor, createUser, databases, postJson, testConfig, useTestServer } from '../helpers.ts';
 import { makeClip, serveMedia, tempFolder, type MediaServer } from './ytdl.fixture.ts';
@@ -56,6 +58,27 @@ async function until(read: () => YtdlProgress | Promise<YtdlProgress>, done: (p:
   }
 }
 
+/** The app on a real port (once per app): streaming is about what reaches a socket, not inject's buffer. */
+async function baseOf(app: FastifyInstance): Promise<string> {
+  const address = app.server.address();
+  if (address && typeof address === 'object') return `http://127.0.0.1:${address.port}`;
+  return app.listen({ port: 0, host: '127.0.0.1' });
+}
+
+/** The rest of a body as it arrives; rejects when the answer is cut off before its end. */
+async function readRest(reader: ReadableStreamDefaultReader<Uint8Array>, chunks: Uint8Array[]): Promise<Buffer> {
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return Buffer.concat(chunks);
+    chunks.push(value);
+  }
+}
+
+/** Waits until `ready` says so (the test's own time limit ends a wait that never gets there). */
+async function eventually(ready: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await ready())) await sleep(50);
+}
+
 /** Made at load time: the servers' DATA_DIRs are named while the describes are collected. */
 const dir = mkdtempSync(path.join(os.tmpdir(), 'ytdl-test-'));
 let clip: string;
@@ -76,6 +99,20 @@ describe.each(databases)('YT-DL with private hosts allowed (%s)', (kind) => {
   const dataDir = () => path.join(dir, `data-${kind}`);
   const s = useTestServer(kind, { DOWNLOAD_ALLOW_PRIVATE_HOSTS: 'true', DATA_DIR: path.join(dir, `data-${kind}`), DOWNLOAD_CONCURRENCY: '2' });
   const tempRoot = () => ytdlTempRoot(dataDir());
+
+  /** A new friend's job run until it is ready or failed, with every state its progress showed ('…, streaming' when it could be fetched). */
+  async function friendsJobToEnd(url: string, format: YtdlFormat) {
+    const user = await createUser(s.deps, 'friend', 1);
+    const { token } = await s.deps.sessions.create(user.id);
+    const member = callerFor(s.deps, user);
+    const { job } = await member.ytdl.start({ url, format });
+    const seen = new Set<string>();
+    const ready = await until(
+      () => member.ytdl.progress({ job }),
+      (p) => (seen.add(p.streaming ? `${p.state}, streaming` : p.state), p.state === 'ready' || p.state === 'failed'),
+    );
+    return { token, member, job, ready, seen };
+  }
 
   it('tells the title of a link and the yt-dlp version', async () => {
     const member = callerFor(s.deps, await createUser(s.deps, 'friend', 1));
@@ -105,17 +142,10 @@ describe.each(databases)('YT-DL with private hosts allowed (%s)', (kind) => {
   });
 
   it('runs a job: start, progress to ready, the file once from GET /api/ytdl/file/:job, then it is gone', async () => {
-    const user = await createUser(s.deps, 'friend', 1);
-    const { token } = await s.deps.sessions.create(user.id);
-    const member = callerFor(s.deps, user);
-    const { job } = await member.ytdl.start({ url: media.url('slow/job.mp4'), format: 'mp4' });
-    const seen = new Set<string>();
-    const ready = await until(
-      () => member.ytdl.progress({ job }),
-      (p) => (seen.add(p.state), p.state === 'ready' || p.state === 'failed'),
-    );
-    expect(ready).toMatchObject({ state: 'ready', percent: 100, title: 'job', fileName: 'job.mp4', error: null, totalBytes: clipBytes.length });
-    expect(seen.has('downloading')).toBe(true);
+    const { token, member, job, ready, seen } = await friendsJobToEnd(media.url('slow/job.mp4'), 'mp4');
+    expect(ready).toMatchObject({ state: 'ready', percent: 100, title: 'job', fileName: 'job.mp4', error: null, totalBytes: clipBytes.length, streaming: false });
+    // An MP4 that yt-dlp writes as it is could be fetched while it downloaded; nobody did, so it waited.
+    expect(seen.has('downloading, streaming')).toBe(true);
     const file = await s.app.inject({ method: 'GET', url: `/api/ytdl/file/${job}`, headers: { cookie: `sid=${token}` } });
     expect(file.statusCode).toBe(200);
     expect(file.rawPayload.equals(clipBytes)).toBe(true);
@@ -143,15 +173,16 @@ describe.each(databases)('YT-DL with private hosts allowed (%s)', (kind) => {
     await member.ytdl.cancel(next);
   });
 
-  it('cancels a /api/ytdl/download whose caller hangs up before the file is ready', async () => {
+  it('cancels a /api/ytdl/download whose caller hangs up before the file can be sent', async () => {
     const user = await createUser(s.deps, 'friend', 1);
     const cookie = `sid=${(await s.deps.sessions.create(user.id)).token}`;
-    const base = await s.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = await baseOf(s.app);
     const hangUp = new AbortController();
     const request = fetch(`${base}/api/ytdl/download`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/json' },
-      body: JSON.stringify({ url: media.url('slow/hang-up.mp4'), format: 'mp4' }),
+      // M4A from an MP4: ffmpeg extracts the audio afterwards, so nothing can be sent before yt-dlp is done.
+      body: JSON.stringify({ url: media.url('slow/hang-up.mp4'), format: 'm4a' }),
       signal: hangUp.signal,
     }).catch((error: unknown) => error);
     // Wait until yt-dlp is writing into its folder, then hang up.
@@ -167,6 +198,133 @@ describe.each(databases)('YT-DL with private hosts allowed (%s)', (kind) => {
     const member = callerFor(s.deps, user);
     const next = await member.ytdl.start({ url: media.url('slow/after.mp4'), format: 'mp4' });
     await member.ytdl.cancel(next);
+  });
+
+  it('streams /api/ytdl/download while yt-dlp is still writing: the first bytes come before the video host has sent the rest', async () => {
+    const cookie = await cookieFor(s.deps, 1);
+    const res = await fetch(`${await baseOf(s.app)}/api/ytdl/download`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: media.url('held/Streamed%20clip.mp4'), format: 'mp4' }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('video/mp4');
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="Streamed clip.mp4"; filename*=UTF-8''Streamed%20clip.mp4`);
+    expect(decodeURIComponent(res.headers.get('x-video-title') ?? '')).toBe('Streamed clip');
+    // The size is not known while the file grows: the answer is chunked, and only its proper end completes it.
+    expect(res.headers.get('content-length')).toBeNull();
+    const events: string[] = [];
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const first = await reader.read();
+    // The video host holds the last quarter back until the test lets it go: if the answer waited for
+    // yt-dlp to finish, these bytes could never come and the test would fail at its time limit.
+    events.push(`client has ${first.value && first.value.length > 0 ? 'the first bytes' : 'nothing'}; the host holds back ${media.holding() > 0 ? 'the rest' : 'nothing'}`);
+    media.release();
+    events.push('the host sends the rest');
+    const body = await readRest(reader, first.value ? [first.value] : []);
+    events.push('client has the whole file');
+    expect(events).toEqual([
+      'client has the first bytes; the host holds back the rest',
+      'the host sends the rest',
+      'client has the whole file',
+    ]);
+    expect(body.equals(clipBytes)).toBe(true);
+    expect(await allRemoved(tempRoot())).toEqual([]);
+  });
+
+  it('sends a job to GET /api/ytdl/file/:job while it downloads; Cancel cuts that answer off, stops yt-dlp and deletes its files', async () => {
+    const user = await createUser(s.deps, 'friend', 1);
+    const cookie = `sid=${(await s.deps.sessions.create(user.id)).token}`;
+    const member = callerFor(s.deps, user);
+    const { job } = await member.ytdl.start({ url: media.url('held/page.mp4'), format: 'mp4' });
+    const streaming = await until(() => member.ytdl.progress({ job }), (p) => p.streaming || p.state === 'failed' || p.state === 'ready');
+    expect(streaming).toMatchObject({ state: 'downloading', streaming: true, fileName: 'page.mp4', error: null });
+    const res = await fetch(`${await baseOf(s.app)}/api/ytdl/file/${job}`, { headers: { cookie } });
+    expect([res.status, res.headers.get('content-disposition')]).toEqual([200, `attachment; filename="page.mp4"; filename*=UTF-8''page.mp4`]);
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const first = await reader.read();
+    expect(first.value?.length).toBeGreaterThan(0);
+    // Still downloading (the host holds the rest back), fetched once: the page goes on showing progress.
+    expect(await member.ytdl.progress({ job })).toMatchObject({ state: 'downloading', streaming: false });
+    const again = await s.app.inject({ method: 'GET', url: `/api/ytdl/file/${job}`, headers: { cookie } });
+    expect([again.statusCode, again.json()]).toEqual([404, { message: ytdlMessages.noJob }]);
+
+    expect(await member.ytdl.cancel({ job })).toEqual({ cancelled: true });
+    const chunks = first.value ? [first.value] : [];
+    await expect(readRest(reader, chunks)).rejects.toThrow();
+    expect(Buffer.concat(chunks).length).toBeLessThan(clipBytes.length);
+    expect(await entries(tempRoot())).toEqual([]);
+    expect((await member.ytdl.progress({ job })).state).toBe('cancelled');
+    // yt-dlp is gone: its connections to the host are closed without the rest ever being sent.
+    await eventually(() => media.holding() === 0);
+  });
+
+  it('cancels a /api/ytdl/download whose caller hangs up mid-stream: yt-dlp stops and its files go', async () => {
+    const user = await createUser(s.deps, 'friend', 1);
+    const cookie = `sid=${(await s.deps.sessions.create(user.id)).token}`;
+    const hangUp = new AbortController();
+    const res = await fetch(`${await baseOf(s.app)}/api/ytdl/download`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: media.url('held/hang-up.mp4'), format: 'mp4' }),
+      signal: hangUp.signal,
+    });
+    expect(res.status).toBe(200);
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    expect((await reader.read()).value?.length).toBeGreaterThan(0);
+    hangUp.abort();
+    expect(await allRemoved(tempRoot())).toEqual([]);
+    await eventually(() => media.holding() === 0);
+    // The member's slot is free again.
+    const member = callerFor(s.deps, user);
+    const next = await member.ytdl.start({ url: media.url('slow/after.mp4'), format: 'mp4' });
+    await member.ytdl.cancel(next);
+  });
+
+  it('cuts off an answer whose download fails mid-stream (a failed download, not a short file) and tells the page why', async () => {
+    const user = await createUser(s.deps, 'friend', 1);
+    const cookie = `sid=${(await s.deps.sessions.create(user.id)).token}`;
+    const member = callerFor(s.deps, user);
+    const base = await baseOf(s.app);
+
+    // The documented route: the body ends with an error, never as if complete.
+    const res = await fetch(`${base}/api/ytdl/download`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: media.url('broken/post.mp4'), format: 'mp4' }),
+    });
+    expect(res.status).toBe(200);
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const first = await reader.read();
+    expect(first.value?.length).toBeGreaterThan(0);
+    media.release();
+    const chunks = first.value ? [first.value] : [];
+    await expect(readRest(reader, chunks)).rejects.toThrow();
+    expect(Buffer.concat(chunks).length).toBeLessThan(clipBytes.length);
+    expect(await allRemoved(tempRoot())).toEqual([]);
+
+    // The page's job: its fetch is cut off the same way, and its progress says why.
+    const { job } = await member.ytdl.start({ url: media.url('broken/page.mp4'), format: 'mp4' });
+    await until(() => member.ytdl.progress({ job }), (p) => p.streaming || p.state === 'failed');
+    const file = await fetch(`${base}/api/ytdl/file/${job}`, { headers: { cookie } });
+    const fileReader = (file.body as ReadableStream<Uint8Array>).getReader();
+    expect((await fileReader.read()).value?.length).toBeGreaterThan(0);
+    media.release();
+    await expect(readRest(fileReader, [])).rejects.toThrow();
+    const failed = await until(() => member.ytdl.progress({ job }), (p) => p.state !== 'downloading' && p.state !== 'processing');
+    expect([failed.state, failed.error]).toEqual(['failed', ytdlMessages.unreachable]);
+    expect(await allRemoved(tempRoot())).toEqual([]);
+  });
+
+  it('keeps M4A extracted from a video for when yt-dlp is done: it is never sent while it downloads', async () => {
+    const { token, job, ready, seen } = await friendsJobToEnd(media.url('slow/audio.mp4'), 'm4a');
+    expect(ready).toMatchObject({ state: 'ready', fileName: 'audio.m4a', error: null });
+    expect(seen.has('downloading')).toBe(true);
+    expect([...seen].filter((state) => state.endsWith('streaming'))).toEqual([]);
+    const file = await s.app.inject({ method: 'GET', url: `/api/ytdl/file/${job}`, headers: { cookie: `sid=${token}` } });
+    expect([file.statusCode, file.headers['content-length']]).toEqual([200, String(file.rawPayload.length)]);
+    expect(await codecs(file.rawPayload, dir)).toEqual(['aac,audio']);
+    expect(await allRemoved(tempRoot())).toEqual([]);
   });
 
   it('allows one download per member and DOWNLOAD_CONCURRENCY in all, with a clear 429', async () => {
@@ -299,5 +457,45 @@ describe('the guard proxy', () => {
 
   it('writes RFC 5987 file names', () => {
     expect(contentDisposition("it's (a) *test*.mp4")).toBe(`attachment; filename="it's (a) *test*.mp4"; filename*=UTF-8''it%27s%20%28a%29%20%2Atest%2A.mp4`);
+  });
+});
+
+describe('what is sent while yt-dlp writes it', () => {
+  it('only a single plain HTTP(S) file already in the wanted container that no post-processor touches', () => {
+    const mp4 = { ext: 'mp4', protocol: 'https' };
+    expect(streamsAsWritten('mp4', mp4)).toBe(true);
+    expect(streamsAsWritten('mp4', { ...mp4, protocol: 'http', stretched_ratio: 1, is_live: false })).toBe(true);
+    // A merge of video and audio, HLS or DASH fragments, a live stream: ffmpeg works on them afterwards.
+    expect(streamsAsWritten('mp4', { ...mp4, protocol: 'https+https' })).toBe(false);
+    expect(streamsAsWritten('mp4', { ...mp4, protocol: 'm3u8_native' })).toBe(false);
+    expect(streamsAsWritten('mp4', { ...mp4, protocol: 'http_dash_segments' })).toBe(false);
+    expect(streamsAsWritten('mp4', { ...mp4, is_live: true })).toBe(false);
+    // Remuxed into MP4, or a stretched picture fixed up.
+    expect(streamsAsWritten('mp4', { ext: 'webm', protocol: 'https' })).toBe(false);
+    expect(streamsAsWritten('mp4', { ...mp4, stretched_ratio: 1.33 })).toBe(false);
+    expect(streamsAsWritten('mp4', { protocol: 'https' })).toBe(false);
+    // M4A: AAC left alone by -x; a DASH M4A is fixed up; audio from a video is extracted.
+    expect(streamsAsWritten('m4a', { ext: 'm4a', protocol: 'https', acodec: 'mp4a.40.2' })).toBe(true);
+    expect(streamsAsWritten('m4a', { ext: 'm4a', protocol: 'https', acodec: 'mp4a.40.2', container: 'm4a_dash' })).toBe(false);
+    expect(streamsAsWritten('m4a', { ext: 'm4a', protocol: 'https', acodec: 'alac' })).toBe(false);
+    expect(streamsAsWritten('m4a', { ext: 'm4a', protocol: 'https' })).toBe(false);
+    expect(streamsAsWritten('m4a', { ext: 'mp4', protocol: 'https', acodec: 'mp4a.40.2' })).toBe(false);
+  });
+
+  it('reads the chosen format and the file being written from yt-dlp\'s lines', () => {
+    expect(parseLine('@@S {"ext": "mp4", "protocol": "http", "container": "mp4_dash"}')).toEqual({
+      kind: 'chosen',
+      format: { ext: 'mp4', protocol: 'http', container: 'mp4_dash' },
+    });
+    expect(parseLine('@@S NA')).toBeNull();
+    expect(parseLine('@@P downloading 1024 41785 NA 619228.27 /data/tmp/ytdl/job-a b/media.mp4.part')).toEqual({
+      kind: 'progress',
+      status: 'downloading',
+      downloaded: 1024,
+      total: 41785,
+      speed: 619228.27,
+      file: '/data/tmp/ytdl/job-a b/media.mp4.part',
+    });
+    expect(parseLine('@@P finished 41785 41785 NA 4536392.6 NA')).toMatchObject({ status: 'finished', file: null });
   });
 });

@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeTrpcError, renderWithSite } from '../../test/render.tsx';
 import { describeProgress } from './format.ts';
 import YtdlPage from './YtdlPage.tsx';
@@ -15,11 +15,12 @@ const downloading = {
   downloadedBytes: 42 * 1024 * 1024,
   totalBytes: 100 * 1024 * 1024,
   speed: 2.5 * 1024 * 1024,
+  streaming: false,
   fileName: 'Clip.mp4',
   error: null,
 };
 
-function setup(start: (input: unknown) => unknown = () => ({ job: JOB })) {
+function setup(start: (input: unknown) => unknown = () => ({ job: JOB }), progress: () => unknown = () => downloading) {
   const cancelled: unknown[] = [];
   const result = renderWithSite(<YtdlPage />, {
     path: '/personal/youtube',
@@ -27,12 +28,16 @@ function setup(start: (input: unknown) => unknown = () => ({ job: JOB })) {
       'ytdl.version': () => ({ version: '2023.03.04' }),
       'ytdl.info': () => ({ title: 'Clip' }),
       'ytdl.start': start,
-      'ytdl.progress': () => downloading,
+      'ytdl.progress': progress,
       'ytdl.cancel': (input) => (cancelled.push(input), { cancelled: true }),
     },
   });
   return { ...result, cancelled };
 }
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe('YtdlPage', () => {
   it('shows the title, then real progress; a second click does nothing; Cancel stops the job', async () => {
@@ -50,6 +55,28 @@ describe('YtdlPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(cancelled).toEqual([{ job: JOB }]);
     await screen.findByRole('button', { name: 'Download' });
+  });
+
+  it('hands the file to the browser while the server still downloads it, and keeps showing progress until it is sent', async () => {
+    const saved: { href: string; download: string }[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push({ href: this.getAttribute('href') ?? '', download: this.download });
+    });
+    let answer: unknown = { ...downloading, streaming: true };
+    setup(undefined, () => answer);
+    await userEvent.click(screen.getByLabelText('URL'));
+    await userEvent.paste('https://example.com/clip.mp4');
+    await userEvent.click(screen.getByRole('button', { name: 'Download' }));
+    await waitFor(() => expect(saved).toEqual([{ href: `/api/ytdl/file/${JOB}`, download: 'Clip.mp4' }]));
+    // Fetched once: later polls (no longer `streaming`) show the server's progress, and Cancel stays.
+    answer = { ...downloading, percent: 80, downloadedBytes: 80 * 1024 * 1024 };
+    await screen.findByText('80% · 80.0 MB of 100 MB · 2.5 MB/s');
+    expect(screen.getByRole('button', { name: 'Cancel' })).toBeTruthy();
+    answer = { ...downloading, state: 'sent', percent: 100, speed: null };
+    await screen.findByText((_, element) => element?.textContent === 'Saved as Clip.mp4 in your downloads.');
+    await screen.findByRole('button', { name: 'Download' });
+    expect(screen.queryByTestId('progress')).toBeNull();
+    expect(saved).toHaveLength(1);
   });
 
   it('shows why a download cannot start', async () => {

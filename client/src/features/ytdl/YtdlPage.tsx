@@ -21,7 +21,12 @@ function useSettled<T>(value: T, ms: number): T {
 
 const looksLikeLink = (link: string) => /^https?:\/\/\S+$/i.test(link);
 
-/** Hands the finished file to the browser's own downloads: it streams to disk, never into this page. */
+/**
+ * Hands the file to the browser's own downloads: it streams to disk, never into this page. While the
+ * server still downloads a file it can send as it goes (`streaming`), the browser starts at once and
+ * receives it as it arrives; a download that fails after that is cut off, so the browser shows it as
+ * failed rather than saving a shortened file.
+ */
 function saveFile(job: string, fileName: string) {
   const anchor = document.createElement('a');
   anchor.href = `/api/ytdl/file/${encodeURIComponent(job)}`;
@@ -62,6 +67,8 @@ export default function YtdlPage() {
   const [failure, setFailure] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const starting = useRef(false);
+  /** The job whose file was handed to the browser (once per job). */
+  const handed = useRef<string | null>(null);
 
   const link = cutVideoLink(raw);
   const settledLink = useSettled(link, TYPING_PAUSE_MS);
@@ -78,9 +85,13 @@ export default function YtdlPage() {
   const current: YtdlProgress | undefined = job !== null && progress.data?.job === job ? progress.data : undefined;
   useEffect(() => {
     if (!current) return;
-    if (current.state === 'ready') {
-      const name = current.fileName ?? `video.${current.format}`;
+    const name = current.fileName ?? `video.${current.format}`;
+    // Sent while it downloads, or once it is ready; the progress goes on showing until it is done.
+    if (handed.current !== current.job && (current.streaming || current.state === 'ready')) {
+      handed.current = current.job;
       saveFile(current.job, name);
+    }
+    if (current.state === 'ready' || (current.state === 'sent' && handed.current === current.job)) {
       setSaved(name);
       setJob(null);
     } else if (current.state === 'failed' || current.state === 'cancelled' || current.state === 'sent') {

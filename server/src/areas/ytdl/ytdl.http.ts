@@ -1,4 +1,4 @@
-import { createReadStream, promises as fs } from 'node:fs';
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { ytdlJobInput, ytdlStartInput, type YtdlFormat } from '@site/contracts';
@@ -30,32 +30,37 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   return result.data;
 }
 
-/** Streams a finished job's file from disk (memory does not grow with its size), then deletes it. */
+/**
+ * Sends a job's file: the growing file while yt-dlp writes it (chunked, its size is not known yet)
+ * or the finished file from disk; memory does not grow with its size either way. Deleted once the
+ * answer is over, sent in full or cut short (an unlinked file stays readable to the open handle).
+ * Written by hand rather than handed to `reply.send` as a stream: the file is read into two buffers
+ * that take turns, so each chunk must be out before its buffer is read into again, which a write's
+ * callback tells and a stream does not. Once the first bytes are out, a failure can no longer be a
+ * JSON error: the connection is destroyed without the last chunk, and the receiver sees a failed
+ * download rather than a shortened file that looks complete.
+ */
 async function sendFile(service: YtdlService, reply: FastifyReply, userId: number, job: string) {
-  const file = service.takeFile(userId, job);
-  let size: number;
+  const file = await service.takeFile(userId, job);
+  const res = reply.raw;
+  // Also when the receiver hangs up while the pump waits for yt-dlp: the download stops at once.
+  res.once('close', () => void file.release(res.writableFinished));
+  reply.hijack();
+  res.writeHead(200, {
+    ...(reply.getHeaders() as OutgoingHttpHeaders),
+    ...(file.size !== null ? { 'content-length': file.size } : {}),
+    'content-type': MIME[file.format],
+    'content-disposition': contentDisposition(file.fileName),
+    [TITLE_HEADER]: encodeURIComponent(file.title),
+    'cache-control': 'no-store',
+  });
+  const write = (chunk: Buffer) => new Promise<void>((resolve, reject) => res.write(chunk, (error) => (error ? reject(error) : resolve())));
   try {
-    size = (await fs.stat(file.path)).size;
+    await file.source.pump(write);
+    res.end();
   } catch (error) {
-    await file.release();
-    throw error;
+    res.destroy(error as Error);
   }
-  const stream = createReadStream(file.path, { highWaterMark: 1024 * 1024 });
-  // Deleted once the answer is over, sent in full or cut short (an unlinked file stays readable).
-  let released = false;
-  const release = () => {
-    if (!released) void file.release();
-    released = true;
-  };
-  stream.once('close', release);
-  reply.raw.once('close', release);
-  return reply
-    .header('content-type', MIME[file.format])
-    .header('content-length', size)
-    .header('content-disposition', contentDisposition(file.fileName))
-    .header(TITLE_HEADER, encodeURIComponent(file.title))
-    .header('cache-control', 'no-store')
-    .send(stream);
 }
 
 export function ytdlHttp(routes: HttpRegistrar, deps: AppDeps) {
@@ -67,8 +72,9 @@ export function ytdlHttp(routes: HttpRegistrar, deps: AppDeps) {
   routes.route('POST /api/ytdl/download', async (req, reply, { user }) => {
     const input = parse(ytdlStartInput, req.body);
     const service = ytdlService(deps);
-    // A caller that hangs up before the file is ready cancels the download. (The response's 'close',
-    // not the request's: the request closes as soon as its body has been read.)
+    // A caller that hangs up before the file can be sent cancels the download (later, `sendFile`'s
+    // release does). (The response's 'close', not the request's: the request closes as soon as its
+    // body has been read.)
     const gone = new AbortController();
     reply.raw.once('close', () => {
       if (!reply.raw.writableFinished && !reply.raw.headersSent) gone.abort();

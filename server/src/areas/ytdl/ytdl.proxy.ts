@@ -42,6 +42,9 @@ const HOP_BY_HOP = new Set([
 
 type Session = { tunnel: Tunnel; sockets: Set<Duplex> };
 
+/** The one read buffer of each upstream connection. */
+const RELAY_BUFFER = 64 * 1024;
+
 export async function startGuardProxy(policy: NetPolicy): Promise<GuardProxy> {
   const sessions = new Map<string, Session>();
 
@@ -73,7 +76,52 @@ export async function startGuardProxy(policy: NetPolicy): Promise<GuardProxy> {
     }
   };
 
+  /**
+   * Connects to `address` and relays everything it sends to `client` as raw bytes, counted, with no
+   * HTTP parsing and no allocation per chunk: every read lands in one buffer of this connection,
+   * and reading pauses while a write of it is still queued (a 64 KiB buffer per read made the
+   * garbage collector run every few dozen megabytes). `opened` writes what goes upstream first.
+   */
+  const relay = (session: Session, client: Duplex, address: string, port: number, opened: (upstream: net.Socket) => void) => {
+    const buffer = Buffer.allocUnsafe(RELAY_BUFFER);
+    let established = false;
+    const upstream = net.connect({
+      host: address,
+      port,
+      onread: {
+        buffer,
+        callback: (n: number) => {
+          count(session, n);
+          client.write(buffer.subarray(0, n));
+          if (client.writableLength === 0) return true;
+          // The write still holds the buffer: read again once it is out.
+          client.once('drain', () => upstream.resume());
+          return false;
+        },
+      },
+    });
+    track(session, upstream);
+    upstream.on('connect', () => {
+      established = true;
+      opened(upstream);
+    });
+    // A host that cuts its answer short cuts yt-dlp's too (it retries at once instead of waiting for
+    // its socket timeout); one that fails before answering gets a 502.
+    upstream.on('end', () => client.end());
+    upstream.on('error', () => (!established && client.writable ? client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n') : client.destroy()));
+    // yt-dlp often reads only the headers of a media answer and hangs up: stop fetching then.
+    client.on('close', () => upstream.destroy());
+  };
+
+  // Connections whose answer is being relayed raw. Its framing is the host's, so a second request on
+  // one (a client keeping the connection alive while the host ignored `connection: close`) would
+  // get bytes of two answers mixed: the connection is closed instead, and the client opens another.
+  const relayed = new WeakSet<Duplex>();
+
+  // Plain HTTP: yt-dlp asks for an absolute URL; the request goes on with the path only, the answer
+  // comes back byte for byte (its own framing, chunked or not), and the connection closes after it.
   const server = http.createServer((req, res) => {
+    if (relayed.has(req.socket)) return void req.socket.destroy();
     const session = sessionOf(req);
     if (!session) return void res.writeHead(407, { 'proxy-authenticate': 'Basic' }).end();
     track(session, req.socket);
@@ -83,37 +131,27 @@ export async function startGuardProxy(policy: NetPolicy): Promise<GuardProxy> {
     } catch {
       return void res.writeHead(400).end();
     }
-    if (target.protocol !== 'http:') return void res.writeHead(400).end();
+    // A chunked request body would lose its framing here; yt-dlp sends bodies with a length.
+    if (target.protocol !== 'http:' || req.headers['transfer-encoding'] !== undefined) return void res.writeHead(400).end();
     void allowed(session, target.hostname).then((address) => {
       if (!address) return void res.writeHead(403).end();
-      const headers: http.OutgoingHttpHeaders = {};
-      for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
-      headers.host = target.host;
-      headers.connection = 'close';
-      const upstream = http.request({
-        host: address,
-        port: target.port || 80,
-        method: req.method,
-        path: `${target.pathname}${target.search}`,
-        headers,
-        setHost: false,
-        agent: false,
+      const client = req.socket;
+      relayed.add(client);
+      client.on('error', () => client.destroy());
+      relay(session, client, address, Number(target.port || 80), (upstream) => {
+        let head = `${req.method ?? 'GET'} ${target.pathname}${target.search} HTTP/1.1\r\nhost: ${target.host}\r\nconnection: close\r\n`;
+        for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+          const name = req.rawHeaders[i] as string;
+          const lower = name.toLowerCase();
+          if (lower !== 'host' && !HOP_BY_HOP.has(lower)) head += `${name}: ${req.rawHeaders[i + 1] as string}\r\n`;
+        }
+        upstream.write(`${head}\r\n`);
+        req.pipe(upstream, { end: false });
       });
-      upstream.once('socket', (socket) => track(session, socket));
-      upstream.on('response', (answer) => {
-        const out: http.OutgoingHttpHeaders = {};
-        for (const [name, value] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(name) && value !== undefined) out[name] = value;
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, out);
-        answer.on('data', (chunk: Buffer) => count(session, chunk.length));
-        answer.pipe(res);
-      });
-      // yt-dlp often reads only the headers of a media answer and hangs up: stop fetching then.
-      res.on('close', () => upstream.destroy());
-      upstream.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
-      req.pipe(upstream);
     });
   });
 
+  // HTTPS: a tunnel to the checked address; the bytes in it are yt-dlp's TLS.
   server.on('connect', (req: http.IncomingMessage, client: Duplex, head: Buffer) => {
     client.on('error', () => client.destroy());
     const session = sessionOf(req);
@@ -127,17 +165,11 @@ export async function startGuardProxy(policy: NetPolicy): Promise<GuardProxy> {
     }
     void allowed(session, target.hostname).then((address) => {
       if (!address) return void client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
-      const upstream = net.connect({ host: address, port: Number(target.port || 443) });
-      track(session, upstream);
-      upstream.on('connect', () => {
+      relay(session, client, address, Number(target.port || 443), (upstream) => {
         client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
         if (head.length > 0) upstream.write(head);
-        upstream.on('data', (chunk: Buffer) => count(session, chunk.length));
-        upstream.pipe(client);
         client.pipe(upstream);
       });
-      upstream.on('error', () => (client.writable ? client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n') : client.destroy()));
-      client.on('close', () => upstream.destroy());
     });
   });
   server.on('clientError', (_error, socket) => socket.destroy());

@@ -104,8 +104,11 @@ export function infoArgs(url: string, proxyUrl: string): string[] {
   return [...common(proxyUrl), '--skip-download', '--print', 'title', '--', url];
 }
 
-/** Lines the download prints on stdout, parsed by `parseLine`. */
-const PROGRESS = 'download:@@P %(progress.status)s %(progress.downloaded_bytes)s %(progress.total_bytes)s %(progress.total_bytes_estimate)s %(progress.speed)s';
+/** Lines the download prints on stdout, parsed by `parseLine`. The file being written comes last (it may hold spaces). */
+const PROGRESS =
+  'download:@@P %(progress.status)s %(progress.downloaded_bytes)s %(progress.total_bytes)s %(progress.total_bytes_estimate)s %(progress.speed)s %(progress.tmpfilename)s';
+/** What yt-dlp chose, before it downloads: enough to tell whether the file it writes is the file it delivers. */
+const CHOSEN = 'before_dl:@@S %(.{ext,protocol,container,acodec,stretched_ratio,is_live})j';
 
 export const FORMAT_ARGS: Record<YtdlFormat, string[]> = {
   // Prefer formats that are MP4 already (no re-encoding); anything else is remuxed into MP4.
@@ -130,6 +133,8 @@ export function downloadArgs(opts: { url: string; format: YtdlFormat; proxyUrl: 
     '--print',
     'before_dl:@@T %(title)s',
     '--print',
+    CHOSEN,
+    '--print',
     'after_move:@@F %(filepath)s',
     '--no-simulate',
     '-P',
@@ -142,10 +147,21 @@ export function downloadArgs(opts: { url: string; format: YtdlFormat; proxyUrl: 
   ];
 }
 
+/** The fields of the chosen format that `streamsAsWritten` reads (absent when the extractor does not know them). */
+export type ChosenFormat = {
+  ext?: string | null;
+  protocol?: string | null;
+  container?: string | null;
+  acodec?: string | null;
+  stretched_ratio?: number | null;
+  is_live?: boolean | null;
+};
+
 export type ParsedLine =
   | { kind: 'title'; title: string }
+  | { kind: 'chosen'; format: ChosenFormat }
   | { kind: 'file'; path: string }
-  | { kind: 'progress'; status: string; downloaded: number | null; total: number | null; speed: number | null };
+  | { kind: 'progress'; status: string; downloaded: number | null; total: number | null; speed: number | null; file: string | null };
 
 const num = (s: string | undefined): number | null => {
   if (s === undefined || s === 'NA' || s === 'None') return null;
@@ -156,11 +172,45 @@ const num = (s: string | undefined): number | null => {
 export function parseLine(line: string): ParsedLine | null {
   if (line.startsWith('@@T ')) return { kind: 'title', title: line.slice(4) };
   if (line.startsWith('@@F ')) return { kind: 'file', path: line.slice(4) };
+  if (line.startsWith('@@S ')) {
+    try {
+      const format: unknown = JSON.parse(line.slice(4));
+      return format !== null && typeof format === 'object' ? { kind: 'chosen', format: format as ChosenFormat } : null;
+    } catch {
+      return null;
+    }
+  }
   if (line.startsWith('@@P ')) {
-    const [status = '', downloaded, total, estimate, speed] = line.slice(4).split(' ');
-    return { kind: 'progress', status, downloaded: num(downloaded), total: num(total) ?? num(estimate), speed: num(speed) };
+    const [status = '', downloaded, total, estimate, speed, ...file] = line.slice(4).split(' ');
+    const tmpFile = file.join(' ');
+    return {
+      kind: 'progress',
+      status,
+      downloaded: num(downloaded),
+      total: num(total) ?? num(estimate),
+      speed: num(speed),
+      file: tmpFile === '' || tmpFile === 'NA' ? null : tmpFile,
+    };
   }
   return null;
+}
+
+/**
+ * Whether the one file yt-dlp writes is, byte for byte, the file it delivers, so it can be sent while
+ * it is written. That holds for a single format fetched over plain HTTP(S) already in the wanted
+ * container, which no post-processor touches: not a merge of video and audio (protocol 'https+https'),
+ * not HLS or DASH fragments (their fixups rewrite the file), not a DASH M4A (fixed up by ffmpeg), not
+ * a file in another container (remuxed or its audio extracted) or with a stretched picture, not a live
+ * stream. M4A only when the audio is known to be AAC: `-x` leaves exactly that alone. Everything else
+ * is delivered once yt-dlp has finished.
+ */
+export function streamsAsWritten(format: YtdlFormat, chosen: ChosenFormat): boolean {
+  if (chosen.protocol !== 'http' && chosen.protocol !== 'https') return false;
+  if (chosen.ext !== format || chosen.is_live === true) return false;
+  if ((chosen.stretched_ratio ?? 1) !== 1) return false;
+  if (chosen.container?.endsWith('_dash')) return false;
+  if (format === 'm4a') return /^(mp4a|aac)/i.test(chosen.acodec ?? '');
+  return true;
 }
 
 /** The last `ERROR:` line of yt-dlp, without its prefix, for messages. */

@@ -1,20 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { promises as fs, type Stats } from 'node:fs';
 import path from 'node:path';
 import { downloadFileName, ytdlMessages, type YtdlFormat, type YtdlProgress, type YtdlState } from '@site/contracts';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../errors.ts';
+import { GrowingFile } from './ytdl.follow.ts';
 import { checkVideoUrl, parseVideoUrl, type NetPolicy } from './ytdl.guard.ts';
 import { startGuardProxy, type GuardProxy, type Tunnel } from './ytdl.proxy.ts';
-import { downloadArgs, infoArgs, lastError, parseLine, runYtdlp, type RunResult } from './ytdl.runner.ts';
+import { downloadArgs, infoArgs, lastError, parseLine, runYtdlp, streamsAsWritten, type RunResult } from './ytdl.runner.ts';
 
 /**
  * Downloads as a small job resource: `start` checks the link and the limits and returns a job id at
  * once; yt-dlp runs in the background into a fresh folder under DATA_DIR; the page polls
- * `progress`; the finished file is fetched once from GET /api/ytdl/file/:job (streamed from disk,
- * then deleted); `cancel` kills the process group and deletes the folder. Jobs live in this process
+ * `progress`; the file is fetched once from GET /api/ytdl/file/:job, then deleted; `cancel` kills
+ * the process group and deletes the folder (a fetch still running is cut off). Jobs live in this process
  * (they are a running program and a file on this machine's disk), so one member's job is served by
  * the instance that runs it.
+ *
+ * When yt-dlp writes the delivered file itself as one growing file (a single MP4 or AAC M4A over
+ * plain HTTP, see `streamsAsWritten`), the file can be fetched as soon as its first bytes are on disk
+ * and the answer follows it while it is written (`GrowingFile`), so the two transfers overlap instead
+ * of adding up. A merge of video and audio, HLS/DASH fragments, or audio extracted from a video need
+ * ffmpeg after the download, so those are fetched once the job is `ready`, as a finished file.
  */
 type Job = {
   id: string;
@@ -36,6 +43,15 @@ type Job = {
   done: Promise<void>;
   taken: boolean;
   expiry?: NodeJS.Timeout;
+  /** What yt-dlp chose is delivered as it is written (from its `@@S` line). */
+  streamable: boolean;
+  /** The file yt-dlp is writing, followed once its first bytes are there (streamable jobs only). */
+  growing: GrowingFile | null;
+  /** Opening `growing`: awaited before the finished download is judged. */
+  opening: Promise<void> | null;
+  /** Resolves when `growing` can be fetched. */
+  followed: Promise<void>;
+  markFollowed: () => void;
 };
 
 export type DownloadLimits = Config['download'];
@@ -130,18 +146,27 @@ export class YtdlService {
     return { job: job.id };
   }
 
-  /** Starts a download and waits for it to finish (the documented /api/ytdl/download). */
+  /**
+   * Starts a download and waits until its file can be fetched (the documented /api/ytdl/download):
+   * its first bytes when it is sent as it is written, else the finished file. Refusals and failures
+   * before that are thrown, so they still become a JSON error.
+   */
   async startAndWait(userId: number, input: { url: string; format: YtdlFormat }, signal: AbortSignal): Promise<string> {
     const job = await this.begin(userId, input);
     const onAbort = () => void this.cancel(userId, job.id);
     signal.addEventListener('abort', onAbort, { once: true });
     try {
-      await job.done;
+      await Promise.race([job.done, job.followed]);
     } finally {
       signal.removeEventListener('abort', onAbort);
     }
-    if (job.state !== 'ready') throw job.error ?? new AppError('BAD_REQUEST', ytdlMessages.noJob);
+    if (job.state !== 'ready' && !this.followable(job)) throw job.error ?? new AppError('BAD_REQUEST', ytdlMessages.noJob);
     return job.id;
+  }
+
+  /** The growing file of a job still running, if it can be fetched now. */
+  private followable(job: Job): GrowingFile | null {
+    return job.growing && !job.growing.taken && !job.taken && ACTIVE.has(job.state) && job.state !== 'ready' ? job.growing : null;
   }
 
   private async begin(userId: number, input: { url: string; format: YtdlFormat }): Promise<Job> {
@@ -150,6 +175,8 @@ export class YtdlService {
     // The slots are taken before the first await, so two requests at once cannot both get the last one.
     if (this.running.has(userId)) throw new AppError('TOO_MANY_REQUESTS', ytdlMessages.busyMember);
     if (this.running.size >= this.limits.concurrency) throw new AppError('TOO_MANY_REQUESTS', ytdlMessages.busyServer(this.running.size));
+    let markFollowed = () => {};
+    const followed = new Promise<void>((resolve) => (markFollowed = resolve));
     const job: Job = {
       id: randomUUID(),
       userId,
@@ -168,6 +195,11 @@ export class YtdlService {
       abort: new AbortController(),
       done: Promise.resolve(),
       taken: false,
+      streamable: false,
+      growing: null,
+      opening: null,
+      followed,
+      markFollowed,
     };
     this.running.set(userId, job);
     this.jobs.set(job.id, job);
@@ -214,6 +246,7 @@ export class YtdlService {
     } finally {
       session.close();
     }
+    if (job.opening) await job.opening;
     if (job.state === 'cancelled') return;
     if (tooLarge || sawMaxFilesize) return this.fail(job, new AppError('PAYLOAD_TOO_LARGE', ytdlMessages.tooLarge(this.megabytes())));
     if (result.stopped === 'timeout') return this.fail(job, new AppError('BAD_REQUEST', ytdlMessages.tooLong(this.limits.timeoutMs / 60_000)));
@@ -221,25 +254,72 @@ export class YtdlService {
     if (failure) return this.fail(job, failure);
     const file = await this.findFile(dir, job.format);
     if (!file) return this.fail(job, new AppError('BAD_REQUEST', ytdlMessages.failed('no file was made')));
-    const size = (await fs.stat(file)).size;
+    const stats = await fs.stat(file);
+    const size = stats.size;
     if (size > this.limits.maxBytes) return this.fail(job, new AppError('PAYLOAD_TOO_LARGE', ytdlMessages.tooLarge(this.megabytes())));
+    const growing = job.growing;
+    if (growing && !(await sameFile(growing, stats))) {
+      // A post-processor made another file after all: what was sent is not what yt-dlp delivered.
+      if (growing.taken) return this.fail(job, new AppError('BAD_REQUEST', ytdlMessages.failed('the file changed after it was written')));
+      await this.dropGrowing(job);
+    }
+    if (!ACTIVE.has(job.state)) return;
     job.file = file;
     job.state = 'ready';
     job.speed = null;
+    if (job.growing?.taken) {
+      // The answer ends with the file's last byte; its end finishes the job (`release`).
+      job.growing.complete(size);
+      return;
+    }
+    await this.dropGrowing(job);
     job.expiry = setTimeout(() => void this.finish(job, 'failed', new AppError('NOT_FOUND', ytdlMessages.noJob)), READY_FOR_MS);
     job.expiry.unref();
+  }
+
+  /**
+   * Follows the file yt-dlp writes once its first bytes are there, if what it chose is delivered as
+   * written; on later lines, tells the reader there is more.
+   */
+  private follow(job: Job, file: string) {
+    if (job.growing) {
+      if (job.growing.path === file) return job.growing.grew();
+      // A second file: not the one download `streamsAsWritten` judged.
+      job.streamable = false;
+      if (job.growing.taken) job.growing.fail(new Error('yt-dlp wrote a second file'));
+      else void this.dropGrowing(job);
+      return;
+    }
+    if (!job.streamable || job.opening || path.dirname(file) !== job.dir) return;
+    job.opening = GrowingFile.open(file).then(
+      (growing) => {
+        if (!job.streamable || !ACTIVE.has(job.state) || job.state === 'ready') return growing.close();
+        job.growing = growing;
+        job.markFollowed();
+      },
+      // Already renamed (the whole file came at once): it is fetched when the job is ready.
+      () => undefined,
+    );
+  }
+
+  private async dropGrowing(job: Job) {
+    const growing = job.growing;
+    job.growing = null;
+    await growing?.close();
   }
 
   private onLine(job: Job, line: string) {
     const parsed = parseLine(line);
     if (!parsed || job.state === 'cancelled') return;
     if (parsed.kind === 'title') job.title ??= parsed.title;
+    if (parsed.kind === 'chosen') job.streamable = streamsAsWritten(job.format, parsed.format);
     if (parsed.kind !== 'progress') return;
     if (parsed.status === 'downloading') {
       job.state = 'downloading';
       job.partBytes = parsed.downloaded ?? job.partBytes;
       job.partTotal = parsed.total;
       job.speed = parsed.speed;
+      if (parsed.file) this.follow(job, parsed.file);
     } else if (parsed.status === 'finished') {
       const bytes = parsed.downloaded ?? job.partBytes;
       job.doneBytes += bytes;
@@ -294,6 +374,9 @@ export class YtdlService {
     job.speed = null;
     clearTimeout(job.expiry);
     job.abort.abort();
+    // A reader of the growing file stops with an error: its answer is cut off, not ended as if complete.
+    job.growing?.fail(error ?? new Error(`the download was ${state}`));
+    await this.dropGrowing(job);
     // The process may still be exiting; the folder goes once it has.
     if (state === 'cancelled') await job.done;
     await this.removeDir(job.dir);
@@ -323,33 +406,56 @@ export class YtdlService {
       downloadedBytes: downloaded,
       totalBytes: total || null,
       speed: job.speed === null ? null : Math.round(job.speed),
+      streaming: this.followable(job) !== null,
       fileName: job.title === null ? null : downloadFileName(job.title, job.format),
       error: job.error?.message ?? null,
     };
   }
 
+  /** Stops a download, also while its growing file is being fetched; not once a finished file is being sent. */
   async cancel(userId: number, id: string): Promise<{ cancelled: boolean }> {
     const job = this.jobOf(userId, id);
-    if (!ACTIVE.has(job.state) || job.taken) return { cancelled: false };
+    if (!ACTIVE.has(job.state) || (job.taken && job.state === 'ready')) return { cancelled: false };
     await this.finish(job, 'cancelled');
     return { cancelled: true };
   }
 
-  /** The finished file, once: the caller streams it and calls `release` when the answer is over. */
-  takeFile(userId: number, id: string): { path: string; fileName: string; title: string; format: YtdlFormat; release(): Promise<void> } {
+  /**
+   * The file, once: the growing file while yt-dlp still writes it (no size yet), else the finished
+   * file from disk, read the same way to the end it already has. The caller sends `source` (its
+   * `pump`) and calls `release` when the answer is over; `complete` says whether all of it went out
+   * (else the job counts as cancelled).
+   */
+  async takeFile(
+    userId: number,
+    id: string,
+  ): Promise<{ source: GrowingFile; size: number | null; fileName: string; title: string; format: YtdlFormat; release(complete: boolean): Promise<void> }> {
     const job = this.jobOf(userId, id);
-    if (job.state !== 'ready' || job.taken || !job.file) {
+    const growing = this.followable(job);
+    if (!growing && (job.state !== 'ready' || job.taken || !job.file)) {
       throw new AppError(ACTIVE.has(job.state) && !job.taken ? 'CONFLICT' : 'NOT_FOUND', ACTIVE.has(job.state) && !job.taken ? ytdlMessages.notReady : ytdlMessages.noJob);
     }
     job.taken = true;
+    clearTimeout(job.expiry);
     const title = job.title ?? 'video';
-    return {
-      path: job.file,
+    const taken = {
       title,
       format: job.format,
       fileName: downloadFileName(title, job.format),
-      release: () => this.finish(job, 'sent'),
+      release: (complete: boolean) => this.finish(job, complete ? 'sent' : 'cancelled'),
     };
+    if (growing) return { ...taken, source: growing, size: null };
+    let finished: GrowingFile | null = null;
+    try {
+      finished = await GrowingFile.open(job.file as string);
+      const { size } = await finished.stat();
+      finished.complete(size);
+      return { ...taken, source: finished, size };
+    } catch (error) {
+      await finished?.close();
+      await taken.release(false);
+      throw error;
+    }
   }
 
   /** The folder of a job, for tests: null once it is deleted. */
@@ -404,6 +510,16 @@ export class YtdlService {
     for (const abort of this.infos.values()) abort.abort();
     await Promise.all([...this.running.values()].map((job) => this.finish(job, 'cancelled')));
     if (this.proxy) await (await this.proxy).close();
+  }
+}
+
+/** Whether the finished file (its `finished` stats) is the very file being followed (same device and inode), not a copy made from it. */
+async function sameFile(growing: GrowingFile, finished: Stats): Promise<boolean> {
+  try {
+    const followed = await growing.stat();
+    return followed.dev === finished.dev && followed.ino === finished.ino;
+  } catch {
+    return false;
   }
 }
 
