@@ -62,6 +62,15 @@ class ReplySessionCookie implements SessionCookie {
 
 type SerializeOptions = Parameters<FastifyInstance['serializeCookie']>[2];
 
+/**
+ * The port the page is served on, as the browser sees it: the Host header's (the forwarded one behind
+ * a trusted proxy), else the scheme's default, as the client's `currentPort()` reads its address.
+ * Rows with `alsoOnPort` (8443) open to every member there.
+ */
+export function browserPort(req: FastifyRequest): number {
+  return req.port ?? (req.protocol === 'https' ? 443 : 80);
+}
+
 /** The cookies of the request, parsed only here (the one place that reads cookies). */
 function cookies(req: FastifyRequest): Record<string, string | undefined> {
   const header = req.headers.cookie;
@@ -71,9 +80,10 @@ function cookies(req: FastifyRequest): Record<string, string | undefined> {
 
 /**
  * The one session lookup of every request, tRPC, /api and the HTTP routes alike: an unknown or
- * expired token clears the cookie, a renewed one writes it again.
+ * expired token clears the cookie, a renewed one writes it again. A session the cache answers for
+ * (nearly every signed-in request) is resolved at once, without a promise.
  */
-export async function resolveSession(sessions: SessionStore, req: FastifyRequest, reply: FastifyReply): Promise<RequestSession> {
+export function resolveSession(sessions: SessionStore, req: FastifyRequest, reply: FastifyReply): RequestSession | Promise<RequestSession> {
   const cookie = new ReplySessionCookie(req, reply, sessions.maxAgeSeconds);
   const jar = cookies(req);
   const token = jar[SESSION_COOKIE];
@@ -82,11 +92,14 @@ export async function resolveSession(sessions: SessionStore, req: FastifyRequest
     set: (t) => new ReplySessionCookie(req, reply, DEVICE_MAX_AGE, DEVICE_COOKIE).set(t),
   };
   if (!token) return { user: null, sessionHash: null, cookie, device };
-  const found = await sessions.lookup(token);
-  if (!found) {
-    cookie.clear();
-    return { user: null, sessionHash: null, cookie, device };
-  }
-  if (found.renewed) cookie.set(token);
-  return { user: found.user, sessionHash: found.tokenHash, cookie, device };
+  const cached = sessions.cached(token);
+  if (cached) return { user: cached.user, sessionHash: cached.tokenHash, cookie, device };
+  return sessions.lookup(token).then((found) => {
+    if (!found) {
+      cookie.clear();
+      return { user: null, sessionHash: null, cookie, device };
+    }
+    if (found.renewed) cookie.set(token);
+    return { user: found.user, sessionHash: found.tokenHash, cookie, device };
+  });
 }

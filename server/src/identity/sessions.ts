@@ -12,6 +12,11 @@ export type SessionStore = {
   /** Starts a session for the user; returns the cookie token (only its hash is stored). */
   create(userId: number): Promise<{ token: string; tokenHash: string }>;
   lookup(token: string): Promise<SessionLookup | null>;
+  /**
+   * The answer `lookup` would give, when the cache alone gives it (a known token, fresh entries, no
+   * renewal due); undefined means ask `lookup`. Lets a signed-in request skip every await.
+   */
+  cached(token: string): SessionLookup | undefined;
   end(tokenHash: string): Promise<void>;
   /** Forget the cached account so its next request reads the new level from the database. */
   forgetUser(userId: number): void;
@@ -53,7 +58,20 @@ export function createSessionStore(db: Database, opts: { sessionDays: number; no
   const lifetimeMs = opts.sessionDays * 24 * 60 * 60 * 1000;
   const sessions = new Map<string, CachedSession>();
   const users = new Map<number, CachedUser>();
+  // The hash of each live session's token, so that a signed-in request costs no SHA-256. (The tokens
+  // are in this process's memory anyway while their requests are served; only the database must
+  // never hold them.) Only tokens that named a live session when they were looked up are remembered.
+  const hashes = new Map<string, string>();
   let trusted = true;
+
+  // When the cache answers without the database: the same rules for `cached` and `lookup`.
+  const freshSession = (entry: CachedSession | undefined, at: number): entry is CachedSession =>
+    trusted && entry !== undefined && at - entry.checkedAt < SESSION_TRUST_MS;
+  const freshUser = (userId: number, at: number): SessionUser | undefined => {
+    const cached = users.get(userId);
+    return trusted && cached && at - cached.checkedAt < USER_TRUST_MS ? cached.user : undefined;
+  };
+  const renewalDue = (entry: CachedSession, at: number) => at - entry.renewedAt >= RENEW_EVERY_MS;
 
   async function loadSession(tokenHash: string, at: number): Promise<CachedSession | null> {
     const row = await repo.findSession(db, tokenHash);
@@ -70,8 +88,6 @@ export function createSessionStore(db: Database, opts: { sessionDays: number; no
   }
 
   async function loadUser(userId: number, at: number): Promise<SessionUser | null> {
-    const cached = users.get(userId);
-    if (trusted && cached && at - cached.checkedAt < USER_TRUST_MS) return cached.user;
     const row = await findUserById(db, userId);
     if (!row) {
       users.delete(userId);
@@ -94,12 +110,23 @@ export function createSessionStore(db: Database, opts: { sessionDays: number; no
       return { token, tokenHash };
     },
 
+    cached(token) {
+      const tokenHash = hashes.get(token);
+      if (tokenHash === undefined) return undefined;
+      const entry = sessions.get(tokenHash);
+      const at = now();
+      if (!freshSession(entry, at) || entry.expiresAt <= at || renewalDue(entry, at)) return undefined;
+      const user = freshUser(entry.userId, at);
+      return user && { user, tokenHash, renewed: false };
+    },
+
     async lookup(token) {
       if (!TOKEN_SHAPE.test(token)) return null;
-      const tokenHash = hashToken(token);
+      const known = hashes.get(token);
+      const tokenHash = known ?? hashToken(token);
       const at = now();
       let entry = sessions.get(tokenHash);
-      if (!entry || !trusted || at - entry.checkedAt >= SESSION_TRUST_MS) {
+      if (!freshSession(entry, at)) {
         sessions.delete(tokenHash);
         entry = (await loadSession(tokenHash, at)) ?? undefined;
         if (!entry) return null;
@@ -109,20 +136,20 @@ export function createSessionStore(db: Database, opts: { sessionDays: number; no
         await repo.deleteSession(db, tokenHash);
         return null;
       }
-      const cached = users.get(entry.userId);
       // A fresh cached account answers without another await (the common signed-in request).
-      const user = trusted && cached && at - cached.checkedAt < USER_TRUST_MS ? cached.user : await loadUser(entry.userId, at);
+      const user = freshUser(entry.userId, at) ?? (await loadUser(entry.userId, at));
       if (!user) {
         sessions.delete(tokenHash);
         return null;
       }
       let renewed = false;
-      if (at - entry.renewedAt >= RENEW_EVERY_MS) {
+      if (renewalDue(entry, at)) {
         entry.renewedAt = at;
         entry.expiresAt = at + lifetimeMs;
         await repo.renewSession(db, tokenHash, new Date(at), new Date(entry.expiresAt));
         renewed = true;
       }
+      if (known === undefined) remember(hashes, token, tokenHash);
       return { user, tokenHash, renewed };
     },
 
@@ -136,6 +163,7 @@ export function createSessionStore(db: Database, opts: { sessionDays: number; no
     clearCache() {
       sessions.clear();
       users.clear();
+      hashes.clear();
     },
 
     applyChange(message) {

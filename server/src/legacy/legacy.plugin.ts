@@ -66,7 +66,8 @@ export function mountLegacyApi(app: FastifyInstance, deps: AppDeps): void {
       const input = inputMap ? mapInput(inputMap, body as Record<string, unknown>) : undefined;
       let ctx: Context | undefined;
       try {
-        ctx = await createContext(deps, req, reply);
+        const made = createContext(deps, req, reply);
+        ctx = made instanceof Promise ? await made : made;
         const output = await invoke(route.procedure, ctx, input);
         return reply.send(mapOutput(outputMap, output));
       } catch (cause) {

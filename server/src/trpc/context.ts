@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Viewer } from '@site/contracts';
 import type { AppDeps } from '../deps.ts';
-import { noCookie, noDevice, resolveSession, type DeviceCookie, type SessionCookie } from '../identity/request-session.ts';
+import { browserPort, noCookie, noDevice, resolveSession, type DeviceCookie, type RequestSession, type SessionCookie } from '../identity/request-session.ts';
 import type { SessionUser } from '../identity/session-user.ts';
 
 export type Context = {
@@ -15,12 +15,23 @@ export type Context = {
   cookie: SessionCookie;
   /** The browser's device cookie (login limits, areas/auth). */
   device: DeviceCookie;
+  /** The port the page is served on (`browserPort`), read only by rules with `alsoOnPort`; none without HTTP. */
+  port: () => number | undefined;
 };
+
+const noPort = () => undefined;
 
 /** The context without HTTP: tests and the command line call procedures through this. */
 export function createContextInner(
   deps: AppDeps,
-  opts: { user?: SessionUser | null; sessionHash?: string | null; ip?: string; cookie?: SessionCookie; device?: DeviceCookie } = {},
+  opts: {
+    user?: SessionUser | null;
+    sessionHash?: string | null;
+    ip?: string;
+    cookie?: SessionCookie;
+    device?: DeviceCookie;
+    port?: () => number | undefined;
+  } = {},
 ): Context {
   const user = opts.user ?? null;
   return {
@@ -31,10 +42,15 @@ export function createContextInner(
     ip: opts.ip ?? '127.0.0.1',
     cookie: opts.cookie ?? noCookie,
     device: opts.device ?? noDevice,
+    port: opts.port ?? noPort,
   };
 }
 
-export async function createContext(deps: AppDeps, req: FastifyRequest, reply: FastifyReply): Promise<Context> {
-  const session = await resolveSession(deps.sessions, req, reply);
-  return createContextInner(deps, { ...session, ip: req.ip });
+/** The context of one HTTP request; at once (no promise) when the session cache answers. */
+export function createContext(deps: AppDeps, req: FastifyRequest, reply: FastifyReply): Context | Promise<Context> {
+  const session = resolveSession(deps.sessions, req, reply);
+  // Named fields rather than a spread of `s`: this runs on every request, and V8 copies a spread slowly.
+  const build = (s: RequestSession) =>
+    createContextInner(deps, { user: s.user, sessionHash: s.sessionHash, ip: req.ip, cookie: s.cookie, device: s.device, port: () => browserPort(req) });
+  return session instanceof Promise ? session.then(build) : build(session);
 }

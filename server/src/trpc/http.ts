@@ -44,7 +44,8 @@ export function mountTrpc(app: FastifyInstance, deps: AppDeps): void {
         throw new TRPCError({ code: 'BAD_REQUEST', message: authMessages.oneLoginPerBatch });
       }
       const inputs = readInputs(req, isBatch, paths.length);
-      ctx = await createContext(deps, req, reply);
+      const made = createContext(deps, req, reply);
+      ctx = made instanceof Promise ? await made : made;
       const context = ctx;
       // One call is by far the common case (the batch link sends single queries as a batch of one).
       const answers: Answer[] =
@@ -94,12 +95,8 @@ function statusOf(answers: Answer[]): number {
 }
 
 function send(reply: FastifyReply, body: unknown) {
-  // Answers depend on who asks: no cache (browser or shared) may keep them.
-  return reply
-    .header('content-type', 'application/json')
-    .header('cache-control', 'no-store')
-    .header('vary', 'trpc-accept, accept')
-    .send(JSON.stringify(body));
+  // Answers depend on who asks: no cache (browser or shared) may keep them (so no Vary either).
+  return reply.header('content-type', 'application/json').header('cache-control', 'no-store').send(JSON.stringify(body));
 }
 
 /** Inputs by batch index; a missing entry means the call has no input. */

@@ -1,5 +1,5 @@
 import { TRPCError } from '@trpc/server';
-import { accessMessages, allows, procedures, type Access, type ProcedurePath } from '@site/contracts';
+import { accessMessages, allows, procedures, type ProcedureAccess, type ProcedurePath } from '@site/contracts';
 import { AppError } from '../errors.ts';
 import { t } from './trpc.ts';
 
@@ -25,11 +25,15 @@ function publicGuard() {
   });
 }
 
-/** The same for rules that need an account: the handler's ctx.user is then never null. */
-function memberGuard(access: Exclude<Access, 'public'>) {
+/**
+ * The same for rules that need an account: the handler's ctx.user is then never null. The request's
+ * port is read only for a rule that names one (`alsoOnPort`).
+ */
+function memberGuard(access: Exclude<ProcedureAccess, 'public'>) {
+  const namesPort = typeof access === 'object';
   return t.middleware(async ({ ctx, next }) => {
     const user = ctx.user;
-    if (!user || !allows(access, ctx.viewer)) throw toTRPCError(accessRefusal(ctx.viewer));
+    if (!user || !allows(access, ctx.viewer, namesPort ? ctx.port() : undefined)) throw toTRPCError(accessRefusal(ctx.viewer));
     const result = await next({ ctx: { user } });
     if (!result.ok && result.error.cause instanceof AppError) throw toTRPCError(result.error.cause);
     return result;
@@ -37,7 +41,7 @@ function memberGuard(access: Exclude<Access, 'public'>) {
 }
 
 const publicBase = t.procedure.use(publicGuard());
-const memberBase = (access: Exclude<Access, 'public'>) => t.procedure.use(memberGuard(access));
+const memberBase = (access: Exclude<ProcedureAccess, 'public'>) => t.procedure.use(memberGuard(access));
 
 /**
  * The only way to start a procedure: its access comes from the permission table in contracts, so a
@@ -46,7 +50,7 @@ const memberBase = (access: Exclude<Access, 'public'>) => t.procedure.use(member
  * sits at the path it was built for.
  */
 export function procedure<P extends ProcedurePath>(path: P): (typeof procedures)[P] extends 'public' ? typeof publicBase : ReturnType<typeof memberBase> {
-  const access: Access = procedures[path];
+  const access: ProcedureAccess = procedures[path];
   const base = access === 'public' ? publicBase : memberBase(access);
   return base.meta({ path }) as never;
 }
