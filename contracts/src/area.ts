@@ -9,6 +9,16 @@ import type { Level } from './levels.ts';
 /** `public` means anyone, signed in or not; a number is the minimum level of a signed-in account. */
 export type Access = 'public' | Level;
 
+/**
+ * A rule that also opens to every signed-in member (level 1 and up) when the page is served on port
+ * `alsoOnPort` (8443): pages, the procedures those pages call and the routes they fetch use the same
+ * form, so a page listed on that port also works there.
+ */
+export type PortRule = { access: Level; alsoOnPort: number };
+
+/** A procedure's rule: an access, or the same with a port that opens it (`PortRule`). */
+export type ProcedureAccess = Access | PortRule;
+
 /** A page of the client: who may open it and how the hub and navbar list it. The key is its href. */
 export type PageRow = {
   access: Access;
@@ -32,6 +42,8 @@ export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type HttpRouteKey = `${HttpMethod} /${string}`;
 export type HttpRow = {
   access: Access;
+  /** Opened to every signed-in member when the page is served on this port (8443), as for pages. */
+  alsoOnPort?: number;
   /** Takes a multipart/form-data body: the same-site guard lets that content type through here only. */
   multipart?: boolean;
 };
@@ -54,7 +66,7 @@ export type FieldMap = Readonly<Record<string, FieldSource>>;
 export type LegacyRoute<P extends string = string> = { procedure: P; input?: FieldMap; output?: FieldMap };
 
 export type AreaRows<
-  P extends Record<string, Access> = Record<string, Access>,
+  P extends Record<string, ProcedureAccess> = Record<string, ProcedureAccess>,
   G extends Record<string, PageRow> = Record<string, PageRow>,
   H extends Record<HttpRouteKey, HttpRow> = Record<HttpRouteKey, HttpRow>,
   A extends Record<string, LegacyRoute> = Record<string, LegacyRoute>,
@@ -69,7 +81,7 @@ type None = {};
  * procedure of its own area.
  */
 export function defineArea<
-  const P extends Record<string, Access> = None,
+  const P extends Record<string, ProcedureAccess> = None,
   const G extends Record<string, PageRow> = None,
   const H extends Record<HttpRouteKey, HttpRow> = None,
   const A extends Record<string, LegacyRoute<Extract<keyof P, string>>> = None,

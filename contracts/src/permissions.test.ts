@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allows, allowsPage, pages } from './permissions.ts';
+import { allows, httpRoutes, pages, procedures } from './permissions.ts';
 
 describe('allows', () => {
   it('lets anyone through a public rule', () => {
@@ -13,8 +13,23 @@ describe('allows', () => {
   });
   it('opens port-8443 pages to members on that port only', () => {
     const friend = { name: 'a', level: 1 } as const;
-    expect(allowsPage(pages['/personal/dungeon-crawler'], friend, 8080)).toBe(false);
-    expect(allowsPage(pages['/personal/dungeon-crawler'], friend, 8443)).toBe(true);
-    expect(allowsPage(pages['/personal/dungeon-crawler'], null, 8443)).toBe(false);
+    expect(allows(pages['/personal/dungeon-crawler'], friend, 8080)).toBe(false);
+    expect(allows(pages['/personal/dungeon-crawler'], friend, 8443)).toBe(true);
+    expect(allows(pages['/personal/dungeon-crawler'], null, 8443)).toBe(false);
+  });
+  it('opens the recipes a port-8443 page reads to members there, and keeps writing to admins', () => {
+    const friend = { name: 'a', level: 1 } as const;
+    const pending = { name: 'p', level: 0 } as const;
+    for (const rule of [procedures['recipes.list'], procedures['recipes.get'], httpRoutes['GET /private/recipes/:file']]) {
+      expect(allows(rule, friend, 8443)).toBe(true);
+      expect(allows(rule, friend, 8080)).toBe(false);
+      expect(allows(rule, friend)).toBe(false);
+      expect(allows(rule, pending, 8443)).toBe(false);
+      expect(allows(rule, null, 8443)).toBe(false);
+      expect(allows(rule, { name: 'o', level: 3 }, 8080)).toBe(true);
+    }
+    for (const rule of [procedures['recipes.create'], procedures['recipes.delete'], httpRoutes['POST /private/recipes/images']]) {
+      expect(allows(rule, friend, 8443)).toBe(false);
+    }
   });
 });

@@ -1,8 +1,8 @@
-import { mergeRows, type Access, type PageRow } from './area.ts';
+import { mergeRows, type Access } from './area.ts';
 import { areaRoutes } from './areas.ts';
 import type { Viewer } from './levels.ts';
 
-export type { Access, HttpRouteKey, HttpRow, PageRow } from './area.ts';
+export type { Access, HttpRouteKey, HttpRow, PageRow, PortRule, ProcedureAccess } from './area.ts';
 
 /**
  * Who may do what, in one table of three sections, each the spread of every area's rows
@@ -22,13 +22,15 @@ export type PagePath = keyof typeof pages;
 export const httpRoutes = mergeRows(areaRoutes, 'http');
 export type HttpRoutePath = keyof typeof httpRoutes;
 
-/** True when the viewer meets the access rule. Pending accounts (level 0) pass only rules of 0. */
-export function allows(access: Access, viewer: Viewer): boolean {
+/**
+ * True when the viewer meets the rule: an access, or a row (page, procedure or HTTP route) whose
+ * `alsoOnPort` opens it to every signed-in member when `port` (the port the page is served on, as the
+ * browser sees it) is that port. Pending accounts (level 0) pass only rules of 0.
+ */
+export function allows(rule: Access | { access: Access; alsoOnPort?: number }, viewer: Viewer, port?: number): boolean {
+  const access = typeof rule === 'object' ? rule.access : rule;
   if (access === 'public') return true;
-  return viewer !== null && viewer.level >= access;
-}
-
-export function allowsPage(page: Pick<PageRow, 'access' | 'alsoOnPort'>, viewer: Viewer, port?: number): boolean {
-  if (allows(page.access, viewer)) return true;
-  return page.alsoOnPort !== undefined && port === page.alsoOnPort && viewer !== null && viewer.level >= 1;
+  if (viewer === null) return false;
+  if (viewer.level >= access) return true;
+  return typeof rule === 'object' && rule.alsoOnPort !== undefined && port === rule.alsoOnPort && viewer.level >= 1;
 }

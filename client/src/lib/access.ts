@@ -1,5 +1,5 @@
 import type { Level, Status, Viewer } from '@site/contracts';
-import { allowsPage, pages, type PagePath } from '@site/contracts/permissions';
+import { allows, pages, type PagePath } from '@site/contracts/permissions';
 
 export function viewerOf(status: Status | undefined): Viewer {
   if (!status || status.user === null) return null;
@@ -15,5 +15,5 @@ export function currentPort(): number | undefined {
 }
 
 export function canOpen(page: PagePath, viewer: Viewer, port = currentPort()): boolean {
-  return allowsPage(pages[page], viewer, port);
+  return allows(pages[page], viewer, port);
 }

@@ -1,23 +1,30 @@
-import { defineArea } from '../area.ts';
+import { defineArea, type PortRule } from '../area.ts';
+
+/**
+ * The page is the owner's (level 3), and every member's when it is served on port 8443 (site.md §6).
+ * There members read recipes, their images and exports, and keep their own view settings; writing
+ * recipes stays with admins on every port.
+ */
+const readOn8443: PortRule = { access: 3, alsoOnPort: 8443 };
 
 export const recipesRoutes = defineArea({
   procedures: {
-    'recipes.list': 3,
-    'recipes.get': 3,
-    'recipes.units': 3,
-    'recipes.settings': 3,
-    'recipes.saveSettings': 3,
+    'recipes.list': readOn8443,
+    'recipes.get': readOn8443,
+    'recipes.units': readOn8443,
+    'recipes.settings': readOn8443,
+    'recipes.saveSettings': readOn8443,
     'recipes.create': 3,
     'recipes.update': 3,
     'recipes.delete': 3,
     'recipes.importJsonLd': 3,
-    'recipes.exportJsonLd': 3,
+    'recipes.exportJsonLd': readOn8443,
   },
   pages: {
     '/personal/recipes': { access: 3, alsoOnPort: 8443, label: 'Recipes', group: 'cool', pattern: '/personal/recipes/*' },
   },
   http: {
-    'GET /private/recipes/:file': { access: 3 },
+    'GET /private/recipes/:file': readOn8443,
     'POST /private/recipes/images': { access: 3, multipart: true },
   },
   api: {

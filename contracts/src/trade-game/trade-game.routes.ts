@@ -2,8 +2,8 @@ import { defineArea } from '../area.ts';
 
 /**
  * The page is listed for admins, and for every member when the site is served on port 8443. The
- * procedures cannot tell which port the browser used (behind a proxy the server sees its own), so
- * they are open to every member: each call only reads or changes the caller's own game.
+ * procedures are open to every member on any port (rather than `{ access: 3, alsoOnPort: 8443 }` as
+ * recipes are): each call only reads or changes the caller's own game.
  */
 export const tradeGameRoutes = defineArea({
   procedures: {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { TRPCError } from '@trpc/server';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_RECIPE_SETTINGS, KITCHEN_UNITS, recipeFromJsonLd } from '@site/contracts';
+import { accessMessages, DEFAULT_RECIPE_SETTINGS, KITCHEN_UNITS, recipeFromJsonLd } from '@site/contracts';
 import { insertKitchenUnits } from '../../src/areas/recipes/recipes.migrations.ts';
 import { callerFor, cookieFor, createUser, databases, postJson, useTestServer } from '../helpers.ts';
 import { pancakes } from './recipes.samples.ts';
@@ -155,5 +155,37 @@ describe.each(databases)('recipes (%s)', (kind) => {
       }
     }
     expect((await postJson(s.app, '/api/recipes/get_list')).statusCode).toBe(401);
+  });
+
+  it('opens reading to every member when the page is served on port 8443, and writing to admins only', async () => {
+    const { recipe_id } = await (await owner()).recipes.create(pancakes);
+    const friend = await cookieFor(s.deps, 1);
+    const pending = await cookieFor(s.deps, 0, 'pending');
+    const call = (host: string, cookie: string, method: 'GET' | 'POST', url: string, body?: unknown) =>
+      s.app.inject({
+        method,
+        url,
+        headers: { host, cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+      });
+    const get = `/trpc/recipes.get?input=${encodeURIComponent(JSON.stringify({ recipeId: recipe_id }))}`;
+
+    const list = await call('localhost:8443', friend, 'POST', '/api/recipes/get_list');
+    expect(list.statusCode).toBe(200);
+    expect((list.json() as { title: string }[]).map((r) => r.title)).toEqual([pancakes.title]);
+    const one = await call('localhost:8443', friend, 'GET', get);
+    expect(one.statusCode).toBe(200);
+    expect((one.json() as { result: { data: { title: string } } }).result.data.title).toBe(pancakes.title);
+    expect((await call('localhost:8443', friend, 'POST', '/trpc/recipes.saveSettings', { ...DEFAULT_RECIPE_SETTINGS, defaultView: 'steps' })).statusCode).toBe(200);
+
+    // Writing stays with admins on that port too, and the rule needs a member (not a pending account).
+    const create = await call('localhost:8443', friend, 'POST', '/trpc/recipes.create', pancakes);
+    expect([create.statusCode, (create.json() as { error: { message: string } }).error.message]).toEqual([403, accessMessages.levelTooLow]);
+    expect((await call('localhost:8443', friend, 'POST', '/trpc/recipes.delete', { recipeId: recipe_id })).statusCode).toBe(403);
+    expect((await call('localhost:8443', pending, 'POST', '/api/recipes/get_list')).statusCode).toBe(403);
+    // On any other port the page is the owner's.
+    expect((await call('localhost:8080', friend, 'POST', '/api/recipes/get_list')).statusCode).toBe(403);
+    expect((await call('localhost', friend, 'GET', get)).statusCode).toBe(403);
+    expect(await (await owner('owner2')).recipes.list()).toHaveLength(1);
   });
 });

@@ -3,7 +3,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { trpc } from '../../lib/trpc.ts';
-import { RECIPES_HOME, useRecipeSettings, viewHref } from './recipe-data.ts';
+import { RECIPES_HOME, useCanAuthor, useRecipeSettings, viewHref } from './recipe-data.ts';
 
 function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value);
@@ -20,6 +20,7 @@ export function RecipeList() {
   const query = useDebounced(search.trim(), 250);
   const list = trpc.recipes.list.useQuery(query ? { search: query } : undefined, { placeholderData: (previous) => previous });
   const { settings } = useRecipeSettings();
+  const canAuthor = useCanAuthor();
   const navigate = useNavigate();
   const utils = trpc.useUtils();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -47,22 +48,26 @@ export function RecipeList() {
       <header className="page-hero">
         <h1>Recipes</h1>
         <nav className="link-row" aria-label="Recipe tools">
-          <Link className="button primary" to={`${RECIPES_HOME}/new`}>
-            New recipe
-          </Link>
+          {canAuthor && (
+            <Link className="button primary" to={`${RECIPES_HOME}/new`}>
+              New recipe
+            </Link>
+          )}
           <Link className="button" to={`${RECIPES_HOME}/settings`}>
             Settings
           </Link>
-          <label className="button file-button">
-            {importRecipe.isPending ? 'Importing...' : 'Import JSON-LD'}
-            <input
-              ref={fileInput}
-              type="file"
-              accept=".json,.jsonld,application/ld+json,application/json"
-              className="visually-hidden"
-              onChange={(event) => void onFile(event.target.files?.[0])}
-            />
-          </label>
+          {canAuthor && (
+            <label className="button file-button">
+              {importRecipe.isPending ? 'Importing...' : 'Import JSON-LD'}
+              <input
+                ref={fileInput}
+                type="file"
+                accept=".json,.jsonld,application/ld+json,application/json"
+                className="visually-hidden"
+                onChange={(event) => void onFile(event.target.files?.[0])}
+              />
+            </label>
+          )}
         </nav>
         <ErrorBubble message={importError} />
       </header>

@@ -3,7 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { IngredientView, ServingsControl } from './Ingredients.tsx';
-import { RECIPES_HOME, useRecipe, useRecipeSettings, useUnits, viewHref } from './recipe-data.ts';
+import { RECIPES_HOME, useCanAuthor, useRecipe, useRecipeSettings, useUnits, viewHref } from './recipe-data.ts';
 
 function download(name: string, content: string, type: string) {
   const url = URL.createObjectURL(new Blob([content], { type }));
@@ -19,6 +19,7 @@ export function RecipePageView() {
   const { id: idText } = useParams();
   const { id, loaded, error } = useRecipe(idText);
   const { settings } = useRecipeSettings();
+  const canAuthor = useCanAuthor();
   const units = useUnits();
   const navigate = useNavigate();
   const utils = trpc.useUtils();
@@ -70,22 +71,26 @@ export function RecipePageView() {
           <Link className="button" to={viewHref('printer', id)}>
             Printer friendly
           </Link>
-          <Link className="button" to={`${RECIPES_HOME}/edit/${id}`}>
-            Edit
-          </Link>
+          {canAuthor && (
+            <Link className="button" to={`${RECIPES_HOME}/edit/${id}`}>
+              Edit
+            </Link>
+          )}
           <button type="button" className="button" onClick={() => void exportRecipe()}>
             Export JSON-LD
           </button>
-          <button
-            type="button"
-            className="button"
-            disabled={remove.isPending}
-            onClick={() => {
-              if (window.confirm(`Delete "${recipe.title}"? This cannot be undone.`)) remove.mutate({ recipeId: id });
-            }}
-          >
-            Delete
-          </button>
+          {canAuthor && (
+            <button
+              type="button"
+              className="button"
+              disabled={remove.isPending}
+              onClick={() => {
+                if (window.confirm(`Delete "${recipe.title}"? This cannot be undone.`)) remove.mutate({ recipeId: id });
+              }}
+            >
+              Delete
+            </button>
+          )}
         </nav>
         <ErrorBubble message={actionError} />
       </header>

@@ -1,9 +1,17 @@
 import { DEFAULT_RECIPE_SETTINGS, stepsInOrder, type Recipe, type RecipeSettings, type RecipeView, type UnitDict } from '@site/contracts/recipes';
+import { allows, procedures } from '@site/contracts/permissions';
+import { currentPort, viewerOf } from '../../lib/access.ts';
 import { trpc } from '../../lib/trpc.ts';
 
 export const RECIPES_HOME = '/personal/recipes';
 export const viewHref = (view: RecipeView, id: number) => `${RECIPES_HOME}/${view}/${id}`;
 export const imageHref = (file: string) => `/private/recipes/${encodeURIComponent(file)}`;
+
+/** Whether the viewer may write recipes: admins; members who read them on port 8443 see no authoring buttons. */
+export function useCanAuthor(): boolean {
+  const status = trpc.auth.status.useQuery();
+  return allows(procedures['recipes.create'], viewerOf(status.data), currentPort());
+}
 
 /** The member's saved settings (the defaults until they have answered). */
 export function useRecipeSettings(): { settings: RecipeSettings; ready: boolean } {
