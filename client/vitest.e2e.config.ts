@@ -6,7 +6,9 @@ export default defineConfig({
   test: {
     include: ['e2e/**/*.test.ts'],
     environment: 'node',
-    fileParallelism: false,
+    // Two files at once: each has its own server, database and browser, and a file spends much of
+    // its time waiting for them.
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 180_000,
     globalSetup: ['./e2e/global-setup.ts'],

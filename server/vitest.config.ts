@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { reporters } from '../vitest.shared.ts';
 
@@ -8,5 +9,8 @@ export default defineConfig({
     // Every file starts its own PGlite (a WebAssembly PostgreSQL): slow to boot on a loaded 2-core CI box.
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Two files at once even on 2 cores (vitest's default there is one): much of a file's time is
+    // spent waiting on PostgreSQL, child processes (yt-dlp, ffmpeg, the built server) and timers.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
   },
 });

@@ -13,6 +13,7 @@ import type { Action, GameState } from '@site/game-engine';
 import { createPolicy } from '../src/sim/policies.ts';
 import type { PolicyName } from '../src/sim/policies.ts';
 import { playGame } from '../src/sim/simulate.ts';
+import { median } from './stats.ts';
 
 const RANDOM_GAMES = 60;
 const GREEDY_GAMES = 60;
@@ -23,12 +24,6 @@ const GOAL_ACTIONS_PER_SECOND = 100_000;
 interface Log {
   start: GameState;
   actions: Action[];
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
 function fmt(n: number): string {

@@ -4,6 +4,7 @@ import { BackupError, backupTo, openConfigured, restoreFrom } from '@site/server
 import { ControlUnavailableError, requestBackup } from '@site/server/db/control';
 import { DatabaseInUseError } from '@site/server/db/database';
 import { migrateToLatest } from '@site/server/db/migrate';
+import { runMain } from '../run-main.ts';
 
 const usage = `Usage:
   npm run backup -- FILE     write the database and every file users made under DATA_DIR to FILE (.tar.gz)
@@ -58,14 +59,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    const known = error instanceof BackupError || error instanceof ConfigError || error instanceof DatabaseInUseError;
-    console.error(known ? (error as Error).message : error);
-    if (error instanceof DatabaseInUseError) console.error(inUse);
-    process.exitCode = 1;
-  },
-);
+runMain(main, [BackupError, ConfigError, DatabaseInUseError], inUse);

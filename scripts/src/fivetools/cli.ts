@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ConfigError, loadConfig } from '@site/server/config';
 import { InstallError, installFivetools, isInstalled } from '@site/server/areas/fivetools/fivetools.install';
+import { runMain } from '../run-main.ts';
 
 const usage = `Usage:
   npm run 5etools -- install PATH    install the 5eTools mirror from a release archive (.zip or .tar.gz)
@@ -32,13 +33,4 @@ async function main(argv: string[]): Promise<number> {
   return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    const known = error instanceof InstallError || error instanceof ConfigError;
-    console.error(known ? (error as Error).message : error);
-    process.exitCode = 1;
-  },
-);
+runMain(main, [InstallError, ConfigError]);

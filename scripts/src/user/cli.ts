@@ -6,6 +6,7 @@ import { createDeps } from '@site/server/deps';
 import * as admin from '@site/server/areas/admin/admin.service';
 import { cliActor } from '@site/server/identity/session-user';
 import { AppError } from '@site/server/errors';
+import { runMain } from '../run-main.ts';
 
 const usage = `Usage:
   npm run user -- list                    every account and its level
@@ -52,19 +53,9 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    const known = error instanceof AppError || error instanceof ConfigError || error instanceof DatabaseInUseError;
-    console.error(known ? (error as Error).message : error);
-    if (error instanceof DatabaseInUseError) {
-      console.error(
-        'While the server runs on the embedded database, change levels on the Admin page (/admin); or stop the server, ' +
-          'run this command again, then start the server (`npm start`).',
-      );
-    }
-    process.exitCode = 1;
-  },
+runMain(
+  main,
+  [AppError, ConfigError, DatabaseInUseError],
+  'While the server runs on the embedded database, change levels on the Admin page (/admin); or stop the server, ' +
+    'run this command again, then start the server (`npm start`).',
 );

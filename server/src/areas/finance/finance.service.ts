@@ -61,23 +61,27 @@ const documentColumns = (doc: CheckedDocument | null) => ({
   documentation_size: doc?.bytes.length ?? null,
 });
 
+/** The columns an entry's form values fill (its year is derived from its date). */
+function entryColumns(input: CharityEntryValues) {
+  return {
+    charitable: input.charitable,
+    recipient: input.recipient,
+    item: input.item,
+    date: input.date,
+    year: yearOf(input.date),
+    value_cents: input.value,
+  };
+}
+
 /**
  * Adds an entry, with its documentation when given. The file is checked and stored before the row
  * is written, and removed again if the row is not, so a refused request leaves nothing behind.
  */
 export async function add(deps: AppDeps, input: CharityEntryValues): Promise<CharityEntry> {
   const doc = input.documentation ? await documentFromBase64(deps, input.documentation) : null;
-    if (doc) await deps.media.put(doc.key, doc.bytes);
+  if (doc) await deps.media.put(doc.key, doc.bytes);
   try {
-    const row = await repo.insertEntry(deps.db, {
-      charitable: input.charitable,
-      recipient: input.recipient,
-      item: input.item,
-      date: input.date,
-      year: yearOf(input.date),
-      value_cents: input.value,
-      ...documentColumns(doc),
-    });
+    const row = await repo.insertEntry(deps.db, { ...entryColumns(input), ...documentColumns(doc) });
     return entryOf(row);
   } catch (error) {
     if (doc) await deps.media.delete(doc.key);
@@ -86,14 +90,7 @@ export async function add(deps: AppDeps, input: CharityEntryValues): Promise<Cha
 }
 
 export async function update(deps: AppDeps, input: UpdateCharityValues): Promise<CharityEntry> {
-  const row = await repo.updateEntry(deps.db, input.id, {
-    charitable: input.charitable,
-    recipient: input.recipient,
-    item: input.item,
-    date: input.date,
-    year: yearOf(input.date),
-    value_cents: input.value,
-  });
+  const row = await repo.updateEntry(deps.db, input.id, entryColumns(input));
   if (!row) throw new AppError('NOT_FOUND', charityMessages.unknownEntry);
   return entryOf(row);
 }

@@ -1,0 +1,42 @@
+/**
+ * The server side of a benchmark's child process: a fresh site on an embedded database in a
+ * temporary folder, with a signed-in account 'bench' (admin), served until the parent closes this
+ * process's standard input.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createDeps, type AppDeps } from '@site/server/app';
+import { loadConfig } from '@site/server/config';
+import { createDb, type Database } from '@site/server/db/database';
+import { migrateToLatest } from '@site/server/db/migrate';
+import { insertUser } from '@site/server/identity/users.repository';
+
+export type BenchSite = { dir: string; deps: AppDeps; db: Database; cookie: string; close(): Promise<void> };
+
+/** A migrated database and the app's dependencies in a new folder named from `prefix`; `env` adds configuration. */
+export async function openBenchSite(prefix: string, env: Record<string, string> = {}): Promise<BenchSite> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', CLIENT_DIST: path.join(dir, 'no-client'), ...env });
+  const handle = await createDb({ kind: 'pglite', dataDir: dir });
+  await migrateToLatest(handle.db);
+  const deps = createDeps(config, handle.db);
+  const user = await insertUser(handle.db, { name: 'bench', passwordHash: 'x', level: 3 });
+  const cookie = `sid=${(await deps.sessions.create(user.id)).token}`;
+  return {
+    dir,
+    deps,
+    db: handle.db,
+    cookie,
+    close: async () => {
+      await handle.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Serves until the parent closes standard input; then `stop` (the servers), the site, and exit. */
+export function serveUntilStdinEnds(site: BenchSite, stop: () => Promise<unknown>): void {
+  process.stdin.resume();
+  process.stdin.on('end', () => void stop().then(() => site.close()).then(() => process.exit(0)));
+}
