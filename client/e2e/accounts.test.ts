@@ -72,7 +72,7 @@ describeInBrowser('accounts: sign-up, pending, admin raise, login', () => {
     const select = owner.getByLabel('Level of friend');
     await expect(select.inputValue()).resolves.toBe('0');
     await select.selectOption('1');
-    await owner.getByText('Saved').waitFor();
+    await owner.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
     await site.screenshot(owner, 'admin-users-desktop');
     await owner.reload();
     await waitForShell(owner);

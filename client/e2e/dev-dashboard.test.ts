@@ -44,7 +44,8 @@ describeInBrowser('dev dashboard: actions, live output and the audit log', () =>
     fs.writeFileSync(goAhead, '');
     await page.getByText('dev-pull succeeded, exit code 0').waitFor();
     await expect(output.textContent()).resolves.toContain('Fast-forward: 2 files changed');
-    const auditRow = page.getByRole('row', { name: /dev-pull/ });
+    // The row is listed from the start as 'running': wait for the finished one.
+    const auditRow = page.getByRole('row', { name: /dev-pull/ }).filter({ has: page.getByRole('cell', { name: 'succeeded', exact: true }) });
     await auditRow.waitFor();
     await expect(auditRow.locator('td').nth(1).textContent()).resolves.toBe('owner');
     await expect(auditRow.locator('td').nth(3).textContent()).resolves.toBe('succeeded');

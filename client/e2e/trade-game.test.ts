@@ -44,7 +44,7 @@ describeInBrowser('trade game', () => {
     await page.goto('/admin');
     await waitForShell(page);
     await page.getByLabel('Level of sailor').selectOption('3');
-    await page.getByText('Saved').waitFor();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
 
     await other.goto('/personal/trade-game');
     await waitForShell(other);
