@@ -10,6 +10,9 @@ export default defineConfig({
     // its time waiting for them.
     maxWorkers: 2,
     testTimeout: 60_000,
+    // expect.poll asks again for up to 10 s (vitest's default is 1 s): two browsers and two servers
+    // on two cores stall for more than a second now and then.
+    expect: { poll: { timeout: 10_000, interval: 100 } },
     hookTimeout: 180_000,
     globalSetup: ['./e2e/global-setup.ts'],
     reporters: reporters('client-e2e'),

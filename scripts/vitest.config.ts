@@ -5,5 +5,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     reporters: reporters('scripts'),
+    // Several tests start the command-line tools as child processes (node + tsx, about 1-2 s each on
+    // a busy machine); vitest's 5 s default is too tight for three in a row.
+    testTimeout: 60_000,
   },
 });

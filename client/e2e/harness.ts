@@ -257,10 +257,17 @@ export async function logIn(page: Page, name: string, password: string): Promise
   await panel.getByRole('button', { name: 'Login' }).click();
 }
 
-/** Closes the hub's welcome popup for now (OK) if it is showing. */
+/**
+ * Waits for the hub's welcome popup (it opens once its query answers, after the hub is drawn) and
+ * closes it: for now (OK), or for good (Cancel, waiting until the server saved that).
+ */
 export async function closeWelcome(page: Page, choice: 'OK' | 'Cancel' = 'OK'): Promise<void> {
   const dialog = page.getByRole('dialog', { name: 'Welcome to the hub' });
-  if (await dialog.isVisible()) await dialog.getByRole('button', { name: choice }).click();
+  await dialog.waitFor();
+  const saved = choice === 'Cancel' ? page.waitForResponse((r) => r.url().includes('settings.dismissSplash') && r.ok()) : undefined;
+  await dialog.getByRole('button', { name: choice }).click();
+  await saved;
+  await dialog.waitFor({ state: 'detached' });
 }
 
 /**

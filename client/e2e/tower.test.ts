@@ -192,14 +192,15 @@ describeInBrowser('tower: the game in the browser', () => {
     expect(expected.lastEvents.some((e) => e.type === 'spawned')).toBe(true);
     expect(timeline.total).toBeGreaterThanOrEqual(2000);
     await page.waitForFunction(() => document.querySelector('[data-testid="tower-board"]')?.getAttribute('data-busy') === 'true');
+    // Input is locked while the enemies move: a move key pressed now changes nothing.
+    await page.keyboard.press('d');
+    await expect(board(page).getAttribute('data-busy')).resolves.toBe('true');
+    await expect(board(page).getAttribute('data-actions')).resolves.toBe(String(expected.actions.length));
     await page.waitForTimeout(900);
     await site.screenshot(page, 'tower-enemy-phase-desktop');
-    // Input is locked while the enemies move.
-    await page.keyboard.press('d');
     await expectBoardMatches(page, expected);
-    const elapsed = Date.now() - started;
-    expect(elapsed).toBeGreaterThanOrEqual(timeline.total * 0.9);
-    expect(elapsed).toBeLessThan(timeline.total + 3000);
+    // The playback takes its time (its upper end is not checked: a busy machine may stretch it).
+    expect(Date.now() - started).toBeGreaterThanOrEqual(timeline.total * 0.9);
 
     // A reload offers Continue and continues the same game; this time the playback is sped up.
     await page.goto(`${PAGE}?speed=25`);

@@ -25,7 +25,7 @@ const commands = {
        require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(c.pid));
        console.log('launched'); setTimeout(() => {}, 60000);`,
     ],
-    timeoutSeconds: 2,
+    timeoutSeconds: 5,
   },
   reboot: { argv: [node, '-e', "console.log('line 1'); console.log('line 2'); process.exit(3)"] },
 };
@@ -172,7 +172,7 @@ describe.each(databases)('dev dashboard (%s)', (kind) => {
     expect((await api.devDashboard.status()).running?.id).toBe(long.id);
     // Output shows up while the run is still going.
     let live = await api.devDashboard.run({ id: long.id });
-    while (!live.output.includes('launched')) {
+    while (!live.output.includes('launched') && live.status === 'running') {
       await new Promise((resolve) => setTimeout(resolve, 100));
       live = await api.devDashboard.run({ id: long.id });
     }
@@ -181,7 +181,7 @@ describe.each(databases)('dev dashboard (%s)', (kind) => {
     expect(run.status).toBe('timed out');
     expect(run.exitCode).toBeNull();
     expect(run.output).toContain('launched\n');
-    expect(run.output).toContain('[stopped: the time limit of 2 s was reached]');
+    expect(run.output).toContain('[stopped: the time limit of 5 s was reached]');
     const grandchild = Number(fs.readFileSync(pidFile, 'utf8'));
     for (let i = 0; i < 50 && isAlive(grandchild); i++) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(isAlive(grandchild)).toBe(false);

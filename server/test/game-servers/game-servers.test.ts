@@ -30,7 +30,7 @@ async function closedPort(): Promise<number> {
 describe('the status probe', () => {
   it('says Online for a listening port and Offline for a refused one, probing in parallel', async () => {
     const [open, closed] = [await listening(), await closedPort()];
-    const probe = createStatusProbe({ host: '127.0.0.1' });
+    const probe = createStatusProbe({ host: '127.0.0.1', timeoutMs: 10_000 });
     const statuses = await probe.statuses([open, closed]);
     expect([statuses.get(open), statuses.get(closed)]).toEqual(['Online', 'Offline']);
   });
@@ -68,7 +68,7 @@ describe.each(databases)('game servers (%s)', (kind) => {
   const s = useTestServer(kind, { GAME_HOST: '127.0.0.1' });
 
   it('lists servers by port with live status and the address players copy', async () => {
-    setProbe(s.deps, createStatusProbe({ host: '127.0.0.1' }));
+    setProbe(s.deps, createStatusProbe({ host: '127.0.0.1', timeoutMs: 10_000 }));
     const [open, closed] = [await listening(), await closedPort()];
     const admin = callerFor(s.deps, await createUser(s.deps, 'boss', 3));
     await admin.gameServers.add({ port: closed, description: 'Valheim' });

@@ -30,7 +30,7 @@ describe.each(databases)('pictures over HTTP (%s)', (kind) => {
     expect(body.target).toMatch(/^[0-9a-f]{32}\.jpg$/);
 
     const stem = body.target.slice(0, 32);
-    expect((await get(`/private/pictures/${stem}.thumb.webp`, cookie)).statusCode).toBe(404);
+    // The app's own worker may already have made the thumbnail (the upload wakes it); drain the rest.
     expect(await drainJobs(s.deps)).toBeGreaterThanOrEqual(0);
     const page = await s.app.inject({ method: 'GET', url: `/trpc/pictures.page?input=${encodeURIComponent(JSON.stringify({ type: 'month', index: 0 }))}`, headers: { cookie } });
     const picture = page.json<{ result: { data: { label: string; pictures: { thumb: string; thumbWidth: number; thumbHeight: number }[] } } }>().result.data;

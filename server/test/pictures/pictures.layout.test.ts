@@ -233,5 +233,5 @@ describe.each(databases)('pictures layout cache across servers (%s)', (kind) => 
       }),
       { numRuns: 8 },
     );
-  });
+  }, 120_000);
 });

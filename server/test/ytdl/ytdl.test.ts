@@ -41,7 +41,7 @@ async function entries(dir: string): Promise<string[]> {
 
 /** Waits until every temporary folder is deleted (the file is deleted just after its answer ends). */
 async function allRemoved(root: string): Promise<string[]> {
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 400; i++) {
     const left = await entries(root);
     if (left.length === 0) return left;
     await sleep(50);
