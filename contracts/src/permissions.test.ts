@@ -32,4 +32,16 @@ describe('allows', () => {
       expect(allows(rule, friend, 8443)).toBe(false);
     }
   });
+  it('reads a port given as a function only when the rule\'s port decides', () => {
+    const unread = () => {
+      throw new Error('the port was read');
+    };
+    const rule = procedures['recipes.get'];
+    expect(allows(rule, { name: 'o', level: 3 }, unread)).toBe(true);
+    expect(allows(rule, null, unread)).toBe(false);
+    expect(allows(rule, { name: 'p', level: 0 }, unread)).toBe(false);
+    expect(allows(procedures['recipes.create'], { name: 'a', level: 1 }, unread)).toBe(false);
+    expect(allows(rule, { name: 'a', level: 1 }, () => 8443)).toBe(true);
+    expect(allows(rule, { name: 'a', level: 1 }, () => undefined)).toBe(false);
+  });
 });

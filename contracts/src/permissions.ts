@@ -25,12 +25,18 @@ export type HttpRoutePath = keyof typeof httpRoutes;
 /**
  * True when the viewer meets the rule: an access, or a row (page, procedure or HTTP route) whose
  * `alsoOnPort` opens it to every signed-in member when `port` (the port the page is served on, as the
- * browser sees it) is that port. Pending accounts (level 0) pass only rules of 0.
+ * browser sees it) is that port. Pending accounts (level 0) pass only rules of 0. The port may be
+ * given as a function: it is then read only when the rule's level alone does not decide.
  */
-export function allows(rule: Access | { access: Access; alsoOnPort?: number }, viewer: Viewer, port?: number): boolean {
+export function allows(
+  rule: Access | { access: Access; alsoOnPort?: number },
+  viewer: Viewer,
+  port?: number | (() => number | undefined),
+): boolean {
   const access = typeof rule === 'object' ? rule.access : rule;
   if (access === 'public') return true;
   if (viewer === null) return false;
   if (viewer.level >= access) return true;
-  return typeof rule === 'object' && rule.alsoOnPort !== undefined && port === rule.alsoOnPort && viewer.level >= 1;
+  if (typeof rule !== 'object' || rule.alsoOnPort === undefined || viewer.level < 1) return false;
+  return (typeof port === 'function' ? port() : port) === rule.alsoOnPort;
 }

@@ -57,7 +57,7 @@ export function createHttpRegistrar(
           try {
             const session = await resolveSession(deps.sessions, req, reply);
             const viewer = session.user ? { name: session.user.name, level: session.user.level } : null;
-            if (!allows(row, viewer, browserPort(req))) throw accessRefusal(viewer);
+            if (!allows(row, viewer, () => browserPort(req))) throw accessRefusal(viewer);
             // What a signed-in caller gets is theirs: not kept by any cache unless the handler says otherwise.
             if (session.user) reply.header('cache-control', 'no-store');
             return await handler(req, reply, { user: session.user as never, session });

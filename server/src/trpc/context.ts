@@ -15,7 +15,7 @@ export type Context = {
   cookie: SessionCookie;
   /** The browser's device cookie (login limits, areas/auth). */
   device: DeviceCookie;
-  /** The port the page is served on (`browserPort`), read only by rules with `alsoOnPort`; none without HTTP. */
+  /** The port the page is served on (`browserPort`), for `allows` to read only when a rule's `alsoOnPort` decides; none without HTTP. */
   port: () => number | undefined;
 };
 

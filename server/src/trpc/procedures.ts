@@ -25,15 +25,11 @@ function publicGuard() {
   });
 }
 
-/**
- * The same for rules that need an account: the handler's ctx.user is then never null. The request's
- * port is read only for a rule that names one (`alsoOnPort`).
- */
+/** The same for rules that need an account: the handler's ctx.user is then never null. */
 function memberGuard(access: Exclude<ProcedureAccess, 'public'>) {
-  const namesPort = typeof access === 'object';
   return t.middleware(async ({ ctx, next }) => {
     const user = ctx.user;
-    if (!user || !allows(access, ctx.viewer, namesPort ? ctx.port() : undefined)) throw toTRPCError(accessRefusal(ctx.viewer));
+    if (!user || !allows(access, ctx.viewer, ctx.port)) throw toTRPCError(accessRefusal(ctx.viewer));
     const result = await next({ ctx: { user } });
     if (!result.ok && result.error.cause instanceof AppError) throw toTRPCError(result.error.cause);
     return result;
