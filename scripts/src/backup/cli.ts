@@ -59,4 +59,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-runMain(main, [BackupError, ConfigError, DatabaseInUseError], inUse);
+runMain(main, [BackupError, ConfigError, DatabaseInUseError], { kind: DatabaseInUseError, text: inUse });

@@ -53,9 +53,9 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-runMain(
-  main,
-  [AppError, ConfigError, DatabaseInUseError],
-  'While the server runs on the embedded database, change levels on the Admin page (/admin); or stop the server, ' +
+runMain(main, [AppError, ConfigError, DatabaseInUseError], {
+  kind: DatabaseInUseError,
+  text:
+    'While the server runs on the embedded database, change levels on the Admin page (/admin); or stop the server, ' +
     'run this command again, then start the server (`npm start`).',
-);
+});
