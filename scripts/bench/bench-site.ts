@@ -8,11 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { createDeps, type AppDeps } from '@site/server/app';
 import { loadConfig } from '@site/server/config';
-import { createDb, type Database } from '@site/server/db/database';
+import { createDb } from '@site/server/db/database';
 import { migrateToLatest } from '@site/server/db/migrate';
 import { insertUser } from '@site/server/identity/users.repository';
 
-export type BenchSite = { dir: string; deps: AppDeps; db: Database; cookie: string; close(): Promise<void> };
+export type BenchSite = { dir: string; deps: AppDeps; cookie: string; close(): Promise<void> };
 
 /** A migrated database and the app's dependencies in a new folder named from `prefix`; `env` adds configuration. */
 export async function openBenchSite(prefix: string, env: Record<string, string> = {}): Promise<BenchSite> {
@@ -26,7 +26,6 @@ export async function openBenchSite(prefix: string, env: Record<string, string> 
   return {
     dir,
     deps,
-    db: handle.db,
     cookie,
     close: async () => {
       await handle.close();
@@ -35,8 +34,13 @@ export async function openBenchSite(prefix: string, env: Record<string, string> 
   };
 }
 
+/** Runs until the parent closes standard input; then `close`, and exit. */
+export function untilStdinEnds(close: () => Promise<unknown>): void {
+  process.stdin.resume();
+  process.stdin.on('end', () => void close().then(() => process.exit(0)));
+}
+
 /** Serves until the parent closes standard input; then `stop` (the servers), the site, and exit. */
 export function serveUntilStdinEnds(site: BenchSite, stop: () => Promise<unknown>): void {
-  process.stdin.resume();
-  process.stdin.on('end', () => void stop().then(() => site.close()).then(() => process.exit(0)));
+  untilStdinEnds(() => stop().then(() => site.close()));
 }

@@ -15,17 +15,26 @@ import { build, type BuildOptions } from 'esbuild';
 
 type BuildOptionsOf = (o: { entry: string; outfile: string; external?: string[] }) => BuildOptions;
 
-export const fromSource = process.env.BENCH_FROM_SOURCE === '1';
+const fromSource = process.env.BENCH_FROM_SOURCE === '1';
 export const buildLabel = fromSource ? 'server run from source through tsx' : 'server bundled as by npm run build';
 
+/** The bundle of each benchmark file, built once per run however many child processes run it. */
+const bundles = new Map<string, Promise<unknown>>();
+
 /** Node's arguments that run the benchmark file `moduleUrl` (its import.meta.url) with `args`. */
-export async function serverProcessArgs(moduleUrl: string, args: string[], nodeArgs: string[] = []): Promise<string[]> {
+async function serverProcessArgs(moduleUrl: string, args: string[], nodeArgs: string[] = []): Promise<string[]> {
   const self = fileURLToPath(moduleUrl);
   if (fromSource) return [...process.execArgv, ...nodeArgs, self, ...args];
   const serverDir = path.resolve(path.dirname(self), '..', '..', 'server');
   const outfile = path.join(serverDir, 'dist', `bench-${path.basename(self, '.ts')}.mjs`);
-  const { serverBuildOptions } = (await import(pathToFileURL(path.join(serverDir, 'build-options.mjs')).href)) as { serverBuildOptions: BuildOptionsOf };
-  await build(serverBuildOptions({ entry: self, outfile, external: ['autocannon', 'esbuild'] }));
+  if (!bundles.has(outfile)) {
+    const bundle = async () => {
+      const { serverBuildOptions } = (await import(pathToFileURL(path.join(serverDir, 'build-options.mjs')).href)) as { serverBuildOptions: BuildOptionsOf };
+      await build(serverBuildOptions({ entry: self, outfile, external: ['autocannon', 'esbuild'] }));
+    };
+    bundles.set(outfile, bundle());
+  }
+  await bundles.get(outfile);
   return [...nodeArgs, outfile, ...args];
 }
 

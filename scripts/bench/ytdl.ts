@@ -22,7 +22,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { buildApp } from '@site/server/app';
 import { FORMAT_ARGS } from '@site/server/areas/ytdl/ytdl.runner';
-import { openBenchSite, serveUntilStdinEnds } from './bench-site.ts';
+import { openBenchSite, serveUntilStdinEnds, untilStdinEnds } from './bench-site.ts';
 import { buildLabel, cpuOf, startBenchProcess } from './server-process.ts';
 import { median } from './stats.ts';
 
@@ -127,8 +127,7 @@ async function throughSite(base: string, cookie: string, url: string): Promise<{
 async function host(file: string): Promise<void> {
   const media = await serveMedia(file);
   process.stdout.write(`${JSON.stringify({ url: media.url })}\n`);
-  process.stdin.resume();
-  process.stdin.on('end', () => void media.close().then(() => process.exit(0)));
+  untilStdinEnds(() => media.close());
 }
 
 /** This file again in a child process with `args`; resolves with the JSON line it prints first. */
