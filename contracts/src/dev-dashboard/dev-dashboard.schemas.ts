@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_ROW_ID } from '../row-id.ts';
-import { NAMED_ISSUE, text } from '../text.ts';
+import { text } from '../text.ts';
+import { wholeNumber } from '../whole-number.ts';
 
 /** The four actions, in the order of the buttons; each is a key of the owner's DEV_COMMANDS_FILE. */
 export const DEV_ACTIONS = ['dev-pull', 'prod-pull', 'dev-launch', 'reboot'] as const;
@@ -36,13 +37,7 @@ export const devMessages = {
 };
 
 export const runInput = z.object({ confirm: text({ label: 'Confirmation', max: 100, trim: true }).optional() }).optional();
-export const runIdInput = z.object({
-  id: z.unknown().optional().transform((v, ctx): number => {
-    if (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= MAX_ROW_ID) return v;
-    ctx.addIssue({ code: 'custom', message: devMessages.runId, params: NAMED_ISSUE });
-    return z.NEVER;
-  }),
-});
+export const runIdInput = z.object({ id: wholeNumber(1, MAX_ROW_ID, devMessages.runId) });
 
 export type DevRunStatus = 'running' | 'succeeded' | 'failed' | 'timed out' | 'could not start' | 'interrupted';
 

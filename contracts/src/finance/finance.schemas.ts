@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_ROW_ID } from '../row-id.ts';
 import { NAMED_ISSUE, text } from '../text.ts';
+import { wholeNumber } from '../whole-number.ts';
 import { centsToDecimal, parseCents, type CentsParse } from './money.ts';
 
 /** The spec's messages, in the order the form reports them, then the ones it left unsaid. */
@@ -80,14 +81,6 @@ export const calendarDate = z.unknown().optional().transform((v, ctx): string =>
   issue(ctx, charityMessages.date);
   return z.NEVER;
 });
-
-/** A whole number in a range, refused with a message that names its field ('Year must be ...'). */
-export const wholeNumber = (min: number, max: number, message: string) =>
-  z.unknown().optional().transform((v, ctx): number => {
-    if (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max) return v;
-    issue(ctx, message);
-    return z.NEVER;
-  });
 
 export const yearSchema = wholeNumber(MIN_YEAR, MAX_YEAR, charityMessages.year);
 export const entryId = wholeNumber(1, MAX_ROW_ID, charityMessages.id);
