@@ -18,7 +18,8 @@ async function files() {
 
 async function setDate(page: Page, item: number, date: { year: string; month: string; day: string }) {
   const row = page.getByTestId('upload-list').locator('li').nth(item);
-  // The page suggests a date (EXIF, else the file's date) a moment after the file is chosen: type after it.
+  // The page suggests a date (EXIF, else the file's date) a moment after the file is chosen; wait for
+  // it, so that the test types over a suggestion (the page keeps a typed date either way).
   await expect.poll(() => row.getByLabel('Year').inputValue()).not.toBe('');
   await row.getByLabel('Year').fill(date.year);
   await row.getByLabel('Month').fill(date.month);

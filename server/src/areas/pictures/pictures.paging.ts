@@ -1,4 +1,4 @@
-import { MONTH_NAMES, type PageType } from '@site/contracts';
+import { MONTH_NAMES, type CaptureDate, type PageType } from '@site/contracts';
 
 /**
  * The gallery's paging rules, pure: from the looker's day groups (newest first, with counts) to
@@ -7,11 +7,11 @@ import { MONTH_NAMES, type PageType } from '@site/contracts';
  */
 
 /** The pictures of one capture day (0 = unknown month or day), in the gallery's order. */
-export type DayGroup = { year: number; month: number; day: number; count: number };
+export type DayGroup = CaptureDate & { count: number };
 /** One capture month with the number of pictures the looker sees in it. */
 export type MonthGroup = { year: number; month: number; count: number };
-/** A pending picture (uploader null: the account is gone; admins see it). */
-export type PendingPicture = { uploader: number | null; year: number; month: number; day: number; id: number };
+/** Where a pending picture sits (uploader null: the account is gone; admins see it). */
+export type PendingSpot = Fence & { uploader: number | null };
 
 /**
  * Within a day of more than FENCE_STRIDE approved pictures (a box of scans with only a year, a
@@ -20,10 +20,10 @@ export type PendingPicture = { uploader: number | null; year: number; month: num
  * (plus the looker's own pending ones in between) instead of the whole day before it.
  */
 export const FENCE_STRIDE = 128;
-export type Fence = { year: number; month: number; day: number; id: number };
+export type Fence = CaptureDate & { id: number };
 
 /** The counts paging needs, read in one snapshot, and the token the database had then. */
-export type GalleryCounts = { token: string | null; approved: DayGroup[]; pending: PendingPicture[]; fences: Fence[] };
+export type GalleryCounts = { token: string | null; approved: DayGroup[]; pending: PendingSpot[]; fences: Fence[] };
 
 /**
  * One looker's gallery: its days and months newest first, the position each day starts at, and per
@@ -35,19 +35,19 @@ export type Layout = { days: DayGroup[]; starts: number[]; months: MonthGroup[];
  * Where a position of the looker's list is: its day, the picture of that day the scan starts at
  * (`fromId`, inclusive; null: the day's newest) and how many pictures from there come first.
  */
-export type Position = { year: number; month: number; day: number; fromId: number | null; offset: number };
+export type Position = CaptureDate & { fromId: number | null; offset: number };
 
 export type PageSlice =
-  | { kind: 'group'; year: number; month: number | null; start: number; length: number; label: string }
-  | { kind: 'range'; start: number; length: number; label: string; from: { year: number; month: number }; offset: number };
+  | { year: number; month: number | null; start: number; length: number; label: string }
+  | { start: number; length: number; label: string; from: { year: number; month: number }; offset: number };
 
 export type Paging = { pageCount: number; total: number; page: PageSlice | null };
 
 // Newest first is descending (year, month, day): 0 (unknown) sorts after the known months and days.
-const dayKey = (g: { year: number; month: number; day: number }) => (g.year * 13 + g.month) * 32 + g.day;
+const dayKey = (g: CaptureDate) => (g.year * 13 + g.month) * 32 + g.day;
 
 /** Ids per day, newest first. */
-function idsByDay(items: readonly { year: number; month: number; day: number; id: number }[]): Map<number, number[]> {
+function idsByDay(items: readonly Fence[]): Map<number, number[]> {
   const byDay = new Map<number, number[]>();
   for (const item of items) {
     const key = dayKey(item);
@@ -63,10 +63,9 @@ function idsByDay(items: readonly { year: number; month: number; day: number; id
 export const fencesByDay = (fences: readonly Fence[]): Map<number, number[]> => idsByDay(fences);
 
 /** The approved days with the pending pictures this looker sees added in, newest first. */
-export function layoutOf(approved: readonly DayGroup[], pending: readonly PendingPicture[], fences: Map<number, number[]> = new Map()): Layout {
+export function layoutOf(approved: readonly DayGroup[], pending: readonly PendingSpot[], fences: Map<number, number[]> = new Map()): Layout {
   const byKey = new Map<number, DayGroup>();
   for (const g of [...approved, ...pending.map((p) => ({ ...p, count: 1 }))]) {
-    if (g.count <= 0) continue;
     const key = dayKey(g);
     const known = byKey.get(key);
     if (known) known.count += g.count;
@@ -150,7 +149,7 @@ export function paginate(groups: readonly MonthGroup[], type: PageType, index: n
       pageCount: groups.length,
       total,
       page: g
-        ? { kind: 'group', year: g.year, month: g.month, start: countBefore(groups, index), length: g.count, label: monthLabel(g.year, g.month) }
+        ? { year: g.year, month: g.month, start: countBefore(groups, index), length: g.count, label: monthLabel(g.year, g.month) }
         : null,
     };
   }
@@ -160,7 +159,7 @@ export function paginate(groups: readonly MonthGroup[], type: PageType, index: n
     return {
       pageCount: years.length,
       total,
-      page: y ? { kind: 'group', year: y.year, month: null, start: countBefore(years, index), length: y.count, label: yearLabel(y.year) } : null,
+      page: y ? { year: y.year, month: null, start: countBefore(years, index), length: y.count, label: yearLabel(y.year) } : null,
     };
   }
   const size = type;
@@ -179,7 +178,7 @@ export function paginate(groups: readonly MonthGroup[], type: PageType, index: n
     before += g.count;
   }
   const label = pageCount <= 1 ? 'All Pictures' : `Pictures ${start + 1} - ${start + length}`;
-  return { pageCount, total, page: { kind: 'range', start, length, label, from, offset: start - before } };
+  return { pageCount, total, page: { start, length, label, from, offset: start - before } };
 }
 
 /** What one read needs: the paging, and which pictures to fetch (none for the counts alone). */
@@ -189,7 +188,7 @@ export type PageRead = { paging: Paging; fetch: (Position & { limit: number }) |
 export function planRead(layout: Layout, type: PageType, index: number, want: { offset: number; limit: number } | null): PageRead {
   const paging = paginate(layout.months, type, index);
   const page = paging.page;
-  if (!want || !page || want.offset >= page.length || want.limit <= 0) return { paging, fetch: null };
+  if (!want || !page || want.offset >= page.length) return { paging, fetch: null };
   const at = locate(layout, page.start + want.offset);
   return { paging, fetch: at && { ...at, limit: Math.min(want.limit, page.length - want.offset) } };
 }
