@@ -6,9 +6,9 @@ import { promisify } from 'node:util';
 import { TRPCError } from '@trpc/server';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ytdlMessages, type YtdlFormat, type YtdlProgress } from '@site/contracts';
+import { ytdlMessages, type YtdlFormat } from '@site/contracts';
 import { isPrivateAddress } from '../../src/areas/ytdl/ytdl.guard.ts';
-import { contentDisposition } from '../../src/areas/ytdl/ytdl.http.ts';
+import { contentDisposition } from '../../src/media/storage.ts';
 import { parseLine, streamsAsWritten } from '../../src/areas/ytdl/ytdl.runner.ts';
 import { YtdlService, ytdlService, ytdlTempRoot } from '../../src/areas/ytdl/ytdl.service.ts';
 import { callerFor, cookieFor, createUser, databases, postJson, testConfig, useTestServer } from '../helpers.ts';
@@ -49,11 +49,11 @@ async function allRemoved(root: string): Promise<string[]> {
   return entries(root);
 }
 
-/** Polls a job until `done` says so (the test's own time limit ends a job that never gets there). */
-async function until(read: () => YtdlProgress | Promise<YtdlProgress>, done: (p: YtdlProgress) => boolean): Promise<YtdlProgress> {
+/** Reads (a job's progress, say) until `done` says so (the test's own time limit ends a wait that never gets there). */
+async function until<T>(read: () => T | Promise<T>, done: (value: T) => boolean): Promise<T> {
   for (;;) {
-    const progress = await read();
-    if (done(progress)) return progress;
+    const value = await read();
+    if (done(value)) return value;
     await sleep(50);
   }
 }
@@ -72,11 +72,6 @@ async function readRest(reader: ReadableStreamDefaultReader<Uint8Array>, chunks:
     if (done) return Buffer.concat(chunks);
     chunks.push(value);
   }
-}
-
-/** Waits until `ready` says so (the test's own time limit ends a wait that never gets there). */
-async function eventually(ready: () => boolean | Promise<boolean>): Promise<void> {
-  while (!(await ready())) await sleep(50);
 }
 
 /** Made at load time: the servers' DATA_DIRs are named while the describes are collected. */
@@ -127,6 +122,7 @@ describe.each(databases)('YT-DL with private hosts allowed (%s)', (kind) => {
     expect(res.headers['content-type']).toBe('video/mp4');
     expect(decodeURIComponent(String(res.headers['x-video-title']))).toBe('Café clip ✓');
     expect(res.headers['content-disposition']).toBe(`attachment; filename="Caf_ clip _.mp4"; filename*=UTF-8''Caf%C3%A9%20clip%20%E2%9C%93.mp4`);
+    expect(res.headers['cache-control'], 'a member\'s file: no cache keeps it').toBe('no-store');
     expect(res.rawPayload.equals(clipBytes)).toBe(true);
     expect(await allRemoved(tempRoot())).toEqual([]);
   });
@@ -256,7 +252,7 @@ describe.each(databases)('YT-DL with private hosts allowed (%s)', (kind) => {
     expect(await entries(tempRoot())).toEqual([]);
     expect((await member.ytdl.progress({ job })).state).toBe('cancelled');
     // yt-dlp is gone: its connections to the host are closed without the rest ever being sent.
-    await eventually(() => media.holding() === 0);
+    await until(() => media.holding(), (n) => n === 0);
   });
 
   it('cancels a /api/ytdl/download whose caller hangs up mid-stream: yt-dlp stops and its files go', async () => {
@@ -274,7 +270,7 @@ describe.each(databases)('YT-DL with private hosts allowed (%s)', (kind) => {
     expect((await reader.read()).value?.length).toBeGreaterThan(0);
     hangUp.abort();
     expect(await allRemoved(tempRoot())).toEqual([]);
-    await eventually(() => media.holding() === 0);
+    await until(() => media.holding(), (n) => n === 0);
     // The member's slot is free again.
     const member = callerFor(s.deps, user);
     const next = await member.ytdl.start({ url: media.url('slow/after.mp4'), format: 'mp4' });
@@ -488,6 +484,7 @@ describe('what is sent while yt-dlp writes it', () => {
       format: { ext: 'mp4', protocol: 'http', container: 'mp4_dash' },
     });
     expect(parseLine('@@S NA')).toBeNull();
+    expect(parseLine('@@S {"ext": "mp4", "protocol": "http", "container": 7}'), 'a field of the wrong type: not trusted').toBeNull();
     expect(parseLine('@@P downloading 1024 41785 NA 619228.27 /data/tmp/ytdl/job-a b/media.mp4.part')).toEqual({
       kind: 'progress',
       status: 'downloading',

@@ -35,11 +35,6 @@ export class GrowingFile {
     return new GrowingFile(await fs.open(file, 'r'), file);
   }
 
-  /** Whether the file has been handed out (it is, at most once). */
-  get taken(): boolean {
-    return this.handedOut;
-  }
-
   /** The open file's identity, to tell whether the finished file is this one or a copy made from it. */
   stat(): Promise<Stats> {
     return this.handle.stat();

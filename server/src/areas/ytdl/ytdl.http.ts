@@ -5,16 +5,10 @@ import { ytdlJobInput, ytdlStartInput, type YtdlFormat } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { HttpRegistrar } from '../../http/routes.ts';
+import { contentDisposition } from '../../media/storage.ts';
 import { ytdlService, type YtdlService } from './ytdl.service.ts';
 
 const MIME: Record<YtdlFormat, string> = { mp4: 'video/mp4', m4a: 'audio/mp4' };
-
-/** RFC 5987 / RFC 6266: an ASCII fallback for old clients, and the exact name in UTF-8. */
-export function contentDisposition(fileName: string): string {
-  const fallback = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
-}
 
 /** The header that carries the title: percent-encoded UTF-8, as header values are bytes, not text. */
 export const TITLE_HEADER = 'x-video-title';
@@ -52,7 +46,6 @@ async function sendFile(service: YtdlService, reply: FastifyReply, userId: numbe
     'content-type': MIME[file.format],
     'content-disposition': contentDisposition(file.fileName),
     [TITLE_HEADER]: encodeURIComponent(file.title),
-    'cache-control': 'no-store',
   });
   const write = (chunk: Buffer) => new Promise<void>((resolve, reject) => res.write(chunk, (error) => (error ? reject(error) : resolve())));
   try {

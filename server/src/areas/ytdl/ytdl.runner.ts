@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { YtdlFormat } from '@site/contracts';
+import { z } from 'zod';
 
 /**
  * Running yt-dlp: always an argument array (never a shell), `--ignore-config` and a HOME inside the
@@ -147,15 +148,19 @@ export function downloadArgs(opts: { url: string; format: YtdlFormat; proxyUrl: 
   ];
 }
 
-/** The fields of the chosen format that `streamsAsWritten` reads (absent when the extractor does not know them). */
-export type ChosenFormat = {
-  ext?: string | null;
-  protocol?: string | null;
-  container?: string | null;
-  acodec?: string | null;
-  stretched_ratio?: number | null;
-  is_live?: boolean | null;
-};
+/**
+ * The fields of the chosen format that `streamsAsWritten` reads (absent when the extractor does not
+ * know them). They come from the video site's data through the extractor, so their types are checked.
+ */
+const chosenFormat = z.object({
+  ext: z.string().nullish(),
+  protocol: z.string().nullish(),
+  container: z.string().nullish(),
+  acodec: z.string().nullish(),
+  stretched_ratio: z.number().nullish(),
+  is_live: z.boolean().nullish(),
+});
+export type ChosenFormat = z.infer<typeof chosenFormat>;
 
 export type ParsedLine =
   | { kind: 'title'; title: string }
@@ -174,8 +179,8 @@ export function parseLine(line: string): ParsedLine | null {
   if (line.startsWith('@@F ')) return { kind: 'file', path: line.slice(4) };
   if (line.startsWith('@@S ')) {
     try {
-      const format: unknown = JSON.parse(line.slice(4));
-      return format !== null && typeof format === 'object' ? { kind: 'chosen', format: format as ChosenFormat } : null;
+      const checked = chosenFormat.safeParse(JSON.parse(line.slice(4)));
+      return checked.success ? { kind: 'chosen', format: checked.data } : null;
     } catch {
       return null;
     }

@@ -164,9 +164,13 @@ export class YtdlService {
     return job.id;
   }
 
-  /** The growing file of a job still running, if it can be fetched now. */
+  /**
+   * The growing file of a job still running, if it can be fetched now. (`growing` is set only while
+   * the job runs and is not ready: `run` and `finish` clear it in the step that changes the state,
+   * unless it was taken.)
+   */
   private followable(job: Job): GrowingFile | null {
-    return job.growing && !job.growing.taken && !job.taken && ACTIVE.has(job.state) && job.state !== 'ready' ? job.growing : null;
+    return job.taken ? null : job.growing;
   }
 
   private async begin(userId: number, input: { url: string; format: YtdlFormat }): Promise<Job> {
@@ -252,22 +256,21 @@ export class YtdlService {
     if (result.stopped === 'timeout') return this.fail(job, new AppError('BAD_REQUEST', ytdlMessages.tooLong(this.limits.timeoutMs / 60_000)));
     const failure = this.failureOf(result, session.tunnel, true);
     if (failure) return this.fail(job, failure);
-    const file = await this.findFile(dir, job.format);
-    if (!file) return this.fail(job, new AppError('BAD_REQUEST', ytdlMessages.failed('no file was made')));
-    const stats = await fs.stat(file);
+    const file = path.join(dir, `media.${job.format}`);
+    const stats = await fs.stat(file).catch(() => null);
+    if (!stats) return this.fail(job, new AppError('BAD_REQUEST', ytdlMessages.failed('no file was made')));
     const size = stats.size;
     if (size > this.limits.maxBytes) return this.fail(job, new AppError('PAYLOAD_TOO_LARGE', ytdlMessages.tooLarge(this.megabytes())));
-    const growing = job.growing;
-    if (growing && !(await sameFile(growing, stats))) {
-      // A post-processor made another file after all: what was sent is not what yt-dlp delivered.
-      if (growing.taken) return this.fail(job, new AppError('BAD_REQUEST', ytdlMessages.failed('the file changed after it was written')));
-      await this.dropGrowing(job);
+    // A post-processor made another file after all: what was sent is not what yt-dlp delivered. (A
+    // growing file nobody fetched is simply dropped below.)
+    if (job.growing && job.taken && !(await sameFile(job.growing, stats))) {
+      return this.fail(job, new AppError('BAD_REQUEST', ytdlMessages.failed('the file changed after it was written')));
     }
     if (!ACTIVE.has(job.state)) return;
     job.file = file;
     job.state = 'ready';
     job.speed = null;
-    if (job.growing?.taken) {
+    if (job.growing && job.taken) {
       // The answer ends with the file's last byte; its end finishes the job (`release`).
       job.growing.complete(size);
       return;
@@ -286,7 +289,7 @@ export class YtdlService {
       if (job.growing.path === file) return job.growing.grew();
       // A second file: not the one download `streamsAsWritten` judged.
       job.streamable = false;
-      if (job.growing.taken) job.growing.fail(new Error('yt-dlp wrote a second file'));
+      if (job.taken) job.growing.fail(new Error('yt-dlp wrote a second file'));
       else void this.dropGrowing(job);
       return;
     }
@@ -346,16 +349,6 @@ export class YtdlService {
     }
     if (!download && result.code === null) return new AppError('BAD_REQUEST', ytdlMessages.unreachable);
     return new AppError('BAD_REQUEST', ytdlMessages.failed(lastError(stderr) || `exit code ${String(result.code)}`));
-  }
-
-  private async findFile(dir: string, format: YtdlFormat): Promise<string | null> {
-    const wanted = path.join(dir, `media.${format}`);
-    try {
-      await fs.access(wanted);
-      return wanted;
-    } catch {
-      return null;
-    }
   }
 
   private megabytes() {
