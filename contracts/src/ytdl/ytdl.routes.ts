@@ -3,6 +3,8 @@ import { defineArea } from '../area.ts';
 export const ytdlRoutes = defineArea({
   procedures: {
     'ytdl.version': 1,
+    /** The yt-dlp in use and the program path, for the owner's notice on the Admin page. */
+    'ytdl.status': 3,
     'ytdl.info': 1,
     'ytdl.start': 1,
     'ytdl.progress': 1,

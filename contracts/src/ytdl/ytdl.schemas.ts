@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { text } from '../text.ts';
+import { ytdlCodecs } from './ytdl.codecs.ts';
 
 export const YTDL_FORMATS = ['mp4', 'm4a'] as const;
 export const ytdlFormat = z.enum(YTDL_FORMATS, { error: 'Format must be mp4 (video) or m4a (audio)' });
@@ -44,11 +45,27 @@ export const ytdlProgress = z.object({
    */
   streaming: z.boolean(),
   fileName: z.string().nullable(),
+  /** What the delivered file holds (probed once yt-dlp is done); null before that or when unknown. */
+  codecs: ytdlCodecs.nullable(),
   error: z.string().nullable(),
 });
 export type YtdlProgress = z.infer<typeof ytdlProgress>;
 
-export const ytdlVersion = z.object({ version: z.string().nullable() });
+/**
+ * The yt-dlp in use: its version (null when it is not installed), the release date in it, its age in
+ * days and whether that is more than `YTDLP_FRESH_DAYS` (see `ytdlpAge`).
+ */
+export const ytdlVersion = z.object({
+  version: z.string().nullable(),
+  released: z.string().nullable(),
+  ageDays: z.number().nullable(),
+  outdated: z.boolean(),
+});
+export type YtdlVersion = z.infer<typeof ytdlVersion>;
+
+/** The owner's view (Admin page): also the program the server runs (YTDLP_PATH). */
+export const ytdlStatus = ytdlVersion.extend({ ytdlpPath: z.string() });
+export type YtdlStatus = z.infer<typeof ytdlStatus>;
 
 /** The messages a member sees; the server's and the page's. */
 export const ytdlMessages = {
@@ -68,4 +85,6 @@ export const ytdlMessages = {
   notReady: 'That download is not ready yet',
   failed: (detail: string) => `The downloader failed: ${detail}`,
   replaced: 'A newer link replaced this one',
+  outdated: (version: string, days: number) =>
+    `The downloader here (yt-dlp ${version}) is ${days} days old: video sites change often, so downloads from them may fail. Ask the site owner to update it.`,
 } as const;

@@ -13,6 +13,7 @@ const noJob = '00000000-0000-4000-8000-000000000000';
 /** A valid input per procedure: the permission matrix calls each at every level. */
 export const ytdlSamples = {
   'ytdl.version': undefined,
+  'ytdl.status': undefined,
   'ytdl.info': { url: refusedLink },
   'ytdl.start': { url: refusedLink, format: 'mp4' },
   'ytdl.progress': { job: noJob },

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { cutVideoLink, embedLink, FORMAT_LABELS, YTDL_FORMATS, type YtdlFormat, type YtdlProgress } from '@site/contracts/ytdl';
+import { cutVideoLink, embedLink, FORMAT_LABELS, YTDL_FORMATS, ytdlMessages, type YtdlCodecs, type YtdlFormat, type YtdlProgress } from '@site/contracts/ytdl';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { trpc } from '../../lib/trpc.ts';
-import { describeProgress } from './format.ts';
+import { describeDelivered, describeProgress } from './format.ts';
 import './ytdl.css';
 
 const POLL_MS = 500;
@@ -37,6 +37,25 @@ function saveFile(job: string, fileName: string) {
   anchor.remove();
 }
 
+/** The saved file's name and what it holds, once the server has probed it. */
+type Saved = { name: string; format: YtdlFormat; codecs: YtdlCodecs | null };
+
+function SavedNote({ saved }: { saved: Saved }) {
+  const delivered = saved.codecs ? describeDelivered(saved.codecs, saved.format) : null;
+  return (
+    <div role="status">
+      <p className="small">
+        Saved as <strong>{saved.name}</strong> in your downloads.
+      </p>
+      {delivered && (
+        <p className={`small ytdl-codecs${delivered.playsEverywhere ? '' : ' ytdl-codecs-warn'}`} data-testid="codecs">
+          {delivered.text}
+        </p>
+      )}
+    </div>
+  );
+}
+
 function Preview({ link }: { link: string }) {
   const embed = embedLink(link);
   if (!embed) {
@@ -65,7 +84,7 @@ export default function YtdlPage() {
   const [format, setFormat] = useState<YtdlFormat>('mp4');
   const [job, setJob] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
+  const [saved, setSaved] = useState<Saved | null>(null);
   const starting = useRef(false);
   /** The job whose file was handed to the browser (once per job). */
   const handed = useRef<string | null>(null);
@@ -92,7 +111,7 @@ export default function YtdlPage() {
       saveFile(current.job, name);
     }
     if (current.state === 'ready' || (current.state === 'sent' && handed.current === current.job)) {
-      setSaved(name);
+      setSaved({ name, format: current.format, codecs: current.codecs });
       setJob(null);
     } else if (current.state === 'failed' || current.state === 'cancelled' || current.state === 'sent') {
       if (current.error) setFailure(current.error);
@@ -204,11 +223,7 @@ export default function YtdlPage() {
           </div>
         )}
         <ErrorBubble message={failure} testId="download-error" />
-        {saved && (
-          <p className="small" role="status">
-            Saved as <strong>{saved}</strong> in your downloads.
-          </p>
-        )}
+        {saved && <SavedNote saved={saved} />}
         <p className="small muted ytdl-version">
           {version.data === undefined
             ? ''
@@ -216,6 +231,11 @@ export default function YtdlPage() {
               ? `Downloads with yt-dlp ${version.data.version}.`
               : 'The downloader (yt-dlp) is not installed on the server; ask the site owner to install it.'}
         </p>
+        {version.data?.outdated && version.data.version && version.data.ageDays !== null && (
+          <p className="small ytdl-outdated" data-testid="ytdlp-outdated">
+            {ytdlMessages.outdated(version.data.version, version.data.ageDays)}
+          </p>
+        )}
       </section>
     </main>
   );

@@ -8,7 +8,8 @@ import { ytdlService } from './ytdl.service.ts';
  * itself comes from GET /api/ytdl/file/:job.
  */
 export const ytdlRouter = router({
-  version: procedure('ytdl.version').query(async ({ ctx }) => ({ version: await ytdlService(ctx.deps).version() })),
+  version: procedure('ytdl.version').query(({ ctx }) => ytdlService(ctx.deps).version()),
+  status: procedure('ytdl.status').query(({ ctx }) => ytdlService(ctx.deps).status()),
   info: procedure('ytdl.info')
     .input(ytdlInfoInput)
     .query(({ ctx, input }) => ytdlService(ctx.deps).info(ctx.user.id, input.url)),

@@ -111,9 +111,14 @@ const PROGRESS =
 /** What yt-dlp chose, before it downloads: enough to tell whether the file it writes is the file it delivers. */
 const CHOSEN = 'before_dl:@@S %(.{ext,protocol,container,acodec,stretched_ratio,is_live})j';
 
+/**
+ * How yt-dlp picks among a site's formats. MP4: H.264 video and AAC audio first (then the highest
+ * resolution of those), the pair iPhones and older TVs play; a container of MP4 alone is not enough
+ * (YouTube's 1440p and 2160p MP4s are AV1). A site without H.264 gives its nearest codec, remuxed
+ * into MP4 (never re-encoded), and the page says what the file holds.
+ */
 export const FORMAT_ARGS: Record<YtdlFormat, string[]> = {
-  // Prefer formats that are MP4 already (no re-encoding); anything else is remuxed into MP4.
-  mp4: ['-f', 'bv*[ext=mp4]+ba[ext=m4a]/b[ext=mp4]/bv*+ba/b', '--merge-output-format', 'mp4', '--remux-video', 'mp4'],
+  mp4: ['-f', 'bv*+ba/b', '-S', 'vcodec:h264,res,acodec:aac,ext:mp4:m4a', '--merge-output-format', 'mp4', '--remux-video', 'mp4'],
   // The audio track alone; AAC is copied into M4A, other codecs are converted by ffmpeg.
   m4a: ['-f', 'ba[ext=m4a]/ba/b', '-x', '--audio-format', 'm4a'],
 };

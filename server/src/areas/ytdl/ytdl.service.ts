@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fs, type Stats } from 'node:fs';
 import path from 'node:path';
-import { downloadFileName, ytdlMessages, type YtdlFormat, type YtdlProgress, type YtdlState } from '@site/contracts';
+import { downloadFileName, ytdlMessages, ytdlpAge, type YtdlCodecs, type YtdlFormat, type YtdlProgress, type YtdlState, type YtdlStatus, type YtdlVersion } from '@site/contracts';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../errors.ts';
+import { probeCodecs } from './ytdl.codecs.ts';
 import { GrowingFile } from './ytdl.follow.ts';
 import { checkVideoUrl, parseVideoUrl, type NetPolicy } from './ytdl.guard.ts';
 import { startGuardProxy, type GuardProxy, type Tunnel } from './ytdl.proxy.ts';
@@ -37,6 +38,8 @@ type Job = {
   partTotal: number | null;
   speed: number | null;
   file: string | null;
+  /** What the finished file holds (ffprobe), once yt-dlp is done. */
+  codecs: YtdlCodecs | null;
   error: AppError | null;
   dir: string | null;
   abort: AbortController;
@@ -72,6 +75,8 @@ export class YtdlService {
   private readonly infos = new Map<number, AbortController>();
   private proxy: Promise<GuardProxy> | undefined;
   private versionCache: { at: number; value: Promise<string | null> } | undefined;
+  /** Jobs whose end is still being cleaned up (their slot is already free); `stop` waits for them. */
+  private readonly finishing = new Set<Promise<void>>();
   private swept = false;
   private stopped = false;
 
@@ -81,17 +86,29 @@ export class YtdlService {
     private readonly limits: DownloadLimits,
     private readonly tempRoot: string,
     testPolicy: Omit<NetPolicy, 'allowPrivate'> = {},
+    /** Today, for the age of yt-dlp (tests pass a fixed day). */
+    private readonly now: () => Date = () => new Date(),
   ) {
     this.policy = { ...testPolicy, allowPrivate: limits.allowPrivateHosts };
   }
 
-  /** The yt-dlp version in use, or null when it is not installed (asked again after a minute). */
-  version(): Promise<string | null> {
-    const now = Date.now();
-    if (!this.versionCache || now - this.versionCache.at > VERSION_CACHE_MS) {
-      this.versionCache = { at: now, value: this.askVersion() };
+  /**
+   * The yt-dlp in use (null when it is not installed) and how old it is today. The version is read
+   * once a minute at most (a yt-dlp installed or updated meanwhile is seen without a restart).
+   */
+  async version(): Promise<YtdlVersion> {
+    const at = Date.now();
+    if (!this.versionCache || at - this.versionCache.at > VERSION_CACHE_MS) {
+      this.versionCache = { at, value: this.askVersion() };
     }
-    return this.versionCache.value;
+    const version = await this.versionCache.value;
+    const age = version === null ? null : ytdlpAge(version, this.now());
+    return { version, released: age?.released ?? null, ageDays: age?.ageDays ?? null, outdated: age?.outdated ?? false };
+  }
+
+  /** The owner's view: the version and the program the server runs (YTDLP_PATH). */
+  async status(): Promise<YtdlStatus> {
+    return { ...(await this.version()), ytdlpPath: this.limits.ytdlpPath };
   }
 
   private async askVersion(): Promise<string | null> {
@@ -194,6 +211,7 @@ export class YtdlService {
       partTotal: null,
       speed: null,
       file: null,
+      codecs: null,
       error: null,
       dir: null,
       abort: new AbortController(),
@@ -266,6 +284,8 @@ export class YtdlService {
     if (job.growing && job.taken && !(await sameFile(job.growing, stats))) {
       return this.fail(job, new AppError('BAD_REQUEST', ytdlMessages.failed('the file changed after it was written')));
     }
+    // Said on the page as it is, also when the site offered nothing better than H.264 and AAC.
+    job.codecs = await probeCodecs(file);
     if (!ACTIVE.has(job.state)) return;
     job.file = file;
     job.state = 'ready';
@@ -359,12 +379,23 @@ export class YtdlService {
     return this.finish(job, 'failed', error);
   }
 
-  /** Ends a job: the process is gone or going, the folder is deleted, the member's slot is free. */
-  private async finish(job: Job, state: 'sent' | 'failed' | 'cancelled', error: AppError | null = null): Promise<void> {
-    if (!ACTIVE.has(job.state)) return;
+  /**
+   * Ends a job: the member's slot is free in the same step as the job's state changes (a page that
+   * sees 'failed' may start again at once), then the process is gone or going and the folder deleted.
+   */
+  private finish(job: Job, state: 'sent' | 'failed' | 'cancelled', error: AppError | null = null): Promise<void> {
+    if (!ACTIVE.has(job.state)) return Promise.resolve();
     job.state = state;
     job.error = error;
     job.speed = null;
+    if (this.running.get(job.userId) === job) this.running.delete(job.userId);
+    const cleanup = this.cleanUp(job, state, error);
+    this.finishing.add(cleanup);
+    void cleanup.finally(() => this.finishing.delete(cleanup));
+    return cleanup;
+  }
+
+  private async cleanUp(job: Job, state: 'sent' | 'failed' | 'cancelled', error: AppError | null): Promise<void> {
     clearTimeout(job.expiry);
     job.abort.abort();
     // A reader of the growing file stops with an error: its answer is cut off, not ended as if complete.
@@ -374,7 +405,6 @@ export class YtdlService {
     if (state === 'cancelled') await job.done;
     await this.removeDir(job.dir);
     job.file = null;
-    if (this.running.get(job.userId) === job) this.running.delete(job.userId);
     setTimeout(() => this.jobs.delete(job.id), REMEMBERED_FOR_MS).unref();
   }
 
@@ -401,6 +431,7 @@ export class YtdlService {
       speed: job.speed === null ? null : Math.round(job.speed),
       streaming: this.followable(job) !== null,
       fileName: job.title === null ? null : downloadFileName(job.title, job.format),
+      codecs: job.codecs,
       error: job.error?.message ?? null,
     };
   }
@@ -502,6 +533,7 @@ export class YtdlService {
     this.stopped = true;
     for (const abort of this.infos.values()) abort.abort();
     await Promise.all([...this.running.values()].map((job) => this.finish(job, 'cancelled')));
+    await Promise.all([...this.finishing]);
     if (this.proxy) await (await this.proxy).close();
   }
 }
