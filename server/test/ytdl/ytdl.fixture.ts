@@ -8,14 +8,21 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-/** A short MP4 (H.264 video + AAC audio) made with ffmpeg, so the tests need no media in the repo. */
-export async function makeClip(dir: string, seconds = 2, name = 'clip.mp4'): Promise<string> {
+const ENCODERS = {
+  /** What plays everywhere: H.264 video, AAC audio in MP4. */
+  'h264-aac': ['-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', '-movflags', '+faststart'],
+  /** What YouTube serves a browser: VP9 video, Opus audio in WebM (name the file .webm). */
+  'vp9-opus': ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '200k', '-c:a', 'libopus'],
+} as const;
+
+/** A short clip made with ffmpeg (H.264 + AAC MP4 unless told), so the tests need no media in the repo. */
+export async function makeClip(dir: string, seconds = 2, name = 'clip.mp4', codecs: keyof typeof ENCODERS = 'h264-aac'): Promise<string> {
   const file = path.join(dir, name);
   await run('ffmpeg', [
     '-v', 'error', '-y',
     '-f', 'lavfi', '-i', `testsrc=size=160x120:rate=10:duration=${seconds}`,
     '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`,
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', '-shortest', '-movflags', '+faststart',
+    ...ENCODERS[codecs], '-shortest',
     file,
   ]);
   return file;
@@ -39,7 +46,7 @@ export type MediaServer = {
 
 /**
  * Serves files on 127.0.0.1 with Range support, like a video host's CDN:
- * - /<anything>.mp4 answers `file`;
+ * - /<anything>.mp4 (or .webm) answers `file`;
  * - /slow/<anything>.mp4 answers it at a trickle (a download that stays running);
  * - /held/<anything>.mp4 answers the first three quarters at once, then holds the rest back until
  *   `release()` (the download cannot finish before the test says so);
@@ -58,7 +65,8 @@ export async function serveMedia(file: string, opts: { host?: string } = {}): Pr
     if (url.pathname === '/redirect') {
       return void res.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();
     }
-    if (!url.pathname.endsWith('.mp4')) return void res.writeHead(404).end();
+    const type = url.pathname.endsWith('.mp4') ? 'video/mp4' : url.pathname.endsWith('.webm') ? 'video/webm' : null;
+    if (!type) return void res.writeHead(404).end();
     const slow = url.pathname.startsWith('/slow/');
     const cut = url.pathname.startsWith('/broken/');
     const hold = cut || url.pathname.startsWith('/held/');
@@ -72,7 +80,7 @@ export async function serveMedia(file: string, opts: { host?: string } = {}): Pr
       if (start > end) return void res.writeHead(416, { 'content-range': `bytes */${size}` }).end();
     }
     res.writeHead(range ? 206 : 200, {
-      'content-type': 'video/mp4',
+      'content-type': type,
       'content-length': end - start + 1,
       'accept-ranges': 'bytes',
       ...(range ? { 'content-range': `bytes ${start}-${end}/${size}` } : {}),

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { TRPCError } from '@trpc/server';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ytdlMessages, type YtdlFormat } from '@site/contracts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ytdlMessages, type YtdlFormat, type YtdlProgress } from '@site/contracts';
 import { isPrivateAddress } from '../../src/areas/ytdl/ytdl.guard.ts';
 import { contentDisposition } from '../../src/media/storage.ts';
 import { parseLine, streamsAsWritten } from '../../src/areas/ytdl/ytdl.runner.ts';
@@ -79,14 +79,18 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'ytdl-test-'));
 let clip: string;
 let clipBytes: Buffer;
 let media: MediaServer;
+/** A host serving VP9 video with Opus audio in WebM, as YouTube serves a browser. */
+let webm: MediaServer;
 
 beforeAll(async () => {
   clip = await makeClip(dir, 2);
   clipBytes = await fs.readFile(clip);
   media = await serveMedia(clip);
+  webm = await serveMedia(await makeClip(dir, 2, 'clip.webm', 'vp9-opus'));
 }, 60_000);
 afterAll(async () => {
   await media?.close();
+  await webm?.close();
   await fs.rm(dir, { recursive: true, force: true });
 });
 
@@ -102,11 +106,12 @@ describe.each(databases)('YT-DL with private hosts allowed (%s)', (kind) => {
     const member = callerFor(s.deps, user);
     const { job } = await member.ytdl.start({ url, format });
     const seen = new Set<string>();
+    const polls: YtdlProgress[] = [];
     const ready = await until(
       () => member.ytdl.progress({ job }),
-      (p) => (seen.add(p.streaming ? `${p.state}, streaming` : p.state), p.state === 'ready' || p.state === 'failed'),
+      (p) => (polls.push(p), seen.add(p.streaming ? `${p.state}, streaming` : p.state), p.state === 'ready' || p.state === 'failed'),
     );
-    return { token, member, job, ready, seen };
+    return { token, member, job, ready, seen, polls };
   }
 
   it('tells the title of a link and the yt-dlp version', async () => {
@@ -138,8 +143,15 @@ describe.each(databases)('YT-DL with private hosts allowed (%s)', (kind) => {
   });
 
   it('runs a job: start, progress to ready, the file once from GET /api/ytdl/file/:job, then it is gone', async () => {
-    const { token, member, job, ready, seen } = await friendsJobToEnd(media.url('slow/job.mp4'), 'mp4');
+    const { token, member, job, ready, seen, polls } = await friendsJobToEnd(media.url('slow/job.mp4'), 'mp4');
     expect(ready).toMatchObject({ state: 'ready', percent: 100, title: 'job', fileName: 'job.mp4', error: null, totalBytes: clipBytes.length, streaming: false });
+    // What the page shows on the way, from yt-dlp's progress lines: part of the file at some speed, of its size.
+    const midway = polls.find((p) => p.state === 'downloading' && p.percent !== null && p.percent > 0 && p.percent < 100 && p.speed !== null);
+    expect(midway).toMatchObject({ totalBytes: clipBytes.length, speed: expect.any(Number) as number, codecs: null });
+    expect(midway!.downloadedBytes).toBeGreaterThan(0);
+    expect(midway!.downloadedBytes).toBeLessThan(clipBytes.length);
+    // The file is probed once yt-dlp is done: H.264 and AAC, as made.
+    expect(ready.codecs).toEqual({ video: 'h264', audio: 'aac' });
     // An MP4 that yt-dlp writes as it is could be fetched while it downloaded; nobody did, so it waited.
     expect(seen.has('downloading, streaming')).toBe(true);
     const file = await s.app.inject({ method: 'GET', url: `/api/ytdl/file/${job}`, headers: { cookie: `sid=${token}` } });
@@ -314,12 +326,45 @@ describe.each(databases)('YT-DL with private hosts allowed (%s)', (kind) => {
 
   it('keeps M4A extracted from a video for when yt-dlp is done: it is never sent while it downloads', async () => {
     const { token, job, ready, seen } = await friendsJobToEnd(media.url('slow/audio.mp4'), 'm4a');
-    expect(ready).toMatchObject({ state: 'ready', fileName: 'audio.m4a', error: null });
+    expect(ready).toMatchObject({ state: 'ready', fileName: 'audio.m4a', error: null, codecs: { video: null, audio: 'aac' } });
     expect(seen.has('downloading')).toBe(true);
     expect([...seen].filter((state) => state.endsWith('streaming'))).toEqual([]);
     const file = await s.app.inject({ method: 'GET', url: `/api/ytdl/file/${job}`, headers: { cookie: `sid=${token}` } });
     expect([file.statusCode, file.headers['content-length']]).toEqual([200, String(file.rawPayload.length)]);
     expect(await codecs(file.rawPayload, dir)).toEqual(['aac,audio']);
+    expect(await allRemoved(tempRoot())).toEqual([]);
+  });
+
+  it('delivers a VP9/Opus WebM as MP4 as it is (remuxed, not re-encoded) and tells the page so', async () => {
+    const { token, member, job, ready } = await friendsJobToEnd(webm.url('Web%20clip.webm'), 'mp4');
+    expect(ready).toMatchObject({ state: 'ready', fileName: 'Web clip.mp4', error: null, codecs: { video: 'vp9', audio: 'opus' } });
+    const file = await s.app.inject({ method: 'GET', url: `/api/ytdl/file/${job}`, headers: { cookie: `sid=${token}` } });
+    expect(file.headers['content-type']).toBe('video/mp4');
+    expect(await codecs(file.rawPayload, dir)).toEqual(['opus,audio', 'vp9,video']);
+    expect((await member.ytdl.progress({ job })).codecs, 'still told once sent').toEqual({ video: 'vp9', audio: 'opus' });
+  });
+
+  it('frees the slot of a failed download as it fails: a retry the moment the page shows "failed" starts', async () => {
+    const member = callerFor(s.deps, await createUser(s.deps, 'friend', 1));
+    // The failed job's folder is deleted slowly here (a busy disk): the retry must not wait for that.
+    let letGo = () => {};
+    const slowDisk = new Promise<void>((resolve) => (letGo = resolve));
+    const rm = fs.rm.bind(fs);
+    const spy = vi.spyOn(fs, 'rm').mockImplementation(async (target, options) => {
+      if (String(target).startsWith(tempRoot())) await slowDisk;
+      return rm(target, options);
+    });
+    try {
+      const { job } = await member.ytdl.start({ url: media.url('gone.html'), format: 'mp4' });
+      const failed = await until(() => member.ytdl.progress({ job }), (p) => p.state === 'failed' || p.state === 'ready');
+      expect([failed.state, failed.error]).toEqual(['failed', ytdlMessages.unreachable]);
+      const retry = await member.ytdl.start({ url: media.url('slow/retry.mp4'), format: 'mp4' });
+      letGo();
+      expect(await member.ytdl.cancel(retry)).toEqual({ cancelled: true });
+    } finally {
+      letGo();
+      spy.mockRestore();
+    }
     expect(await allRemoved(tempRoot())).toEqual([]);
   });
 
