@@ -47,14 +47,20 @@ describeInBrowser('YT-DL: a video saved to this device', () => {
 
     const downloadButton = page.getByRole('button', { name: 'Download', exact: true });
     const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), downloadButton.click()]);
-    // The browser's download began while the server was still fetching: the host still holds the rest.
+    // The browser's download began while the server was still fetching: the host still holds the rest,
+    // and the page shows how far yt-dlp got (percent, size, speed) from its progress lines.
     expect(media.holding()).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.getByTestId('progress').textContent(), { timeout: 30_000 })
+      .toMatch(/^\d+% · [\d.]+ KB of [\d.]+ KB · [\d.]+ [KMG]?B\/s$/);
     media.release();
     expect(download.suggestedFilename()).toBe('Holiday clip.mp4');
     const saved = path.join(dir, 'saved.mp4');
     await download.saveAs(saved);
     expect(fs.readFileSync(saved).equals(clip)).toBe(true);
     await page.getByText('Saved as').waitFor();
+    // What the file holds, probed on the server: the clip is H.264 and AAC.
+    await expect(page.getByTestId('codecs').textContent()).resolves.toBe('H.264 video, AAC audio. Plays on iPhones, Android, computers and TVs.');
     await expect(downloadButton.textContent()).resolves.toBe('Download');
 
     // The audio track alone, on a phone (from a link that is not held back).

@@ -17,15 +17,18 @@ const downloading = {
   speed: 2.5 * 1024 * 1024,
   streaming: false,
   fileName: 'Clip.mp4',
+  codecs: null,
   error: null,
 };
 
-function setup(start: (input: unknown) => unknown = () => ({ job: JOB }), progress: () => unknown = () => downloading) {
+const FRESH = { version: '2026.11.20', released: '2026-11-20', ageDays: 4, outdated: false };
+
+function setup(start: (input: unknown) => unknown = () => ({ job: JOB }), progress: () => unknown = () => downloading, version: unknown = FRESH) {
   const cancelled: unknown[] = [];
   const result = renderWithSite(<YtdlPage />, {
     path: '/personal/youtube',
     procedures: {
-      'ytdl.version': () => ({ version: '2023.03.04' }),
+      'ytdl.version': () => version,
       'ytdl.info': () => ({ title: 'Clip' }),
       'ytdl.start': start,
       'ytdl.progress': progress,
@@ -77,6 +80,39 @@ describe('YtdlPage', () => {
     await screen.findByRole('button', { name: 'Download' });
     expect(screen.queryByTestId('progress')).toBeNull();
     expect(saved).toHaveLength(1);
+  });
+
+  it('says which codecs the saved file holds, and warns when they may not play everywhere', async () => {
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    let answer: unknown = { ...downloading, state: 'ready', percent: 100, codecs: { video: 'h264', audio: 'aac' } };
+    setup(undefined, () => answer);
+    await userEvent.click(screen.getByLabelText('URL'));
+    await userEvent.paste('https://example.com/clip.mp4');
+    await userEvent.click(screen.getByRole('button', { name: 'Download' }));
+    await waitFor(() => expect(screen.getByTestId('codecs').textContent).toBe('H.264 video, AAC audio. Plays on iPhones, Android, computers and TVs.'));
+
+    answer = { ...downloading, state: 'ready', percent: 100, codecs: { video: 'vp9', audio: 'opus' } };
+    await userEvent.click(screen.getByRole('button', { name: 'Download' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('codecs').textContent).toBe(
+        'VP9 video, Opus audio. The site had no H.264 video with AAC audio for it, so this file may not play on iPhones or older TVs.',
+      ),
+    );
+  });
+
+  it('tells the member when the server\'s yt-dlp is more than 90 days old', async () => {
+    setup(undefined, undefined, { version: '2023.03.04', released: '2023-03-04', ageDays: 1361, outdated: true });
+    await waitFor(() =>
+      expect(screen.getByTestId('ytdlp-outdated').textContent).toBe(
+        'The downloader here (yt-dlp 2023.03.04) is 1361 days old: video sites change often, so downloads from them may fail. Ask the site owner to update it.',
+      ),
+    );
+  });
+
+  it('says nothing about the age of a fresh yt-dlp', async () => {
+    setup();
+    await screen.findByText('Downloads with yt-dlp 2026.11.20.');
+    expect(screen.queryByTestId('ytdlp-outdated')).toBeNull();
   });
 
   it('shows why a download cannot start', async () => {

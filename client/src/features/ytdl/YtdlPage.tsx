@@ -43,16 +43,16 @@ type Saved = { name: string; format: YtdlFormat; codecs: YtdlCodecs | null };
 function SavedNote({ saved }: { saved: Saved }) {
   const delivered = saved.codecs ? describeDelivered(saved.codecs, saved.format) : null;
   return (
-    <div role="status">
-      <p className="small">
+    <>
+      <p className="small" role="status">
         Saved as <strong>{saved.name}</strong> in your downloads.
       </p>
       {delivered && (
-        <p className={`small ytdl-codecs${delivered.playsEverywhere ? '' : ' ytdl-codecs-warn'}`} data-testid="codecs">
+        <p className={`small ytdl-codecs${delivered.playsEverywhere ? '' : ' ytdl-codecs-warn'}`} role="status" data-testid="codecs">
           {delivered.text}
         </p>
       )}
-    </div>
+    </>
   );
 }
 
