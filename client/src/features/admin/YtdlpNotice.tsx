@@ -3,7 +3,8 @@ import { trpc } from '../../lib/trpc.ts';
 import './ytdlp-notice.css';
 
 /** The README's way (section "YT-DL (video downloads) needs yt-dlp and ffmpeg"). */
-const CURRENT_YTDLP = `pipx install yt-dlp          # or: python3 -m pip install --user -U yt-dlp
+const CURRENT_YTDLP = `pipx install yt-dlp
+# or: python3 -m pip install --user -U yt-dlp
 YTDLP_PATH=$HOME/.local/bin/yt-dlp npm start`;
 
 /**
