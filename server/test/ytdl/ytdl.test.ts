@@ -453,7 +453,7 @@ describe('YT-DL without yt-dlp installed', () => {
     const res = await postJson(s.app, '/api/ytdl/info', { url: media.url('clip.mp4') }, cookie);
     expect([res.statusCode, res.json()]).toEqual([503, { message: ytdlMessages.missing }]);
     const member = callerFor(s.deps, await createUser(s.deps, 'friend', 1));
-    expect(await member.ytdl.version()).toEqual({ version: null });
+    expect(await member.ytdl.version()).toEqual({ version: null, released: null, ageDays: null, outdated: false });
     const { job } = await member.ytdl.start({ url: media.url('clip.mp4'), format: 'mp4' });
     const failed = await until(() => member.ytdl.progress({ job }), (p) => p.state === 'failed');
     expect(failed.error).toBe(ytdlMessages.missing);
