@@ -341,7 +341,8 @@ export class YtdlService {
       job.state = 'downloading';
       job.partBytes = parsed.downloaded ?? job.partBytes;
       job.partTotal = parsed.total;
-      job.speed = parsed.speed;
+      // yt-dlp prints NA for a speed it cannot tell at that instant (its first lines): the last one stands.
+      job.speed = parsed.speed ?? job.speed;
       if (parsed.file) this.follow(job, parsed.file);
     } else if (parsed.status === 'finished') {
       const bytes = parsed.downloaded ?? job.partBytes;
