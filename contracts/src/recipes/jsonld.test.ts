@@ -82,16 +82,25 @@ describe('recipeToJsonLd', () => {
     author: 'Sam',
     foreword: 'Crunchy.',
     servings: 2,
+    servings_max: null,
+    prep_minutes: 10,
+    cook_minutes: 75,
+    total_minutes: null,
     uploaded_date: '2026-01-02',
     steps: {
       '1': {
+        section: '',
         instructions: 'Mash the garlic into the butter.',
         ingredients: [
-          { name: 'clove garlic', plural_name: 'cloves garlic', quantity: 3, unit_abbreviation: null, image: null },
-          { name: 'butter', plural_name: 'butter', quantity: 0.5, unit_abbreviation: 'cup', image: null },
+          { name: 'clove garlic', plural_name: 'cloves garlic', quantity: 3, quantity_max: null, note: '', unit_abbreviation: null, image: null },
+          { name: 'butter', plural_name: 'butter', quantity: 0.5, quantity_max: null, note: '', unit_abbreviation: 'cup', image: null },
         ],
       },
-      '2': { instructions: 'Spread on the bread and bake.', ingredients: [{ name: 'bread', plural_name: 'bread', quantity: null, unit_abbreviation: null, image: null }] },
+      '2': {
+        section: 'Baking',
+        instructions: 'Spread on the bread and bake.',
+        ingredients: [{ name: 'bread', plural_name: 'bread', quantity: null, quantity_max: null, note: '', unit_abbreviation: null, image: null }],
+      },
     },
   };
 
@@ -106,11 +115,17 @@ describe('recipeToJsonLd', () => {
       recipeYield: '2 servings',
       datePublished: '2026-01-02',
       recipeIngredient: ['3 cloves garlic', '1/2 cup butter', 'bread'],
+      prepTime: 'PT10M',
+      cookTime: 'PT1H15M',
     });
     const back = recipeFromJsonLd(JSON.stringify(document), dict);
     if (!back.ok) throw new Error(back.message);
     expect(back.recipe.title).toBe('Garlic bread');
-    expect(back.recipe.steps.map((s) => s.instructions)).toEqual(['Mash the garlic into the butter.', 'Spread on the bread and bake.']);
+    expect(back.recipe.steps.map((s) => [s.section, s.instructions])).toEqual([
+      ['', 'Mash the garlic into the butter.'],
+      ['Baking', 'Spread on the bread and bake.'],
+    ]);
+    expect([back.recipe.prep_minutes, back.recipe.cook_minutes, back.recipe.total_minutes]).toEqual([10, 75, null]);
     expect(back.recipe.steps.map((s) => s.ingredients?.map((i) => [i.quantity, i.unit_abbreviation]))).toEqual([
       [
         [3, 'clove'],
@@ -125,7 +140,7 @@ describe('recipeToJsonLd', () => {
     fc.assert(
       fc.property(fc.double({ min: 0, max: 1e5, noNaN: true }), fc.constantFrom(...units), (q, unit) => {
         const quantity = Math.round(q * 1e4) / 1e4;
-        const line = ingredientLine({ name: 'rice', plural_name: 'rice', quantity, unit_abbreviation: unit, image: null });
+        const line = ingredientLine({ name: 'rice', plural_name: 'rice', quantity, unit_abbreviation: unit });
         const back = parseIngredientLine(line, dict);
         expect(back.unit_abbreviation).toBe(unit);
         expect(back.quantity).toBeCloseTo(quantity, 6);

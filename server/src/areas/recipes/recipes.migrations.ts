@@ -73,4 +73,28 @@ const tables: Migration = {
   },
 };
 
-export const recipesMigrations = { '20261123_recipes_tables': tables };
+/** What imported recipes carry: yield ranges, times, section headings, amount ranges and ingredient notes. */
+const importDetails: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .alterTable('recipes')
+      .addColumn('servings_max', 'integer', (c) => c.check(sql`servings_max between 1 and 1000`))
+      .addColumn('prep_minutes', 'integer', (c) => c.check(sql`prep_minutes >= 1`))
+      .addColumn('cook_minutes', 'integer', (c) => c.check(sql`cook_minutes >= 1`))
+      .addColumn('total_minutes', 'integer', (c) => c.check(sql`total_minutes >= 1`))
+      .execute();
+    await db.schema.alterTable('recipe_steps').addColumn('section', 'text', (c) => c.notNull().defaultTo('')).execute();
+    await db.schema
+      .alterTable('recipe_ingredients')
+      .addColumn('quantity_max', 'double precision', (c) => c.check(sql`quantity_max >= 0`))
+      .addColumn('note', 'text', (c) => c.notNull().defaultTo(''))
+      .execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.alterTable('recipe_ingredients').dropColumn('quantity_max').dropColumn('note').execute();
+    await db.schema.alterTable('recipe_steps').dropColumn('section').execute();
+    await db.schema.alterTable('recipes').dropColumn('servings_max').dropColumn('prep_minutes').dropColumn('cook_minutes').dropColumn('total_minutes').execute();
+  },
+};
+
+export const recipesMigrations = { '20261123_recipes_tables': tables, '20261124_recipes_import_details': importDetails };
