@@ -78,7 +78,7 @@ export const basicEntities: EntityDecoder = (html) =>
     return BASIC_ENTITIES[lower] ?? whole;
   });
 
-const BLOCK_END = /<\s*(?:br\s*\/?|\/\s*(?:p|div|li|h[1-6]|tr|ol|ul))\s*>/gi;
+const BLOCK = /<\s*(?:br\s*\/?|\/?\s*(?:p|div|li|h[1-6]|tr|ol|ul)\b[^<>]*)>/gi;
 const TAG = /<!--[\s\S]*?-->|<\/?[a-z][^<>]*>/gi;
 /** Zero-width, soft hyphen, bidi controls and byte-order marks: the text types refuse them, and nobody means them. */
 // eslint-disable-next-line no-misleading-character-class -- each code point is matched on its own
@@ -88,13 +88,13 @@ const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g;
 
 /**
  * Recipe sites put HTML in their text fields, sometimes encoded twice ('&amp;deg;'): tags out
- * (line ends for <br> and block ends), entities decoded until nothing changes, invisible and
+ * (line breaks for <br> and paragraphs, list items and other blocks), entities decoded until nothing changes, invisible and
  * control characters dropped, spaces tidied. Line breaks stay.
  */
 export function plainText(value: string, decode: EntityDecoder = basicEntities): string {
   let text = value.replace(/\r\n?/g, '\n');
   for (let round = 0; round < 3; round++) {
-    const stripped = text.replace(BLOCK_END, '\n').replace(TAG, '');
+    const stripped = text.replace(BLOCK, '\n').replace(TAG, '');
     const decoded = decode(stripped);
     text = decoded;
     if (decoded === stripped) break;

@@ -22,6 +22,8 @@ export function parseJsonLd(text: string): { ok: true; value: unknown } | { ok: 
       .replace(/\s*(?:\/\*\s*\]\]>\s*\*\/|\/\/\s*\]\]>|\]\]>|\/\/\s*-->|-->)$/, '')
       .trim()
       .replace(/;+$/, '');
+    // Repairing is for JSON gone slightly wrong, not for text that never was JSON (jsonrepair would make it a string).
+    if (!/^[[{]/.test(unwrapped)) return { ok: false, message: jsonLdMessages.notJson((strict as Error).message) };
     try {
       return { ok: true, value: JSON.parse(jsonrepair(unwrapped)) };
     } catch {
