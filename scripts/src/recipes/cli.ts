@@ -50,7 +50,7 @@ export async function main(argv: string[], out: (line: string) => void = console
   let json = '';
   if (single !== null && !isLink(single)) {
     const parsed = importInput.safeParse({ json: readFile(single) });
-    if (!parsed.success) throw new AppError('BAD_REQUEST', `${path.basename(single)}: ${parsed.error.issues[0]?.message ?? 'unreadable'}`);
+    if (!parsed.success) throw new AppError('BAD_REQUEST', `${path.basename(single)} does not import: ${parsed.error.issues[0]?.message ?? 'unreadable'}`);
     json = parsed.data.json;
     // What is wrong with the file is found before the database is opened (the dictionary only changes units).
     const precheck = readRecipe(json, KITCHEN_UNITS);

@@ -71,31 +71,31 @@ export function RecipeList() {
     },
     onError: (e: { message: string }) => setImportError(e.message),
   };
-  const importRecipe = trpc.recipes.importJsonLd.useMutation(opened);
   const importLink = trpc.recipes.importUrl.useMutation(opened);
   useEffect(() => {
     document.title = 'Recipes';
   }, []);
 
-  /** One JSON-LD file opens the new recipe; several, or a .zip, end with a report per file. */
+  /** One file that imports opens the new recipe; several, a .zip, or a refusal end with a report per file. */
   const onFiles = async (files: File[]) => {
     setImportError(null);
     setReport(null);
-    const [only] = files;
-    if (!only) return;
-    if (files.length === 1 && !/\.zip$/i.test(only.name)) importRecipe.mutate({ json: await only.text() });
-    else {
-      setUploading(true);
-      try {
-        setReport(await importMany(files));
+    if (files.length === 0) return;
+    setUploading(true);
+    try {
+      const answer = await importMany(files);
+      const [only] = answer;
+      if (answer.length === 1 && only?.ok) await opened.onSuccess(only);
+      else {
+        setReport(answer);
         await utils.recipes.list.invalidate();
-      } catch (error) {
-        setImportError((error as Error).message);
-      } finally {
-        setUploading(false);
       }
+    } catch (error) {
+      setImportError((error as Error).message);
+    } finally {
+      setUploading(false);
+      if (fileInput.current) fileInput.current.value = '';
     }
-    if (fileInput.current) fileInput.current.value = '';
   };
 
   const onLink = (event: FormEvent) => {
@@ -120,7 +120,7 @@ export function RecipeList() {
           </Link>
           {canAuthor && (
             <label className="button file-button">
-              {importRecipe.isPending || uploading ? 'Importing...' : 'Import JSON-LD'}
+              {uploading ? 'Importing...' : 'Import JSON-LD'}
               <input
                 ref={fileInput}
                 type="file"

@@ -1,5 +1,5 @@
 import yauzl from 'yauzl';
-import { RECIPE_LIMITS, recipeInput, recipesMessages, type ImportReportEntry, type RecipeData } from '@site/contracts';
+import { importMessages, RECIPE_LIMITS, recipeInput, recipesMessages, type ImportReportEntry, type RecipeData } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../identity/session-user.ts';
@@ -26,6 +26,7 @@ async function recipeOf(deps: AppDeps, text: string, source: 'file' | 'page'): P
 
 /** A schema.org Recipe (JSON-LD text, or a page holding one) saved as a new recipe; what does not import says why. */
 export async function importJsonLd(deps: AppDeps, actor: Actor, text: string): Promise<{ recipe_id: number; title: string }> {
+  if (text.trim() === '') throw new AppError('BAD_REQUEST', importMessages.empty);
   const data = await recipeOf(deps, text, 'file');
   const { recipe_id } = await create(deps, actor, data);
   return { recipe_id, title: data.title };
@@ -73,7 +74,7 @@ export async function importUrl(
 export const MAX_IMPORT_FILES = 500;
 const MAX_ZIP_BYTES = 50 * 1024 * 1024;
 
-export type ImportFile = { name: string; bytes: Buffer };
+export type ImportFile = { name: string; bytes: Buffer; tooLarge?: boolean };
 
 const isZip = (file: ImportFile) => file.bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04])) || /\.zip$/i.test(file.name);
 
@@ -97,7 +98,7 @@ function unzip(file: ImportFile): Promise<ImportFile[]> {
         total += entry.uncompressedSize;
         if (entry.uncompressedSize > RECIPE_LIMITS.importBytes || total > MAX_ZIP_BYTES) {
           // Too large to be a recipe: reported, not read.
-          files.push({ name: `${file.name}/${name}`, bytes: Buffer.alloc(RECIPE_LIMITS.importBytes + 1) });
+          files.push({ name: `${file.name}/${name}`, bytes: Buffer.alloc(0), tooLarge: true });
           return zip.readEntry();
         }
         zip.openReadStream(entry, (error, stream) => {
@@ -116,7 +117,6 @@ function unzip(file: ImportFile): Promise<ImportFile[]> {
   });
 }
 
-const tooLarge = `The file is larger than the ${RECIPE_LIMITS.importBytes / 1_000_000} MB a recipe may be`;
 
 /**
  * Several JSON-LD files, zips of them, or both: each imported on its own (one that fails does not
@@ -140,7 +140,7 @@ export async function importMany(deps: AppDeps, actor: Actor, files: ImportFile[
   const done: ImportReportEntry[] = [];
   for (const item of report) {
     if (!('bytes' in item)) done.push(item);
-    else if (item.bytes.length > RECIPE_LIMITS.importBytes) done.push({ file: item.name, ok: false, message: tooLarge });
+    else if (item.tooLarge || item.bytes.length > RECIPE_LIMITS.importBytes) done.push({ file: item.name, ok: false, message: importMessages.tooLarge });
     else {
       try {
         const { recipe_id, title } = await importJsonLd(deps, actor, item.bytes.toString('utf8'));
