@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ingredientLine, parseIngredientLine, recipeFromJsonLd, recipeToJsonLd } from './jsonld.ts';
+import { durationMinutes, ingredientLine, parseIngredientLine, plainText, recipeFromDocument, recipeFromJsonLd, recipeToJsonLd, splitSteps, yieldOf } from './jsonld.ts';
 import { recipeInput, type Recipe } from './recipes.schemas.ts';
 import { KITCHEN_UNITS } from './units.ts';
 
@@ -72,6 +72,67 @@ describe('parseIngredientLine', () => {
   ])('reads %j', (line, quantity, unit, name) => {
     const ingredient = parseIngredientLine(line, dict);
     expect([ingredient.quantity, ingredient.unit_abbreviation, ingredient.name]).toEqual([quantity, unit, name]);
+  });
+});
+
+describe('reading what real pages write (issue 21 points 5 and 6)', () => {
+  it.each([
+    ['2 - 2 1/2 dl milk', 2, 2.5, 'dl', 'milk', ''],
+    ['1-1/2 pounds ground beef', 1.5, null, 'lb', 'ground beef', ''],
+    ['4 or 5 sprigs thyme', 4, 5, 'sprig', 'thyme', ''],
+    ['1⁄4 cup sugar', 0.25, null, 'cup', 'sugar', ''],
+    ['1 1⁄2 teaspoons cinnamon', 1.5, null, 'tsp', 'cinnamon', ''],
+    ['1/2-1 tsp chili flakes', 0.5, 1, 'tsp', 'chili flakes', ''],
+    ['1 to 2 tablespoons oil', 1, 2, 'tbsp', 'oil', ''],
+    ['1 tomato', 1, null, null, 'tomato', ''],
+    ['1 orange, zested', 1, null, null, 'orange, zested', ''],
+    ['200g/7oz butter', 200, null, 'g', 'butter', '(7oz)'],
+    ['1,5 dl grädde', 1.5, null, 'dl', 'grädde', ''],
+    ['2 ⅓ cups mashed bananas', 7 / 3, null, 'cup', 'mashed bananas', ''],
+  ])('reads %j', (line, quantity, max, unit, name, note) => {
+    const ingredient = parseIngredientLine(line, dict);
+    expect([ingredient.quantity, ingredient.quantity_max, ingredient.unit_abbreviation, ingredient.name, ingredient.note]).toEqual([quantity, max, unit, name, note]);
+  });
+
+  it('splits one block of text at line breaks, or at numbered sentences, and drops the numbers', () => {
+    expect(splitSteps('1. Mix.\n2. Bake.')).toEqual(['Mix.', 'Bake.']);
+    expect(splitSteps('1) Mix. 2) Bake 1.5 hours. 3) Serve.')).toEqual(['Mix.', 'Bake 1.5 hours.', 'Serve.']);
+    expect(splitSteps('Step 1: Mix. Step 2: Bake.')).toEqual(['Mix.', 'Bake.']);
+    expect(splitSteps('Preheat oven to 350. Mix 2 cups flour. Bake.')).toEqual(['Preheat oven to 350. Mix 2 cups flour. Bake.']);
+  });
+
+  it('reads ISO 8601 durations and yields in every shape', () => {
+    expect([durationMinutes('PT1H30M'), durationMinutes('P0DT0H20M'), durationMinutes('PT0.5H'), durationMinutes('PT'), durationMinutes('1 hour 20 mins')]).toEqual([90, 20, 30, null, 80]);
+    expect(yieldOf(4)).toEqual([4, null]);
+    expect(yieldOf('8-10 servings')).toEqual([8, 10]);
+    expect(yieldOf(['4', '4 servings'])).toEqual([4, null]);
+    expect(yieldOf({ '@type': 'QuantitativeValue', value: 12, unitText: 'muffins' })).toEqual([12, null]);
+    expect(yieldOf({ '@type': 'QuantitativeValue', minValue: 4, maxValue: 6 })).toEqual([4, 6]);
+    expect(yieldOf('a loaf')).toEqual([null, null]);
+  });
+
+  it('takes tags out, decodes entities (twice encoded too), and drops invisible characters', () => {
+    expect(plainText('<p>Mix &amp;amp; stir</p><p>Bake\u200b at 200&#176;C</p>')).toBe('Mix & stir\nBake at 200°C');
+    expect(plainText('a&shy;b', (t) => t.replace('&shy;', '\u00ad'))).toBe('ab');
+  });
+
+  it('keeps HowToSection names as headings before their first step, in nested arrays too', () => {
+    const result = recipeFromDocument(
+      {
+        '@type': 'Recipe',
+        name: 'Pie',
+        recipeInstructions: [
+          [{ '@type': 'HowToSection', name: 'Crust', itemListElement: [{ '@type': 'HowToStep', text: 'Rub in the butter.' }, { '@type': 'HowToStep', text: 'Chill.' }] }],
+          { '@type': 'HowToSection', name: 'Filling', itemListElement: { '@type': 'ItemList', itemListElement: ['Slice apples.'] } },
+        ],
+      },
+      dict,
+    );
+    expect(result.ok && result.recipe.steps.map((s) => [s.section, s.instructions])).toEqual([
+      ['Crust', 'Rub in the butter.'],
+      ['', 'Chill.'],
+      ['Filling', 'Slice apples.'],
+    ]);
   });
 });
 

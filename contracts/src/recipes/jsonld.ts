@@ -181,8 +181,8 @@ const stripNumber = (text: string) => text.replace(/^(?:step\s*)?\d{1,2}\s*[.):]
 export function splitSteps(text: string): string[] {
   let parts = text.split('\n');
   if (parts.length === 1) {
-    const numbered = [...text.matchAll(/(?:^|(?<=[.!?)]\s+))(?:step\s*)?(\d{1,2})[.)]\s+/gi)];
-    const counting = numbered.every((m, i) => Number(m[1]) === i + 1);
+    const numbered = [...text.matchAll(/(?:^|(?<=[.!?)]\s+))(?:step\s*(\d{1,2})\s*[.):]?|(\d{1,2})[.)])\s+/gi)];
+    const counting = numbered.every((m, i) => Number(m[1] ?? m[2]) === i + 1);
     if (numbered.length >= 2 && counting) {
       parts = numbered.map((m, i) => text.slice(m.index, numbered[i + 1]?.index ?? text.length));
       const lead = text.slice(0, numbered[0]?.index ?? 0).trim();
@@ -256,7 +256,7 @@ function unitWords(dict: UnitDict): [RegExp, string][] {
   const patterns = [...words.entries()]
     .sort(([a], [b]) => b.length - a.length)
     // Single capital letters (T, L) are case-sensitive: 'T' is a tablespoon, 't' a teaspoon.
-    .map(([word, abbreviation]): [RegExp, string] => [new RegExp(`^${escapeRegExp(word)}\\.?(?=[\\s,)]|$)`, word.length === 1 ? '' : 'i'), abbreviation]);
+    .map(([word, abbreviation]): [RegExp, string] => [new RegExp(`^${escapeRegExp(word)}\\.?(?=[\\s,)/]|$)`, word.length === 1 ? '' : 'i'), abbreviation]);
   unitPatterns.set(dict, patterns);
   return patterns;
 }
@@ -307,9 +307,16 @@ export function parseIngredientLine(line: string, dict: UnitDict, decode: Entity
       break;
     }
   }
+  // '200g/7oz butter': the other measure goes in the note.
+  const alternative = /^\/\s*(\d[^\s]*)\s+/.exec(rest);
+  let aside = '';
+  if (unit && alternative) {
+    aside = `(${alternative[1]})`;
+    rest = rest.slice(alternative[0].length);
+  }
   const words = rest || (unit ? (dict[unit]?.name ?? unit) : full) || 'ingredient';
   const [name, overflow] = cutText(words, RECIPE_LIMITS.ingredientName);
-  const [note] = cutText(overflow, RECIPE_LIMITS.ingredientNote);
+  const [note] = cutText([overflow, aside].filter(Boolean).join(' '), RECIPE_LIMITS.ingredientNote);
   return { name, plural_name: name, quantity, quantity_max: quantityMax, note, unit_abbreviation: unit, image: null };
 }
 
