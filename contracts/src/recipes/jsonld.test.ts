@@ -116,6 +116,15 @@ describe('reading what real pages write (issue 21 points 5 and 6)', () => {
     expect(plainText('a&shy;b', (t) => t.replace('&shy;', '\u00ad'))).toBe('ab');
   });
 
+  it('takes the recipe with instructions when a page also lists other recipes by name', () => {
+    const page = [
+      { '@type': 'ItemList', itemListElement: [{ '@type': 'ListItem', item: { '@type': 'Recipe', name: 'You may also like: scones' } }] },
+      { '@graph': [{ '@type': 'WebPage', name: 'Jam' }, { '@type': 'Recipe', name: 'Strawberry jam', recipeInstructions: 'Boil fruit and sugar.' }] },
+    ];
+    const result = recipeFromDocument(page, dict);
+    expect(result.ok && result.recipe.title).toBe('Strawberry jam');
+  });
+
   it('keeps HowToSection names as headings before their first step, in nested arrays too', () => {
     const result = recipeFromDocument(
       {

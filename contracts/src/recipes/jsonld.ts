@@ -43,28 +43,22 @@ function indexIds(value: Json, index: Map<string, JsonObject>, depth = 0): void 
   }
 }
 
-/** The first Recipe node anywhere: the document, arrays, @graph, mainEntity, ItemList elements, any property. */
-function findRecipe(value: Json, depth = 0): JsonObject | null {
-  if (depth > 12) return null;
+/** Every Recipe node anywhere, in document order: the document, arrays, @graph, mainEntity, ItemList elements, any property. */
+function findRecipes(value: Json, found: JsonObject[] = [], depth = 0): JsonObject[] {
+  if (depth > 12) return found;
   if (Array.isArray(value)) {
-    for (const item of value) {
-      const found = findRecipe(item, depth + 1);
-      if (found) return found;
-    }
-    return null;
+    for (const item of value) findRecipes(item, found, depth + 1);
+  } else if (isObject(value)) {
+    if (isRecipe(value)) found.push(value);
+    else for (const inner of Object.values(value)) if (inner !== null && typeof inner === 'object') findRecipes(inner, found, depth + 1);
   }
-  if (!isObject(value)) return null;
-  if (isRecipe(value)) return value;
-  // The usual places first, then anything else an object holds.
-  const keys = ['@graph', 'mainEntity', 'mainEntityOfPage', 'itemListElement', 'item', ...Object.keys(value)];
-  for (const key of new Set(keys)) {
-    const inner = value[key];
-    if (inner !== undefined && typeof inner === 'object') {
-      const found = findRecipe(inner, depth + 1);
-      if (found) return found;
-    }
-  }
-  return null;
+  return found;
+}
+
+/** The recipe of a page: the first with instructions (a page may also list other recipes by name alone), else the first. */
+function findRecipe(value: Json): JsonObject | null {
+  const recipes = findRecipes(value);
+  return recipes.find((r) => asArray(r.recipeInstructions ?? r.instructions).length > 0) ?? recipes[0] ?? null;
 }
 
 const BASIC_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
