@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { displayIngredient, KITCHEN_UNITS, recipeInput, type RecipeData } from '@site/contracts';
 import { importMany, importUrl } from '../../src/areas/recipes/recipes.import.ts';
 import { insertKitchenUnits } from '../../src/areas/recipes/recipes.migrations.ts';
-import { readRecipe } from '../../src/areas/recipes/recipes.read.ts';
+import { parseJsonLd, readRecipe } from '../../src/areas/recipes/recipes.read.ts';
 import { cliActor } from '../../src/identity/session-user.ts';
 import { makeZip, tempDir } from '../fivetools/fixture.ts';
 import { callerFor, createUser, databases, useTestServer } from '../helpers.ts';
@@ -161,6 +161,21 @@ describe('reading real pages (issue 21 points 5 and 6)', () => {
         }
       }
     }
+  });
+
+  it.each([
+    ['comments', '/* schema */ {"a": 1, // generated\n "b": 2}', { a: 1, b: 2 }],
+    ['an unescaped quote', '{"name": "A 9" pan"}', { name: 'A 9" pan' }],
+    ["\\' escapes", '{"name": "Mom\\\'s pie"}', { name: "Mom's pie" }],
+    ['two documents in one block', '{"a": 1}\n{"b": 2}', [{ a: 1 }, { b: 2 }]],
+    ['an HTML comment wrapper', '<!--\n{"a": 1}\n-->', { a: 1 }],
+    ['a byte-order mark and semicolons', '\uFEFF{"a": [1, 2,],};;', { a: [1, 2] }],
+  ])('reads JSON-LD with %s', (_quirk, text, value) => {
+    expect(parseJsonLd(text)).toEqual({ ok: true, value });
+  });
+
+  it('does not make JSON of text that never was', () => {
+    expect(parseJsonLd('Pancakes: flour, milk, eggs.')).toMatchObject({ ok: false, message: expect.stringMatching(/^The file is not JSON: /) });
   });
 
   it.each([

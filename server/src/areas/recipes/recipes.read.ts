@@ -20,6 +20,7 @@ export function parseJsonLd(text: string): { ok: true; value: unknown } | { ok: 
       .trim()
       .replace(/^(?:\/\*\s*<!\[CDATA\[\s*\*\/|\/\/\s*<!\[CDATA\[|<!\[CDATA\[|<!--)\s*/, '')
       .replace(/\s*(?:\/\*\s*\]\]>\s*\*\/|\/\/\s*\]\]>|\]\]>|\/\/\s*-->|-->)$/, '')
+      .replace(/^(?:\/\*[\s\S]*?\*\/|\/\/[^\n]*(?:\n|$)|\s)+/, '')
       .trim()
       .replace(/;+$/, '');
     // Repairing is for JSON gone slightly wrong, not for text that never was JSON (jsonrepair would make it a string).
