@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { TRPCError } from '@trpc/server';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { accessMessages, DEFAULT_RECIPE_SETTINGS, KITCHEN_UNITS, recipeFromJsonLd } from '@site/contracts';
-import { insertKitchenUnits } from '../../src/areas/recipes/recipes.migrations.ts';
+import { insertKitchenUnits, recipesMigrations } from '../../src/areas/recipes/recipes.migrations.ts';
 import { callerFor, cookieFor, createUser, databases, postJson, useTestServer } from '../helpers.ts';
 import { pancakes } from './recipes.samples.ts';
 
@@ -155,6 +155,24 @@ describe.each(databases)('recipes (%s)', (kind) => {
       message: 'The recipe has no name',
     });
     expect(await api.recipes.list()).toEqual([]);
+  });
+
+  it('cleans the HTML left in recipes imported before entities were decoded, and nothing else', async () => {
+    const api = await owner();
+    const { recipe_id } = await api.recipes.create({
+      title: 'Cr&ecirc;pes &amp; jam',
+      foreword: '<p>Bake at 75&deg;F.</p><p>Saut&eacute; nothing.</p>',
+      steps: [
+        { instructions: 'Mix.\n\nRest 1 hour & more.', ingredients: [{ name: '<b>flour</b>, sifted &amp;amp; salted', quantity: 1 }] },
+        { instructions: '<p>Fry &frac12; minute.</p>', ingredients: [] },
+      ],
+    });
+    await recipesMigrations['20261124_recipes_clean_text'].up(s.db as never);
+    const recipe = await api.recipes.get({ recipeId: recipe_id });
+    expect([recipe.title, recipe.foreword]).toEqual(['Crêpes & jam', 'Bake at 75°F.\nSauté nothing.']);
+    expect(recipe.steps['1']?.instructions).toBe('Mix.\n\nRest 1 hour & more.');
+    expect(recipe.steps['1']?.ingredients[0]?.name).toBe('flour, sifted & salted');
+    expect(recipe.steps['2']?.instructions).toBe('Fry ½ minute.');
   });
 
   it('answers the documented /api paths to admins only', async () => {
