@@ -215,7 +215,7 @@ export const recipesMessages = {
   },
   pageStatus: (status: number) => `The page answered with HTTP ${status}: check the link`,
   pageTooLarge: (mb: number) => `The page is larger than the ${mb} MB this server reads`,
-  pageTimeout: (seconds: number) => `The page did not answer within ${seconds} seconds`,
+  pageTimeout: (seconds: number) => `The page did not answer within ${seconds} second${seconds === 1 ? '' : 's'}`,
   pageUnreachable: 'The page could not be reached: check the link or try again later',
   tooManyRedirects: 'The link redirects too many times',
   notHtml: 'That link is not a web page or a JSON-LD file',

@@ -121,7 +121,7 @@ export async function fetchPage(
         answer = await request(url, address ?? '', controller.signal, limits, messages, options.accept);
       } catch (error) {
         if (error instanceof AppError) throw error;
-        if (controller.signal.aborted) throw new AppError('BAD_REQUEST', messages.timeout(Math.round(limits.timeoutMs / 1000)));
+        if (controller.signal.aborted) throw new AppError('BAD_REQUEST', messages.timeout(Math.max(1, Math.round(limits.timeoutMs / 1000))));
         throw new AppError('BAD_REQUEST', messages.unreachable);
       }
       const location = answer.headers.location;
