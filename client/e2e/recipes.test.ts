@@ -1,11 +1,15 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
-import { it } from 'vitest';
+import { afterAll, beforeAll, it } from 'vitest';
 import { DESKTOP, PHONE, describeInBrowser, expect, seriousAxeViolations, signUpOwner, useSite, waitForShell } from './harness.ts';
 
 /** A 2x2 PNG, enough for the server to re-encode as an ingredient image. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEklEQVQImWN4cKDhwYEGBggFAD0OCIEAiheZAAAAAElFTkSuQmCC', 'base64');
 const pancakesJsonLd = new URL('../../contracts/src/recipes/fixtures/pancakes.jsonld', import.meta.url);
+/** A WordPress recipe page (Yoast @graph, WPRM sections, entities), served on 127.0.0.1 for the link import. */
+const yoastPage = new URL('../../server/test/recipes/fixtures/yoast-wprm.html', import.meta.url);
 
 /** Picks an option of one of the settings page's radio groups and waits until it is saved. */
 async function choose(page: Page, group: string, option: string) {
@@ -16,7 +20,11 @@ async function choose(page: Page, group: string, option: string) {
 }
 
 describeInBrowser('recipes: authoring, the three views and settings that work', () => {
-  const site = useSite();
+  // The recipe site below is on 127.0.0.1, which the address guard opens only with this setting.
+  const site = useSite({ DOWNLOAD_ALLOW_PRIVATE_HOSTS: 'true' });
+  const recipeSite = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(fs.readFileSync(yoastPage)));
+  beforeAll(() => new Promise<void>((resolve) => recipeSite.listen(0, '127.0.0.1', resolve)));
+  afterAll(() => new Promise<void>((resolve) => recipeSite.close(() => resolve())));
 
   it('creates a recipe, lists it, opens every view, and the page follows each setting', async () => {
     const page = await site.newPage({ viewport: DESKTOP });
@@ -84,6 +92,20 @@ describeInBrowser('recipes: authoring, the three views and settings that work', 
     await page.getByLabel('Import JSON-LD').setInputFiles({ name: 'pancakes.jsonld', mimeType: 'application/ld+json', buffer: fs.readFileSync(pancakesJsonLd) });
     await page.getByRole('heading', { name: 'Fluffy Pancakes', level: 1 }).waitFor();
     await expect(page.getByRole('list', { name: 'Ingredients', exact: true }).getByRole('listitem').count()).resolves.toBe(8);
+
+    // A recipe page's link imports and opens the new recipe, reading right: entities decoded, sections, yield and times.
+    await page.goto('/personal/recipes');
+    await waitForShell(page);
+    await page.getByLabel('Import from link').fill(`http://127.0.0.1:${(recipeSite.address() as AddressInfo).port}/lemon-drizzle/`);
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByRole('heading', { name: 'Grandma’s Lemon Drizzle Cake', level: 1 }).waitFor();
+    await page.waitForURL(/\/personal\/recipes\/page\/\d+$/);
+    await expect(page.locator('.recipe-facts').innerText()).resolves.toMatch(/Serves\s+8[\s\S]*Prep\s+15 min[\s\S]*Cook\s+45 min[\s\S]*Total\s+1 h/);
+    await expect(page.locator('.recipe-section').allInnerTexts()).resolves.toEqual(['Cake', 'Drizzle']);
+    await expect(page.locator('main').innerText()).resolves.toContain('bake at 350°F and sauté');
+    await expect(page.locator('main').innerText()).resolves.not.toMatch(/&[a-z]+;|&#\d+;|<p>/);
+    expect(await seriousAxeViolations(page), 'imported page').toEqual([]);
+    await site.screenshot(page, 'recipes-imported-desktop', { fullPage: true });
 
     // The steps view: one step at a time, buttons and arrow keys.
     await page.goto(`/personal/recipes/steps/${recipeId}`);

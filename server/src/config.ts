@@ -142,7 +142,7 @@ export const environment = [
   {
     name: 'DOWNLOAD_ALLOW_PRIVATE_HOSTS',
     default: 'false',
-    meaning: 'true lets YT-DL download from loopback, private and link-local addresses (a home network, tests)',
+    meaning: 'true lets YT-DL download, and recipe links import, from loopback, private and link-local addresses (a home network, tests)',
   },
   { name: 'DOWNLOAD_CONCURRENCY', default: '2', meaning: 'YT-DL downloads running at once on the server (one per member); more answer 429' },
   { name: 'DOWNLOAD_TIMEOUT_MINUTES', default: '30', meaning: 'A YT-DL download running longer than this is stopped' },

@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  METRIC_SPOONS,
   RECOGNISED_FRACTIONS,
   convertQuantity,
+  scaledYield,
   displayIngredient,
   formatQuantity,
   nearestFraction,
@@ -142,12 +144,13 @@ describe('conversion through the unit dictionary', () => {
     expect(toSystem({ quantity: null, unit: 'cup' }, 'metric', dict)).toEqual({ quantity: null, unit: 'cup' });
   });
 
-  it('property: metric <-> American round trips keep the amount', () => {
-    const pick = fc.constantFrom(...measurable);
+  it('property: metric <-> American round trips keep the amount (spoons aside: metric counts them as 5 and 15 ml)', () => {
+    const pick = fc.constantFrom(...measurable.filter(([abbreviation]) => !(abbreviation in METRIC_SPOONS)));
     fc.assert(
       fc.property(pick, fc.double({ min: 0.01, max: 1e5, noNaN: true }), (entry, q) => {
         const [abbreviation, unit] = entry;
         const there = toSystem({ quantity: q, unit: abbreviation }, unit.system === 'us' ? 'metric' : 'american', dict);
+        if ((there.unit ?? '') in METRIC_SPOONS) return; // read back as 5 and 15 ml on purpose
         const back = toSystem(there, unit.system === 'us' ? 'american' : 'metric', dict);
         const baseBefore = q * unit.size;
         const baseAfter = (back.quantity ?? NaN) * (dict[back.unit as keyof typeof dict] as Unit).size;
@@ -211,5 +214,74 @@ describe('displayIngredient', () => {
     expect(displayIngredient(milk, dict, { ...mixed, system: 'as-written', servings: 6, baseServings: 4 }).text).toBe('1 1/2 cup milk');
     expect(displayIngredient(milk, dict, { ...decimals, system: 'as-written', servings: 6, baseServings: 4 }).text).toBe('1.5 cup milk');
     expect(displayIngredient(milk, dict, { ...improper, system: 'as-written', servings: 6, baseServings: 4 }).text).toBe('3/2 cup milk');
+  });
+});
+
+describe('metric as cooks write it (issue 21 point 7)', () => {
+  const metric: DisplayOptions = { ...mixed, system: 'metric' };
+  const american: DisplayOptions = { ...mixed, system: 'american' };
+  const asWritten: DisplayOptions = { ...mixed, system: 'as-written' };
+  const line = (quantity: number, unit: string, options: DisplayOptions, more: Partial<Parameters<typeof displayIngredient>[0]> = {}) =>
+    displayIngredient({ name: 'x', plural_name: 'x', quantity, unit_abbreviation: unit, ...more }, dict, options).text;
+
+  it('counts spoons as 5 and 15 ml, never a fraction of a millilitre', () => {
+    expect(line(1, 'tsp', metric)).toBe('5 ml x');
+    expect(line(1, 'tbsp', metric)).toBe('15 ml x');
+    expect(line(0.5, 'tsp', metric)).toBe('2.5 ml x');
+    expect(line(0.125, 'tsp', metric)).toBe('0.6 ml x');
+    expect(line(3, 'tbsp', metric)).toBe('45 ml x');
+  });
+
+  it('writes grams and millilitres whole from 10 up, one decimal below, kilograms and litres as decimals', () => {
+    expect(line(5.2, 'kg', asWritten)).toBe('5.2 kg x');
+    expect(line(5.2, 'kg', metric)).toBe('5.2 kg x');
+    expect(line(1300, 'g', metric)).toBe('1.3 kg x');
+    expect(line(2.5, 'dl', asWritten)).toBe('2.5 dl x');
+    expect(line(12.34, 'g', asWritten)).toBe('12 g x');
+    expect(line(7.25, 'g', asWritten)).toBe('7.3 g x');
+    expect(line(1, 'lb', metric)).toBe('455 g x');
+    expect(line(2, 'oz', metric)).toBe('57 g x');
+  });
+
+  it('keeps kitchen fractions for American', () => {
+    expect(line(5, 'ml', american)).toBe('1 tsp x');
+    expect(line(250, 'g', american)).toBe('8 5/6 oz x');
+    expect(line(1.5, 'cup', asWritten)).toBe('1 1/2 cup x');
+  });
+
+  it('property: a metric line never shows a fraction, in any system, scaled or not', () => {
+    const units = Object.entries(dict).filter(([, u]) => u.dimension !== 'count');
+    fc.assert(
+      fc.property(fc.constantFrom(...units), fc.double({ min: 0.01, max: 1e5, noNaN: true }), fc.integer({ min: 1, max: 40 }), ([abbreviation], q, servings) => {
+        for (const system of ['metric', 'as-written'] as const) {
+          const shown = displayIngredient({ name: 'x', plural_name: 'x', quantity: q, unit_abbreviation: abbreviation }, dict, { ...improper, system, servings, baseServings: 4 });
+          if (dict[shown.unit as keyof typeof dict]?.system === 'metric') expect(shown.quantity).not.toMatch(/\//);
+        }
+      }),
+    );
+  });
+
+  it('scales and converts both ends of a range', () => {
+    expect(line(2, 'dl', asWritten, { quantity_max: 2.5 })).toBe('2-2.5 dl x');
+    expect(line(2, 'cup', asWritten, { quantity_max: 3, servings: 8, baseServings: 4 } as never)).toBe('2-3 cup x');
+    expect(displayIngredient({ name: 'x', plural_name: 'x', quantity: 2, quantity_max: 3, unit_abbreviation: 'cup' }, dict, { ...asWritten, servings: 8, baseServings: 4 }).text).toBe(
+      '4-6 cup x',
+    );
+    expect(line(1, 'tsp', metric, { quantity_max: 2 })).toBe('5-10 ml x');
+    expect(displayIngredient({ name: 'sprig', plural_name: 'sprigs', quantity: 4, quantity_max: 5, unit_abbreviation: 'sprig' }, dict, asWritten).text).toBe('4-5 sprigs sprigs');
+  });
+
+  it('scales both ends of a yield range', () => {
+    expect(scaledYield(8, 10, 8)).toBe('8-10');
+    expect(scaledYield(8, 10, 16)).toBe('16-20');
+    expect(scaledYield(8, 10, 4)).toBe('4-5');
+    expect(scaledYield(4, null, 6)).toBe('6');
+  });
+});
+
+describe('parseQuantity with the fraction slash', () => {
+  it('reads 1⁄4 and 1 1⁄2', () => {
+    expect(parseQuantity('1⁄4')).toBe(0.25);
+    expect(parseQuantity('1 1⁄2')).toBe(1.5);
   });
 });

@@ -106,7 +106,9 @@ const UNICODE_FRACTIONS: Record<string, number> = {
  * reads as its first number. Returns null for anything else.
  */
 export function parseQuantity(text: string): number | null {
-  const written = text.trim().replace(/\s*[-–]\s*[\d.,/ ¼-¾⅐-⅞]+$/, '');
+  const written = text
+    .trim()
+    .replace(/[\u2044\u2215]/g, '/').replace(/\s*[-–]\s*[\d.,/ ¼-¾⅐-⅞]+$/, '');
   const number = (digits: string) => Number(digits.replace(',', '.'));
   const mixedOrImproper = /^(?:(\d+(?:[.,]\d+)?)\s+)?(\d+)\s*\/\s*(\d+)$/.exec(written);
   if (mixedOrImproper) {
@@ -175,13 +177,33 @@ export type Measured = { quantity: number | null; unit: string | null };
 export function toSystem(amount: Measured, system: MeasurementSystem, dict: UnitDict): Measured {
   const unit = amount.unit === null ? undefined : dict[amount.unit];
   if (system === 'as-written' || amount.quantity === null || !unit || unit.dimension === 'count') return amount;
-  const base = amount.quantity * unit.size;
-  for (const [abbreviation, threshold] of PREFERRED_UNITS[system][unit.dimension]) {
+  const target = preferredUnit(amount.quantity * unit.size, unit.dimension, system, dict);
+  return target ? { quantity: inUnit(amount.quantity, amount.unit ?? '', target, system, dict), unit: target } : amount;
+}
+
+/**
+ * The spoons as metric cooks count them: 1 tsp is 5 ml and 1 tbsp 15 ml (the exact US sizes, 4.93
+ * and 14.79 ml, would read '4.9 ml', which nobody measures). Converting to American uses the exact sizes.
+ */
+export const METRIC_SPOONS: Readonly<Record<string, number>> = { tsp: 5, tbsp: 15 };
+
+/** The member's unit for an amount of `base` (ml or g) in their system. */
+function preferredUnit(base: number, dimension: 'volume' | 'mass', system: 'metric' | 'american', dict: UnitDict): string | null {
+  for (const [abbreviation, threshold] of PREFERRED_UNITS[system][dimension]) {
     const target = dict[abbreviation];
-    if (!target || target.dimension !== unit.dimension) continue;
-    if (base >= threshold - 1e-9 || threshold === 0) return { quantity: base / target.size, unit: abbreviation };
+    if (!target || target.dimension !== dimension) continue;
+    if (base >= threshold - 1e-9 || threshold === 0) return abbreviation;
   }
-  return amount;
+  return null;
+}
+
+/** `quantity` of unit `from` in unit `to` of the same dimension; spoons count as 5 and 15 ml when going metric. */
+function inUnit(quantity: number, from: string, to: string, system: MeasurementSystem, dict: UnitDict): number {
+  const source = dict[from];
+  const target = dict[to];
+  if (!source || !target) return quantity;
+  const size = system === 'metric' && target.system === 'metric' ? (METRIC_SPOONS[from] ?? source.size) : source.size;
+  return (quantity * size) / target.size;
 }
 
 /**
@@ -201,7 +223,31 @@ export function roundMetric(amount: Measured, dict: UnitDict): Measured {
   return { ...amount, quantity: Math.max(Math.round(q * 20) / 20, q > 0 ? 0.05 : 0) };
 }
 
-export type IngredientLike = { name: string; plural_name: string; quantity: number | null; unit_abbreviation: string | null };
+const oneDecimal = new Intl.NumberFormat('en-US', { useGrouping: false, maximumFractionDigits: 1 });
+
+/**
+ * A metric amount as metric recipes write it, never with a fraction: millilitres, grams and
+ * milligrams whole from 10 up and with one decimal below ('2.5 ml'); litres, kilograms, decilitres
+ * and centilitres with up to two decimals ('1.3 kg', '1.25 l').
+ */
+export function formatMetric(value: number, unit: Unit): string {
+  if (!Number.isFinite(value) || value < 0) return '';
+  if (unit.size <= 1) {
+    if (value >= 10) return whole(Math.round(value));
+    if (value > 0 && value < 0.05) return '< 0.1';
+    return oneDecimal.format(value);
+  }
+  return decimalText(value);
+}
+
+export type IngredientLike = {
+  name: string;
+  plural_name: string;
+  quantity: number | null;
+  /** The top of a range, when the line has one ('2-3'). */
+  quantity_max?: number | null;
+  unit_abbreviation: string | null;
+};
 export type DisplayOptions = NumberStyle & { system: MeasurementSystem; servings?: number; baseServings?: number | null };
 export type DisplayedIngredient = { name: string; quantity: string; unit: string; text: string };
 
@@ -213,18 +259,46 @@ function unitText(abbreviation: string | null, plural: boolean, dict: UnitDict):
   return plural ? unit.plural_name : unit.name;
 }
 
+/** One amount in the unit it is shown in: metric units in decimals, the others in the member's number style. */
+function amountText(value: number | null, unit: string | null, dict: UnitDict, style: NumberStyle): string {
+  if (value === null) return '';
+  const metric = unit === null ? undefined : dict[unit];
+  return metric?.system === 'metric' ? formatMetric(value, metric) : formatQuantity(value, style);
+}
+
 /**
  * An ingredient as the member reads it: scaled to the chosen servings, converted to their system,
- * written in their number style; plural_name when the quantity shown is not 1, and no number for an
- * empty quantity. `text` is the whole line: '1 1/2 cup flour', '2 cloves garlic', 'salt'.
+ * written in their number style (metric always in decimals); plural_name when the quantity shown is
+ * not 1, and no number for an empty quantity. A range keeps both ends, each scaled and converted
+ * into the unit of the first. `text` is the whole line: '1 1/2 cup flour', '2 cloves garlic',
+ * '2-2.5 dl milk', 'salt'.
  */
 export function displayIngredient(ingredient: IngredientLike, dict: UnitDict, options: DisplayOptions): DisplayedIngredient {
-  const scaled = scaleQuantity(ingredient.quantity, options.servings ?? 1, options.servings === undefined ? null : (options.baseServings ?? null));
-  let measured: Measured = { quantity: scaled, unit: ingredient.unit_abbreviation };
-  if (options.system !== 'as-written') measured = roundMetric(toSystem(measured, options.system, dict), dict);
-  const quantity = formatQuantity(measured.quantity, options);
-  const one = measured.quantity !== null && quantity !== '' && displayedValue(measured.quantity, options) === 1;
+  const scaleOf = (q: number | null) => scaleQuantity(q, options.servings ?? 1, options.servings === undefined ? null : (options.baseServings ?? null));
+  const low = scaleOf(ingredient.quantity);
+  const high = ingredient.quantity_max === undefined || ingredient.quantity === null ? null : scaleOf(ingredient.quantity_max);
+  let measured: Measured = { quantity: low, unit: ingredient.unit_abbreviation };
+  let top: number | null = high;
+  if (options.system !== 'as-written') {
+    const converted = toSystem(measured, options.system, dict);
+    if (high !== null && converted.unit !== null && converted.unit !== measured.unit) {
+      top = roundMetric({ quantity: inUnit(high, measured.unit ?? '', converted.unit, options.system, dict), unit: converted.unit }, dict).quantity;
+    } else if (high !== null) top = roundMetric({ quantity: high, unit: converted.unit }, dict).quantity;
+    measured = roundMetric(converted, dict);
+  }
+  const first = amountText(measured.quantity, measured.unit, dict, options);
+  const second = top === null ? '' : amountText(top, measured.unit, dict, options);
+  const quantity = second !== '' && second !== first ? `${first}-${second}` : first;
+  const one = second === '' && measured.quantity !== null && first !== '' && displayedValue(measured.quantity, options) === 1;
   const name = one ? ingredient.name : ingredient.plural_name || ingredient.name;
   const unit = quantity === '' && measured.quantity === null ? unitText(measured.unit, false, dict) : unitText(measured.unit, !one, dict);
   return { name, quantity, unit, text: [quantity, unit, name].filter((part) => part !== '').join(' ') };
+}
+
+/** A yield ('8-10 servings') scaled to the servings the member chose: both ends, whole numbers. */
+export function scaledYield(servings: number, servingsMax: number | null, chosen: number): string {
+  const factor = servings > 0 ? chosen / servings : 1;
+  const low = Math.max(1, Math.round(servings * factor));
+  const high = servingsMax === null ? null : Math.max(low, Math.round(servingsMax * factor));
+  return high !== null && high !== low ? `${low}-${high}` : String(low);
 }

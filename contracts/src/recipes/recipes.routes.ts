@@ -18,6 +18,7 @@ export const recipesRoutes = defineArea({
     'recipes.update': 3,
     'recipes.delete': 3,
     'recipes.importJsonLd': 3,
+    'recipes.importUrl': 3,
     'recipes.exportJsonLd': readOn8443,
   },
   pages: {
@@ -26,6 +27,7 @@ export const recipesRoutes = defineArea({
   http: {
     'GET /private/recipes/:file': readOn8443,
     'POST /private/recipes/images': { access: 3, multipart: true },
+    'POST /private/recipes/import': { access: 3, multipart: true },
   },
   api: {
     '/api/recipes/get_list': { procedure: 'recipes.list' },

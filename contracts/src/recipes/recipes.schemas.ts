@@ -50,12 +50,16 @@ export const RECIPE_LIMITS = {
   foreword: 10_000,
   instructions: 10_000,
   ingredientName: 200,
+  ingredientNote: 1000,
+  section: 200,
   unit: 20,
   steps: 100,
   ingredientsPerStep: 100,
   servings: 1000,
+  minutes: 60 * 24 * 30,
   quantity: 1_000_000,
-  importBytes: 1_000_000,
+  /** A JSON-LD file or a saved recipe page (pages with their inline scripts run to a few MB). */
+  importBytes: 5_000_000,
 } as const;
 
 const id = (label: string) =>
@@ -74,21 +78,39 @@ const imageName = text({ label: 'Image', max: 100, trim: true }).refine((v) => v
   message: 'Image must be a file uploaded to the recipes',
 });
 
+const amount = (label: string) =>
+  z
+    .number({ error: `${label} must be a number` })
+    .min(0, { error: `${label} may not be negative` })
+    .max(RECIPE_LIMITS.quantity, { error: `${label} may be at most ${RECIPE_LIMITS.quantity}` })
+    .nullable()
+    .default(null);
+
+const wholeCount = (label: string, max: number) =>
+  z
+    .number({ error: `${label} must be a number` })
+    .int({ error: `${label} must be a whole number` })
+    .min(1, { error: `${label} must be at least 1` })
+    .max(max, { error: `${label} may be at most ${max}` })
+    .nullable()
+    .default(null);
+
 export const ingredientInput = z.object({
   name: text({ label: 'Ingredient name', max: RECIPE_LIMITS.ingredientName, trim: true, min: 1 }),
   plural_name: text({ label: 'Plural name', max: RECIPE_LIMITS.ingredientName, trim: true }).default(''),
-  quantity: z
-    .number({ error: 'Quantity must be a number' })
-    .min(0, { error: 'Quantity may not be negative' })
-    .max(RECIPE_LIMITS.quantity, { error: `Quantity may be at most ${RECIPE_LIMITS.quantity}` })
-    .nullable()
-    .default(null),
+  quantity: amount('Quantity'),
+  /** The top of a range ('2-3 cups', '4 or 5 sprigs'): null for a single amount. */
+  quantity_max: amount('Quantity range end'),
+  /** What follows the name when a line is longer than a name may be, or a cook's remark. */
+  note: text({ label: 'Ingredient note', max: RECIPE_LIMITS.ingredientNote, trim: true }).default(''),
   unit_abbreviation: text({ label: 'Unit', max: RECIPE_LIMITS.unit, trim: true }).nullable().default(null),
   image: imageName.nullable().default(null),
 });
 export type IngredientInput = z.input<typeof ingredientInput>;
 
 export const stepInput = z.object({
+  /** A heading shown before this step (a HowToSection's name: 'For the sauce'); '' for none. */
+  section: text({ label: 'Section', max: RECIPE_LIMITS.section, trim: true }).default(''),
   instructions: text({ label: 'Instructions', max: RECIPE_LIMITS.instructions, trim: true, min: 1, multiline: true }),
   ingredients: z.array(ingredientInput).max(RECIPE_LIMITS.ingredientsPerStep, { error: `A step may have at most ${RECIPE_LIMITS.ingredientsPerStep} ingredients` }).default([]),
 });
@@ -97,13 +119,12 @@ export const recipeInput = z.object({
   title: text({ label: 'Title', max: RECIPE_LIMITS.title, trim: true, min: 1 }),
   author: text({ label: 'Author', max: RECIPE_LIMITS.author, trim: true }).default(''),
   foreword: text({ label: 'Foreword', max: RECIPE_LIMITS.foreword, trim: true, multiline: true }).default(''),
-  servings: z
-    .number({ error: 'Servings must be a number' })
-    .int({ error: 'Servings must be a whole number' })
-    .min(1, { error: 'Servings must be at least 1' })
-    .max(RECIPE_LIMITS.servings, { error: `Servings may be at most ${RECIPE_LIMITS.servings}` })
-    .nullable()
-    .default(null),
+  servings: wholeCount('Servings', RECIPE_LIMITS.servings),
+  /** The top of a yield range ('8-10 servings'); null for one number. */
+  servings_max: wholeCount('Servings range end', RECIPE_LIMITS.servings),
+  prep_minutes: wholeCount('Prep time', RECIPE_LIMITS.minutes),
+  cook_minutes: wholeCount('Cook time', RECIPE_LIMITS.minutes),
+  total_minutes: wholeCount('Total time', RECIPE_LIMITS.minutes),
   steps: z
     .array(stepInput)
     .min(1, { error: 'A recipe needs at least one step' })
@@ -118,15 +139,42 @@ export const listInput = z
   .object({ search: text({ label: 'Search', max: 200, trim: true }).optional() })
   .optional();
 
+export const importMessages = {
+  empty: 'The file is empty',
+  tooLarge: `The file is larger than the ${RECIPE_LIMITS.importBytes / 1_000_000} MB a recipe may be`,
+} as const;
+
+/**
+ * A whole JSON-LD file or page, not a field anyone reads: any characters pass (real pages carry
+ * zero-width spaces and stray control characters), the import keeps only what it reads, cleaned.
+ */
 export const importInput = z.object({
-  json: text({ label: 'File', max: RECIPE_LIMITS.importBytes, multiline: true, min: 1, emptyMessage: 'The file is empty' }),
+  json: z
+    .string({ error: 'The file must be text' })
+    .max(RECIPE_LIMITS.importBytes, { error: importMessages.tooLarge })
+    .refine((v) => v.trim() !== '', { error: importMessages.empty }),
 });
+
+export const importUrlInput = z.object({
+  url: text({ label: 'Link', max: 2000, trim: true, min: 1, emptyMessage: 'Paste the link of a recipe page' }),
+});
+
+/** One file of a many-at-once import: what became of it. */
+export type ImportReportEntry = { file: string; ok: true; recipe_id: number; title: string } | { file: string; ok: false; message: string };
 
 /** Documented list item (spec section 3): recipe_id, title, author, uploaded_date (YYYY-MM-DD). */
 export type RecipeListItem = { recipe_id: number; title: string; author: string; uploaded_date: string };
 
-export type Ingredient = { name: string; plural_name: string; quantity: number | null; unit_abbreviation: string | null; image: string | null };
-export type RecipeStep = { instructions: string; ingredients: Ingredient[] };
+export type Ingredient = {
+  name: string;
+  plural_name: string;
+  quantity: number | null;
+  quantity_max: number | null;
+  note: string;
+  unit_abbreviation: string | null;
+  image: string | null;
+};
+export type RecipeStep = { section: string; instructions: string; ingredients: Ingredient[] };
 
 /** A recipe as /api/recipes/get documents it (steps keyed by step number), plus its id, author, date and servings. */
 export type Recipe = {
@@ -135,6 +183,10 @@ export type Recipe = {
   author: string;
   foreword: string;
   servings: number | null;
+  servings_max: number | null;
+  prep_minutes: number | null;
+  cook_minutes: number | null;
+  total_minutes: number | null;
   uploaded_date: string;
   steps: Record<string, RecipeStep>;
 };
@@ -152,4 +204,20 @@ export const recipesMessages = {
   imageNotFound: 'No such recipe image',
   imageType: 'Ingredient images must be JPEG, PNG, WebP, GIF or AVIF pictures',
   noImage: 'Choose an image to upload',
+  noFiles: 'Choose one or more JSON-LD files or a .zip of them',
+  tooManyFiles: (n: number) => `At most ${n} files can be imported at once`,
+  notZip: 'The .zip file could not be read: it is damaged or not a zip archive',
+  link: {
+    notUrl: 'That is not a link: paste the address of a recipe page, starting with https://',
+    notHttp: 'Only http:// and https:// links can be imported',
+    privateHost: 'That link points into a private or local network, which this server does not fetch from',
+    unknownHost: 'That address could not be found: check the link',
+  },
+  pageStatus: (status: number) => `The page answered with HTTP ${status}: check the link`,
+  pageTooLarge: (mb: number) => `The page is larger than the ${mb} MB this server reads`,
+  pageTimeout: (seconds: number) => `The page did not answer within ${seconds} second${seconds === 1 ? '' : 's'}`,
+  pageUnreachable: 'The page could not be reached: check the link or try again later',
+  tooManyRedirects: 'The link redirects too many times',
+  notHtml: 'That link is not a web page or a JSON-LD file',
+  noRecipeOnPage: 'That page has no recipe this site can read (no schema.org Recipe in its JSON-LD)',
 } as const;

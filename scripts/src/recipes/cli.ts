@@ -1,21 +1,34 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { importInput, KITCHEN_UNITS, recipeFromJsonLd } from '@site/contracts';
+import { importInput, KITCHEN_UNITS, type ImportReportEntry } from '@site/contracts';
 import { ConfigError, loadConfig } from '@site/server/config';
 import { createDb, DatabaseInUseError, dbTargetFromConfig } from '@site/server/db/database';
 import { migrateToLatest } from '@site/server/db/migrate';
 import { createDeps } from '@site/server/deps';
 import * as recipes from '@site/server/areas/recipes/recipes.service';
+import { importJsonLd, importMany, importUrl } from '@site/server/areas/recipes/recipes.import';
+import { readRecipe } from '@site/server/areas/recipes/recipes.read';
 import { cliActor } from '@site/server/identity/session-user';
 import { AppError } from '@site/server/errors';
 
 const usage = `Usage:
   npm run recipes -- import FILE     add the schema.org Recipe (JSON-LD) in FILE to the recipes
+  npm run recipes -- import URL      fetch a recipe page (http or https) and add the recipe it holds
+  npm run recipes -- import FILE...  several JSON-LD files and/or .zip archives of them: each is
+                                     imported on its own, then a line per file says what became of it
   npm run recipes -- export ID       print recipe ID as a schema.org Recipe (JSON-LD)
   npm run recipes -- list            every recipe: id, title, author, date
 
 Uses the same configuration as the server (DATA_DIR, DATABASE_URL). With the embedded database,
-stop the server first (only one process may open it), or use Import JSON-LD on the Recipes page.`;
+stop the server first (only one process may open it), or use Import JSON-LD on the Recipes page.
+Links are fetched with the server's guard: private and local addresses only with
+DOWNLOAD_ALLOW_PRIVATE_HOSTS=true.`;
+
+const isLink = (arg: string) => /^https?:\/\//i.test(arg);
+
+/** One line of the many-at-once report. */
+export const reportLine = (entry: ImportReportEntry) =>
+  entry.ok ? `imported  ${entry.file}: "${entry.title}" as recipe ${entry.recipe_id}` : `refused   ${entry.file}: ${entry.message}`;
 
 function readFile(file: string): string {
   try {
@@ -27,20 +40,28 @@ function readFile(file: string): string {
 
 export async function main(argv: string[], out: (line: string) => void = console.log): Promise<number> {
   const [command, arg, ...extra] = argv;
-  const known = (command === 'import' || command === 'export') && arg !== undefined && extra.length === 0;
+  const known = (command === 'import' && arg !== undefined) || (command === 'export' && arg !== undefined && extra.length === 0);
   if (!known && !(command === 'list' && arg === undefined)) {
     console.error(usage);
     return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
   }
+  const sources = command === 'import' ? [arg as string, ...extra] : [];
+  const single = sources.length === 1 && !/\.zip$/i.test(sources[0] ?? '') ? (sources[0] as string) : null;
   let json = '';
-  if (command === 'import') {
-    const parsed = importInput.safeParse({ json: readFile(arg as string) });
-    if (!parsed.success) throw new AppError('BAD_REQUEST', `${path.basename(arg as string)}: ${parsed.error.issues[0]?.message ?? 'unreadable'}`);
+  if (single !== null && !isLink(single)) {
+    const parsed = importInput.safeParse({ json: readFile(single) });
+    if (!parsed.success) throw new AppError('BAD_REQUEST', `${path.basename(single)} does not import: ${parsed.error.issues[0]?.message ?? 'unreadable'}`);
     json = parsed.data.json;
     // What is wrong with the file is found before the database is opened (the dictionary only changes units).
-    const precheck = recipeFromJsonLd(json, KITCHEN_UNITS);
-    if (!precheck.ok) throw new AppError('BAD_REQUEST', `${path.basename(arg as string)} does not import: ${precheck.message}`);
+    const precheck = readRecipe(json, KITCHEN_UNITS);
+    if (!precheck.ok) throw new AppError('BAD_REQUEST', `${path.basename(single)} does not import: ${precheck.message}`);
   }
+  if (single === null && sources.some(isLink)) {
+    console.error(usage);
+    return 2;
+  }
+  // Many at once: every file is read before the database is opened (an unreadable one is reported, not fatal).
+  const files = single === null ? sources.map((file) => ({ name: path.basename(file), bytes: readBytes(file) })) : [];
   const recipeId = Number(arg);
   if (command === 'export' && !(Number.isInteger(recipeId) && recipeId > 0)) {
     console.error(usage);
@@ -52,14 +73,23 @@ export async function main(argv: string[], out: (line: string) => void = console
   try {
     await migrateToLatest(handle.db);
     const deps = createDeps(config, handle.db);
-    if (command === 'import') {
+    if (single !== null) {
       try {
-        const { recipe_id, title } = await recipes.importJsonLd(deps, cliActor, json);
+        const { recipe_id, title } = isLink(single) ? await importUrl(deps, cliActor, single) : await importJsonLd(deps, cliActor, json);
         out(`Imported "${title}" as recipe ${recipe_id}`);
       } catch (error) {
-        if (error instanceof AppError) throw new AppError(error.code, `${path.basename(arg as string)} does not import: ${error.message}`);
+        if (error instanceof AppError) throw new AppError(error.code, `${isLink(single) ? single : path.basename(single)} does not import: ${error.message}`);
         throw error;
       }
+    } else if (command === 'import') {
+      const readable = files.filter((f): f is { name: string; bytes: Buffer } => f.bytes instanceof Buffer);
+      const report = readable.length > 0 ? await importMany(deps, cliActor, readable) : [];
+      const unreadable = files.flatMap((f) => (typeof f.bytes === 'string' ? [{ file: f.name, ok: false as const, message: f.bytes }] : []));
+      const all = [...report, ...unreadable];
+      for (const entry of all) out(reportLine(entry));
+      const imported = all.filter((e) => e.ok).length;
+      out(`${imported} imported, ${all.length - imported} refused`);
+      return imported === all.length ? 0 : 1;
     } else if (command === 'export') {
       out(JSON.stringify(await recipes.exportJsonLd(deps, recipeId), null, 2));
     } else {
@@ -70,6 +100,15 @@ export async function main(argv: string[], out: (line: string) => void = console
     return 0;
   } finally {
     await handle.close();
+  }
+}
+
+/** A file's bytes, or why it cannot be read (reported with the others). */
+function readBytes(file: string): Buffer | string {
+  try {
+    return fs.readFileSync(file);
+  } catch (error) {
+    return `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
   }
 }
 

@@ -35,6 +35,8 @@ export const recipesSamples = {
   'recipes.update': { recipeId: 1, recipe: minimal },
   'recipes.delete': { recipeId: 1 },
   'recipes.importJsonLd': { json: JSON.stringify({ '@type': 'Recipe', name: 'Tea', recipeInstructions: 'Boil water.' }) },
+  // The matrix checks access only: a link the guard refuses at once (no connection is made).
+  'recipes.importUrl': { url: 'http://169.254.169.254/latest/meta-data/' },
   'recipes.exportJsonLd': { recipeId: 1 },
 } satisfies AreaSamples<typeof recipesRoutes>;
 
@@ -64,7 +66,7 @@ export const recipesParity = {
       expect(body).toMatchObject({ title: 'Pancakes', foreword: 'Sunday mornings.' });
       expect(Object.keys(body.steps)).toEqual(['1', '2']);
       expect(body.steps['1'].instructions).toBe('Whisk the flour and the milk.');
-      expect(body.steps['1'].ingredients[0]).toEqual({ name: 'flour', plural_name: 'flour', quantity: 1.5, unit_abbreviation: 'cup', image: null });
+      expect(body.steps['1'].ingredients[0]).toEqual({ name: 'flour', plural_name: 'flour', quantity: 1.5, quantity_max: null, note: '', unit_abbreviation: 'cup', image: null });
     }
     const missing = await postJson(s.app, '/api/recipes/get', { recipe_id: 99999 }, cookie);
     expect([missing.statusCode, missing.json()]).toEqual([404, { message: 'No recipe has that id' }]);

@@ -25,7 +25,10 @@ export function IngredientView({ ingredients, settings, units, scale, label }: P
     return (
       <ul className={`ingredient-list ${view}`} aria-label={label} data-view={view}>
         {ingredients.map((ingredient, i) => (
-          <li key={i}>{show(ingredient).text}</li>
+          <li key={i}>
+            {show(ingredient).text}
+            {ingredient.note && <span className="ingredient-note"> {ingredient.note}</span>}
+          </li>
         ))}
       </ul>
     );
@@ -45,6 +48,7 @@ export function IngredientView({ ingredients, settings, units, scale, label }: P
               </span>
             )}
             <span className="ingredient-name">{shown.name}</span>
+            {ingredient.note && <span className="ingredient-note">{ingredient.note}</span>}
             <span className="ingredient-quantity">{[shown.quantity, shown.unit].filter(Boolean).join(' ')}</span>
           </li>
         );

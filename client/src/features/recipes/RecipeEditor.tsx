@@ -7,27 +7,44 @@ import { trpc } from '../../lib/trpc.ts';
 import { ImageField } from './ImageField.tsx';
 import { RECIPES_HOME, useRecipe, useUnits, viewHref } from './recipe-data.ts';
 
-type IngredientDraft = { name: string; plural_name: string; quantity: string; unit: string; image: string | null };
-type StepDraft = { instructions: string; ingredients: IngredientDraft[] };
-type Draft = { title: string; author: string; servings: string; foreword: string; steps: StepDraft[] };
+type IngredientDraft = { name: string; plural_name: string; quantity: string; unit: string; note: string; image: string | null };
+type StepDraft = { section: string; instructions: string; ingredients: IngredientDraft[] };
+type Times = { prep: string; cook: string; total: string };
+type Draft = { title: string; author: string; servings: string; foreword: string; times: Times; steps: StepDraft[] };
 
-const emptyIngredient = (): IngredientDraft => ({ name: '', plural_name: '', quantity: '', unit: '', image: null });
-const emptyStep = (): StepDraft => ({ instructions: '', ingredients: [] });
-const emptyDraft = (): Draft => ({ title: '', author: '', servings: '', foreword: '', steps: [emptyStep()] });
+const emptyIngredient = (): IngredientDraft => ({ name: '', plural_name: '', quantity: '', unit: '', note: '', image: null });
+const emptyStep = (): StepDraft => ({ section: '', instructions: '', ingredients: [] });
+const emptyDraft = (): Draft => ({ title: '', author: '', servings: '', foreword: '', times: { prep: '', cook: '', total: '' }, steps: [emptyStep()] });
+
+/** '2' or a range '2-3' (either end may be '1 1/2'), as the editor shows it. */
+const rangeText = (low: number | null, high: number | null, write: (n: number) => string = String) =>
+  low === null ? '' : high === null ? write(low) : `${write(low)} - ${write(high)}`;
+const minutesText = (minutes: number | null) => (minutes === null ? '' : String(minutes));
+
+/** '2', '1 1/2', '2-3', '2 - 2 1/2', '4 to 5': [low, high or null]; null when it is not a number or range. */
+function parseRange(text: string, read: (part: string) => number | null): [number, number | null] | null {
+  const parts = text.split(/\s*(?:–|to|(?<=\d)\s*-\s*(?=\d))\s*/);
+  const [low, high] = parts.map((p) => read(p.trim()));
+  if (parts.length > 2 || low === null || low === undefined || high === null) return null;
+  return [low, high === undefined || high <= low ? null : high];
+}
 
 function draftOf(recipe: Recipe): Draft {
   return {
     title: recipe.title,
     author: recipe.author,
-    servings: recipe.servings === null ? '' : String(recipe.servings),
+    servings: rangeText(recipe.servings, recipe.servings_max),
     foreword: recipe.foreword,
+    times: { prep: minutesText(recipe.prep_minutes), cook: minutesText(recipe.cook_minutes), total: minutesText(recipe.total_minutes) },
     steps: stepsInOrder(recipe).map((step) => ({
+      section: step.section,
       instructions: step.instructions,
       ingredients: step.ingredients.map((i) => ({
         name: i.name,
         plural_name: i.plural_name === i.name ? '' : i.plural_name,
-        quantity: i.quantity === null ? '' : exactQuantityText(i.quantity),
+        quantity: rangeText(i.quantity, i.quantity_max, exactQuantityText),
         unit: i.unit_abbreviation ?? '',
+        note: i.note,
         image: i.image,
       })),
     })),
@@ -37,28 +54,42 @@ function draftOf(recipe: Recipe): Draft {
 /** The form as the server's input, or the first thing a person must fix. */
 function toInput(draft: Draft): { input: RecipeInput } | { error: string } {
   const servingsText = draft.servings.trim();
-  const servings = servingsText === '' ? null : Number(servingsText);
-  if (servings !== null && !(Number.isInteger(servings) && servings >= 1)) return { error: 'Servings must be a whole number of at least 1' };
+  const wholeNumber = (part: string) => (/^\d+$/.test(part) && Number(part) >= 1 ? Number(part) : null);
+  const servingsRange = servingsText === '' ? [null, null] : parseRange(servingsText, wholeNumber);
+  if (servingsRange === null) return { error: 'Servings must be a whole number of at least 1, or a range like 8-10' };
+  const [servings, servings_max] = servingsRange;
+  const minutes: Record<keyof Times, number | null> = { prep: null, cook: null, total: null };
+  for (const key of ['prep', 'cook', 'total'] as const) {
+    const text = draft.times[key].trim();
+    minutes[key] = text === '' ? null : wholeNumber(text);
+    if (text !== '' && minutes[key] === null) return { error: `The ${key} time must be a whole number of minutes` };
+  }
   const steps: RecipeInput['steps'] = [];
   for (const [s, step] of draft.steps.entries()) {
     const ingredients = [];
     for (const [i, ingredient] of step.ingredients.entries()) {
       const quantityText = ingredient.quantity.trim();
-      const quantity = quantityText === '' ? null : parseQuantity(quantityText);
-      if (quantityText !== '' && quantity === null) {
-        return { error: `Step ${s + 1}, ingredient ${i + 1}: the quantity must be a number like 2, 1.5 or 1 1/2` };
+      const range = quantityText === '' ? [null, null] : parseRange(quantityText, parseQuantity);
+      if (range === null) {
+        return { error: `Step ${s + 1}, ingredient ${i + 1}: the quantity must be a number like 2, 1.5 or 1 1/2, or a range like 2-3` };
       }
+      const [quantity, quantity_max] = range;
       ingredients.push({
         name: ingredient.name,
         plural_name: ingredient.plural_name.trim() || ingredient.name,
         quantity,
+        quantity_max,
+        note: ingredient.note,
         unit_abbreviation: ingredient.unit || null,
         image: ingredient.image,
       });
     }
-    steps.push({ instructions: step.instructions, ingredients });
+    steps.push({ section: step.section, instructions: step.instructions, ingredients });
   }
-  return { input: { title: draft.title, author: draft.author, foreword: draft.foreword, servings, steps } };
+  const { title, author, foreword } = draft;
+  return {
+    input: { title, author, foreword, servings, servings_max, prep_minutes: minutes.prep, cook_minutes: minutes.cook, total_minutes: minutes.total, steps },
+  };
 }
 
 function UnitSelect({ id, value, units, onChange }: { id: string; value: string; units: UnitDict; onChange: (value: string) => void }) {
@@ -119,7 +150,18 @@ function Editor({ initial, recipeId }: { initial: Draft; recipeId?: number }) {
         <TextInput label="Title" value={draft.title} onValueChange={(title) => setDraft({ ...draft, title })} required maxLength={200} />
         <div className="editor-row">
           <TextInput label="Author" value={draft.author} onValueChange={(author) => setDraft({ ...draft, author })} maxLength={200} />
-          <TextInput label="Servings" inputMode="numeric" value={draft.servings} onValueChange={(servings) => setDraft({ ...draft, servings })} />
+          <TextInput label="Servings" placeholder="4, or 8-10" value={draft.servings} onValueChange={(servings) => setDraft({ ...draft, servings })} />
+        </div>
+        <div className="editor-row">
+          {(['prep', 'cook', 'total'] as const).map((key) => (
+            <TextInput
+              key={key}
+              label={`${key[0]?.toUpperCase()}${key.slice(1)} time (minutes)`}
+              inputMode="numeric"
+              value={draft.times[key]}
+              onValueChange={(value) => setDraft({ ...draft, times: { ...draft.times, [key]: value } })}
+            />
+          ))}
         </div>
         <div className="field">
           <label htmlFor="foreword">Foreword</label>
@@ -148,6 +190,13 @@ function Editor({ initial, recipeId }: { initial: Draft; recipeId?: number }) {
               </button>
             </div>
           </div>
+          <TextInput
+            label={`Step ${s + 1} section heading (optional)`}
+            placeholder="For the sauce"
+            value={step.section}
+            onValueChange={(section) => setStep(s, { section })}
+            maxLength={200}
+          />
           <div className="field">
             <label htmlFor={`step-${s}-instructions`}>Step {s + 1} instructions</label>
             <textarea id={`step-${s}-instructions`} rows={3} value={step.instructions} onChange={(event) => setStep(s, { instructions: event.target.value })} />
@@ -170,6 +219,7 @@ function Editor({ initial, recipeId }: { initial: Draft; recipeId?: number }) {
                   value={ingredient.plural_name}
                   onValueChange={(plural_name) => setIngredient(s, n, { plural_name })}
                 />
+                <TextInput label="Note" aria-label={`${prefix} note`} value={ingredient.note} onValueChange={(note) => setIngredient(s, n, { note })} />
                 <ImageField label={prefix} image={ingredient.image} onChange={(image) => setIngredient(s, n, { image })} />
                 <button
                   type="button"

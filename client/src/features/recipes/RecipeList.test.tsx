@@ -1,5 +1,5 @@
-import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { fireEvent, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_RECIPE_SETTINGS } from '@site/contracts/recipes';
 import { renderWithSite } from '../../test/render.tsx';
 import { RecipeList } from './RecipeList.tsx';
@@ -18,6 +18,8 @@ function setup(level: number) {
 }
 
 describe('RecipeList', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
   it('gives admins the authoring buttons', async () => {
     setup(3);
     await screen.findByRole('link', { name: 'Pancakes - Gran - 2026-11-01' });
@@ -31,5 +33,24 @@ describe('RecipeList', () => {
     expect(screen.getByRole('link', { name: 'Settings' })).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'New recipe' })).toBeNull();
     expect(screen.queryByText('Import JSON-LD')).toBeNull();
+  });
+
+  it('imports several files at once and shows what became of each', async () => {
+    const sent: { url: string; files: number }[] = [];
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+      sent.push({ url, files: (init.body as FormData).getAll('files').length });
+      const report = [
+        { file: 'buns.jsonld', ok: true, recipe_id: 9, title: 'Kanelbullar' },
+        { file: 'box.zip/notes.json', ok: false, message: 'The recipe has no name' },
+      ];
+      return new Response(JSON.stringify({ report }), { status: 200, headers: { 'content-type': 'application/json' } });
+    });
+    setup(3);
+    const input = await screen.findByLabelText('Import JSON-LD');
+    fireEvent.change(input, { target: { files: [new File(['{}'], 'buns.jsonld'), new File(['PK'], 'box.zip')] } });
+    await screen.findByText('1 imported, 1 refused');
+    expect(sent).toEqual([{ url: '/private/recipes/import', files: 2 }]);
+    expect(screen.getByRole('link', { name: 'Kanelbullar' }).getAttribute('href')).toBe('/personal/recipes/page/9');
+    expect(screen.getByText(/refused: The recipe has no name/).textContent).toBe('box.zip/notes.json: refused: The recipe has no name');
   });
 });

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { ImportReportEntry } from '@site/contracts/recipes';
 import { Link, useNavigate } from 'react-router-dom';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
@@ -14,6 +15,41 @@ function useDebounced<T>(value: T, ms: number): T {
   return debounced;
 }
 
+/** Several files or .zip archives in one upload: the server imports each and answers a report per file. */
+async function importMany(files: File[]): Promise<ImportReportEntry[]> {
+  const body = new FormData();
+  for (const file of files) body.append('files', file, file.name);
+  const res = await fetch('/private/recipes/import', { method: 'POST', body, credentials: 'same-origin' });
+  const answer = (await res.json().catch(() => ({}))) as { report?: ImportReportEntry[]; message?: string };
+  if (!res.ok || !answer.report) throw new Error(answer.message ?? `Import failed (${res.status})`);
+  return answer.report;
+}
+
+function ImportReport({ report, view }: { report: ImportReportEntry[]; view: Parameters<typeof viewHref>[0] }) {
+  const imported = report.filter((entry) => entry.ok).length;
+  return (
+    <section className="import-report" aria-label="Import report">
+      <p role="status">
+        {imported} imported, {report.length - imported} refused
+      </p>
+      <ul>
+        {report.map((entry, i) => (
+          <li key={i} className={entry.ok ? 'imported' : 'refused'}>
+            <span className="import-file">{entry.file}</span>:{' '}
+            {entry.ok ? (
+              <>
+                imported as <Link to={viewHref(view, entry.recipe_id)}>{entry.title}</Link>
+              </>
+            ) : (
+              <>refused: {entry.message}</>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 /** Every recipe as 'title - author - uploaded date', opening in the member's default view. */
 export function RecipeList() {
   const [search, setSearch] = useState('');
@@ -25,22 +61,48 @@ export function RecipeList() {
   const utils = trpc.useUtils();
   const fileInput = useRef<HTMLInputElement>(null);
   const [importError, setImportError] = useState<string | null>(null);
-  const importRecipe = trpc.recipes.importJsonLd.useMutation({
-    onSuccess: async ({ recipe_id }) => {
+  const [link, setLink] = useState('');
+  const [report, setReport] = useState<ImportReportEntry[] | null>(null);
+  const [uploading, setUploading] = useState(false);
+  const opened = {
+    onSuccess: async ({ recipe_id }: { recipe_id: number }) => {
       await utils.recipes.list.invalidate();
       void navigate(viewHref('page', recipe_id));
     },
-    onError: (e) => setImportError(e.message),
-  });
+    onError: (e: { message: string }) => setImportError(e.message),
+  };
+  const importLink = trpc.recipes.importUrl.useMutation(opened);
   useEffect(() => {
     document.title = 'Recipes';
   }, []);
 
-  const onFile = async (file: File | undefined) => {
+  /** One file that imports opens the new recipe; several, a .zip, or a refusal end with a report per file. */
+  const onFiles = async (files: File[]) => {
     setImportError(null);
-    if (!file) return;
-    importRecipe.mutate({ json: await file.text() });
-    if (fileInput.current) fileInput.current.value = '';
+    setReport(null);
+    if (files.length === 0) return;
+    setUploading(true);
+    try {
+      const answer = await importMany(files);
+      const [only] = answer;
+      if (answer.length === 1 && only?.ok) await opened.onSuccess(only);
+      else {
+        setReport(answer);
+        await utils.recipes.list.invalidate();
+      }
+    } catch (error) {
+      setImportError((error as Error).message);
+    } finally {
+      setUploading(false);
+      if (fileInput.current) fileInput.current.value = '';
+    }
+  };
+
+  const onLink = (event: FormEvent) => {
+    event.preventDefault();
+    setImportError(null);
+    setReport(null);
+    importLink.mutate({ url: link });
   };
 
   return (
@@ -58,18 +120,28 @@ export function RecipeList() {
           </Link>
           {canAuthor && (
             <label className="button file-button">
-              {importRecipe.isPending ? 'Importing...' : 'Import JSON-LD'}
+              {uploading ? 'Importing...' : 'Import JSON-LD'}
               <input
                 ref={fileInput}
                 type="file"
-                accept=".json,.jsonld,application/ld+json,application/json"
+                multiple
+                accept=".json,.jsonld,.zip,.html,.htm,application/ld+json,application/json,application/zip"
                 className="visually-hidden"
-                onChange={(event) => void onFile(event.target.files?.[0])}
+                onChange={(event) => void onFiles([...(event.target.files ?? [])])}
               />
             </label>
           )}
         </nav>
+        {canAuthor && (
+          <form className="recipe-link-import" onSubmit={onLink} noValidate>
+            <TextInput label="Import from link" type="url" placeholder="https://" value={link} onValueChange={setLink} autoComplete="off" />
+            <button type="submit" className="button" disabled={importLink.isPending || link.trim() === ''}>
+              {importLink.isPending ? 'Importing...' : 'Import'}
+            </button>
+          </form>
+        )}
         <ErrorBubble message={importError} />
+        {report && <ImportReport report={report} view={settings.defaultView} />}
       </header>
       <section className="card" aria-labelledby="recipe-list-title">
         <h2 id="recipe-list-title" className="visually-hidden">

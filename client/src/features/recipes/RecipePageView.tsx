@@ -3,6 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { IngredientView, ServingsControl } from './Ingredients.tsx';
+import { RecipeFacts, SectionHeading } from './RecipeFacts.tsx';
 import { RECIPES_HOME, useCanAuthor, useRecipe, useRecipeSettings, useUnits, viewHref } from './recipe-data.ts';
 
 function download(name: string, content: string, type: string) {
@@ -63,6 +64,7 @@ export function RecipePageView() {
         </p>
         <h1>{recipe.title}</h1>
         {recipe.author && <p className="recipe-byline">by {recipe.author}</p>}
+        <RecipeFacts recipe={recipe} servings={scale.servings} />
         {recipe.foreword && <p className="lead recipe-foreword">{recipe.foreword}</p>}
         <nav className="link-row recipe-actions" aria-label="Recipe views and actions">
           <Link className="button" to={viewHref('steps', id)}>
@@ -114,6 +116,7 @@ export function RecipePageView() {
         <ol className="recipe-steps">
           {steps.map((step, i) => (
             <li key={i}>
+              <SectionHeading section={step.section} />
               <p className="recipe-instructions">{step.instructions}</p>
               {showOnSteps && (
                 <IngredientView ingredients={step.ingredients} settings={settings} units={units} scale={scale} label={`Ingredients of step ${i + 1}`} />

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useDisplay } from './Ingredients.tsx';
+import { RecipeFacts, SectionHeading } from './RecipeFacts.tsx';
 import { RecipeMissing } from './RecipePageView.tsx';
 import { useRecipe, useRecipeSettings, useUnits, viewHref } from './recipe-data.ts';
 
@@ -36,13 +37,14 @@ export function RecipePrinterView() {
       <article>
         <h1>{recipe.title}</h1>
         {recipe.author && <p className="printer-byline">by {recipe.author}</p>}
+        <RecipeFacts recipe={recipe} />
         {recipe.foreword && <p className="printer-foreword">{recipe.foreword}</p>}
         {all.length > 0 && (
           <>
-            <h2>Ingredients{recipe.servings ? ` (serves ${recipe.servings})` : ''}</h2>
+            <h2>Ingredients</h2>
             <ul className="printer-ingredients">
               {all.map((ingredient, i) => (
-                <li key={i}>{show(ingredient).text}</li>
+                <li key={i}>{[show(ingredient).text, ingredient.note].filter(Boolean).join(' ')}</li>
               ))}
             </ul>
           </>
@@ -50,7 +52,10 @@ export function RecipePrinterView() {
         <h2>Steps</h2>
         <ol className="printer-steps">
           {steps.map((step, i) => (
-            <li key={i}>{step.instructions}</li>
+            <li key={i}>
+              <SectionHeading section={step.section} />
+              {step.instructions}
+            </li>
           ))}
         </ol>
       </article>

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { IngredientView, ServingsControl } from './Ingredients.tsx';
+import { SectionHeading } from './RecipeFacts.tsx';
 import { RecipeMissing } from './RecipePageView.tsx';
 import { useRecipe, useRecipeSettings, useUnits, viewHref } from './recipe-data.ts';
 
@@ -82,6 +83,7 @@ export function RecipeStepsView() {
         <ServingsControl value={scale.servings} onChange={setServings} />
       </header>
       <section className="card step-card" aria-live="polite" aria-labelledby="step-number">
+        {step && <SectionHeading section={step.section} />}
         <h1 id="step-number">
           Step {index + 1} of {count}
         </h1>

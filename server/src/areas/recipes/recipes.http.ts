@@ -7,6 +7,11 @@ import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { HttpRegistrar } from '../../http/routes.ts';
 import { MediaTooLargeError } from '../../media/index.ts';
+import { userActor } from '../../identity/session-user.ts';
+import { importMany, MAX_IMPORT_FILES, type ImportFile } from './recipes.import.ts';
+
+/** The largest single upload of a many-at-once import (a .zip of many recipes). */
+export const IMPORT_UPLOAD_MAX_BYTES = 50 * 1024 * 1024;
 
 /** The largest picture accepted for an ingredient (it is shrunk to a tile-sized WebP anyway). */
 export const RECIPE_IMAGE_MAX_BYTES = 20 * 1024 * 1024;
@@ -68,6 +73,23 @@ export async function recipesHttp(routes: HttpRegistrar, deps: AppDeps): Promise
     } finally {
       await incoming.discard();
     }
+  });
+
+  // Several JSON-LD files and/or .zip archives of them (field `files`), each imported on its own; the answer is the per-file report.
+  routes.route('POST /private/recipes/import', async (req, reply, { user }) => {
+    const files: ImportFile[] = [];
+    try {
+      for await (const part of req.files({ limits: { files: MAX_IMPORT_FILES, fileSize: IMPORT_UPLOAD_MAX_BYTES } })) {
+        files.push({ name: part.filename || `file ${files.length + 1}`, bytes: await part.toBuffer() });
+      }
+    } catch (error) {
+      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+        throw new AppError('PAYLOAD_TOO_LARGE', `A file is larger than the ${IMPORT_UPLOAD_MAX_BYTES / 1024 / 1024} MB one import takes`);
+      }
+      if ((error as { code?: string }).code === 'FST_FILES_LIMIT') throw new AppError('BAD_REQUEST', recipesMessages.tooManyFiles(MAX_IMPORT_FILES));
+      throw malformed(error);
+    }
+    return reply.send({ report: await importMany(deps, userActor(user), files) });
   });
 
   routes.route('GET /private/recipes/:file', async (req, reply) => {

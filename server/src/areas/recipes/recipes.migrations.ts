@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import { KITCHEN_UNITS } from '@site/contracts';
+import { KITCHEN_UNITS, plainText } from '@site/contracts';
+import { decodeHTML } from 'entities';
 
 // Typed on Kysely<any> on purpose: a migration must keep compiling whatever today's schema says.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -73,4 +74,66 @@ const tables: Migration = {
   },
 };
 
-export const recipesMigrations = { '20261123_recipes_tables': tables };
+/** What imported recipes carry: yield ranges, times, section headings, amount ranges and ingredient notes. */
+const importDetails: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .alterTable('recipes')
+      .addColumn('servings_max', 'integer', (c) => c.check(sql`servings_max between 1 and 1000`))
+      .addColumn('prep_minutes', 'integer', (c) => c.check(sql`prep_minutes >= 1`))
+      .addColumn('cook_minutes', 'integer', (c) => c.check(sql`cook_minutes >= 1`))
+      .addColumn('total_minutes', 'integer', (c) => c.check(sql`total_minutes >= 1`))
+      .execute();
+    await db.schema.alterTable('recipe_steps').addColumn('section', 'text', (c) => c.notNull().defaultTo('')).execute();
+    await db.schema
+      .alterTable('recipe_ingredients')
+      .addColumn('quantity_max', 'double precision', (c) => c.check(sql`quantity_max >= 0`))
+      .addColumn('note', 'text', (c) => c.notNull().defaultTo(''))
+      .execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.alterTable('recipe_ingredients').dropColumn('quantity_max').dropColumn('note').execute();
+    await db.schema.alterTable('recipe_steps').dropColumn('section').execute();
+    await db.schema.alterTable('recipes').dropColumn('servings_max').dropColumn('prep_minutes').dropColumn('cook_minutes').dropColumn('total_minutes').execute();
+  },
+};
+
+/** Text that still carries HTML: an entity ('&deg;') or a tag ('<p>'). */
+const HTML_LEFT = /&(?:[a-z][a-z0-9]*|#\d+|#x[0-9a-f]+);|<\/?[a-z][^<>]*>/i;
+
+/**
+ * Recipes imported before the import decoded every entity show '75&deg;F' and '<p>': their text is
+ * cleaned once, the way the import now reads it. Rows without HTML are left exactly as they are.
+ */
+const cleanImportedText: Migration = {
+  async up(db: Kysely<any>) {
+    const clean = (value: string, multiline: boolean) => {
+      const text = plainText(value, decodeHTML);
+      return multiline ? text : text.replace(/\s*\n\s*/g, ' ');
+    };
+    const tables = [
+      ['recipes', ['title', 'author'], ['foreword']],
+      ['recipe_steps', [], ['instructions']],
+      ['recipe_ingredients', ['name', 'plural_name'], []],
+    ] as const;
+    for (const [table, singleLine, multiline] of tables) {
+      const rows = await db.selectFrom(table).select(['id', ...singleLine, ...multiline]).execute();
+      for (const row of rows as Record<string, unknown>[]) {
+        const changes: Record<string, string> = {};
+        for (const column of [...singleLine, ...multiline]) {
+          const value = row[column];
+          if (typeof value !== 'string' || !HTML_LEFT.test(value)) continue;
+          const cleaned = clean(value, (multiline as readonly string[]).includes(column));
+          // A field never ends up empty (titles, names and instructions may not be).
+          if (cleaned !== '' && cleaned !== value) changes[column] = cleaned;
+        }
+        if (Object.keys(changes).length > 0) await db.updateTable(table).set(changes).where('id', '=', row.id).execute();
+      }
+    }
+  },
+  async down() {
+    // The HTML is not put back.
+  },
+};
+
+export const recipesMigrations = { '20261123_recipes_tables': tables, '20261124_recipes_import_details': importDetails, '20261124_recipes_clean_text': cleanImportedText };

@@ -33,28 +33,37 @@ export function findRecipe(db: Executor, id: number) {
 }
 
 export function findSteps(db: Executor, recipeId: number) {
-  return db.selectFrom('recipe_steps').select(['id', 'position', 'instructions']).where('recipe_id', '=', recipeId).orderBy('position').execute();
+  return db.selectFrom('recipe_steps').select(['id', 'position', 'section', 'instructions']).where('recipe_id', '=', recipeId).orderBy('position').execute();
 }
 
 export function findIngredients(db: Executor, stepIds: number[]) {
   if (stepIds.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('recipe_ingredients')
-    .select(['step_id', 'name', 'plural_name', 'quantity', 'unit_abbreviation', 'image'])
+    .select(['step_id', 'name', 'plural_name', 'quantity', 'quantity_max', 'note', 'unit_abbreviation', 'image'])
     .where('step_id', 'in', stepIds)
     .orderBy('step_id')
     .orderBy('position')
     .execute();
 }
 
+/** The recipe row's columns a save writes. */
+const recipeColumns = (data: RecipeData) => ({
+  title: data.title,
+  author: data.author,
+  foreword: data.foreword,
+  servings: data.servings,
+  servings_max: data.servings !== null && data.servings_max !== null && data.servings_max > data.servings ? data.servings_max : null,
+  prep_minutes: data.prep_minutes,
+  cook_minutes: data.cook_minutes,
+  total_minutes: data.total_minutes,
+});
+
 export function insertRecipe(db: Executor, data: RecipeData, createdBy: number | null, uploadedDate?: string) {
   return db
     .insertInto('recipes')
     .values({
-      title: data.title,
-      author: data.author,
-      foreword: data.foreword,
-      servings: data.servings,
+      ...recipeColumns(data),
       created_by: createdBy,
       ...(uploadedDate ? { uploaded_date: uploadedDate } : {}),
     })
@@ -65,7 +74,7 @@ export function insertRecipe(db: Executor, data: RecipeData, createdBy: number |
 export function updateRecipeRow(db: Executor, id: number, data: RecipeData) {
   return db
     .updateTable('recipes')
-    .set({ title: data.title, author: data.author, foreword: data.foreword, servings: data.servings, updated_at: sql<Date>`now()` })
+    .set({ ...recipeColumns(data), updated_at: sql<Date>`now()` })
     .where('id', '=', id)
     .returning('id')
     .executeTakeFirst();
@@ -76,7 +85,7 @@ export async function insertSteps(db: Executor, recipeId: number, steps: RecipeD
   if (steps.length === 0) return;
   const rows = await db
     .insertInto('recipe_steps')
-    .values(steps.map((step, i) => ({ recipe_id: recipeId, position: i + 1, instructions: step.instructions })))
+    .values(steps.map((step, i) => ({ recipe_id: recipeId, position: i + 1, section: step.section, instructions: step.instructions })))
     .returning(['id', 'position'])
     .execute();
   const ingredients = rows.flatMap((row) =>
@@ -86,6 +95,8 @@ export async function insertSteps(db: Executor, recipeId: number, steps: RecipeD
       name: ingredient.name,
       plural_name: ingredient.plural_name || ingredient.name,
       quantity: ingredient.quantity,
+      quantity_max: ingredient.quantity !== null && ingredient.quantity_max !== null && ingredient.quantity_max > ingredient.quantity ? ingredient.quantity_max : null,
+      note: ingredient.note,
       unit_abbreviation: ingredient.unit_abbreviation || null,
       image: ingredient.image || null,
     })),

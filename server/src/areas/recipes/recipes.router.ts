@@ -1,7 +1,8 @@
-import { importInput, listInput, recipeIdInput, recipeInput, recipeSettingsSchema, updateRecipeInput } from '@site/contracts';
+import { importInput, importUrlInput, listInput, recipeIdInput, recipeInput, recipeSettingsSchema, updateRecipeInput } from '@site/contracts';
 import { userActor } from '../../identity/session-user.ts';
 import { procedure, router } from '../../trpc/procedures.ts';
 import { forgetImages } from './recipes.http.ts';
+import { importJsonLd, importUrl } from './recipes.import.ts';
 import * as recipes from './recipes.service.ts';
 
 export const recipesRouter = router({
@@ -27,7 +28,10 @@ export const recipesRouter = router({
     .mutation(({ ctx, input }) => recipes.remove(ctx.deps, input.recipeId, forgetImages(ctx.deps))),
   importJsonLd: procedure('recipes.importJsonLd')
     .input(importInput)
-    .mutation(({ ctx, input }) => recipes.importJsonLd(ctx.deps, userActor(ctx.user), input.json)),
+    .mutation(({ ctx, input }) => importJsonLd(ctx.deps, userActor(ctx.user), input.json)),
+  importUrl: procedure('recipes.importUrl')
+    .input(importUrlInput)
+    .mutation(({ ctx, input }) => importUrl(ctx.deps, userActor(ctx.user), input.url)),
   exportJsonLd: procedure('recipes.exportJsonLd')
     .input(recipeIdInput)
     .query(({ ctx, input }) => recipes.exportJsonLd(ctx.deps, input.recipeId)),

@@ -1,7 +1,5 @@
 import {
   DEFAULT_RECIPE_SETTINGS,
-  recipeFromJsonLd,
-  recipeInput,
   recipeSettingsSchema,
   recipeToJsonLd,
   recipesMessages,
@@ -36,10 +34,19 @@ async function load(db: Executor, id: number): Promise<Recipe> {
   const byStep: Record<string, RecipeStep> = {};
   for (const step of steps) {
     byStep[String(step.position)] = {
+      section: step.section,
       instructions: step.instructions,
       ingredients: ingredients
         .filter((i) => i.step_id === step.id)
-        .map((i) => ({ name: i.name, plural_name: i.plural_name, quantity: i.quantity, unit_abbreviation: i.unit_abbreviation, image: i.image })),
+        .map((i) => ({
+          name: i.name,
+          plural_name: i.plural_name,
+          quantity: i.quantity,
+          quantity_max: i.quantity_max,
+          note: i.note,
+          unit_abbreviation: i.unit_abbreviation,
+          image: i.image,
+        })),
     };
   }
   return {
@@ -48,6 +55,10 @@ async function load(db: Executor, id: number): Promise<Recipe> {
     author: row.author,
     foreword: row.foreword,
     servings: row.servings,
+    servings_max: row.servings_max,
+    prep_minutes: row.prep_minutes,
+    cook_minutes: row.cook_minutes,
+    total_minutes: row.total_minutes,
     uploaded_date: row.uploaded_date,
     steps: byStep,
   };
@@ -111,20 +122,6 @@ export async function remove(deps: AppDeps, id: number, forget?: ImageCleanup): 
   });
   if (forget && dropped.length > 0) await forget(dropped);
   return { recipe_id: id };
-}
-
-/** A schema.org Recipe (JSON-LD text) saved as a new recipe; a file that does not import says why. */
-export async function importJsonLd(deps: AppDeps, actor: Actor, json: string): Promise<{ recipe_id: number; title: string }> {
-  const parsed = recipeFromJsonLd(json, await units(deps));
-  if (!parsed.ok) throw new AppError('BAD_REQUEST', parsed.message);
-  const checked = recipeInput.safeParse(parsed.recipe);
-  if (!checked.success) {
-    const issue = checked.error.issues[0];
-    const where = issue && issue.path.length > 0 ? ` (at ${issue.path.join('.')})` : '';
-    throw new AppError('BAD_REQUEST', `The recipe does not import: ${issue?.message ?? 'invalid'}${where}`);
-  }
-  const { recipe_id } = await create(deps, actor, checked.data);
-  return { recipe_id, title: checked.data.title };
 }
 
 export async function exportJsonLd(deps: AppDeps, id: number): Promise<Record<string, unknown>> {

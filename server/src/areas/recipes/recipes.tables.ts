@@ -6,6 +6,11 @@ export interface RecipesTable {
   author: string;
   foreword: string;
   servings: number | null;
+  /** The top of a yield range ('8-10 servings'). */
+  servings_max: number | null;
+  prep_minutes: number | null;
+  cook_minutes: number | null;
+  total_minutes: number | null;
   /** The day the recipe was added (YYYY-MM-DD), shown in the list. */
   uploaded_date: Generated<string>;
   created_by: number | null;
@@ -17,6 +22,8 @@ export interface RecipeStepsTable {
   recipe_id: number;
   /** 1, 2, 3...: the step number. */
   position: number;
+  /** A heading shown before this step ('' for none). */
+  section: Generated<string>;
   instructions: string;
 }
 
@@ -27,6 +34,8 @@ export interface RecipeIngredientsTable {
   name: string;
   plural_name: string;
   quantity: number | null;
+  quantity_max: number | null;
+  note: Generated<string>;
   unit_abbreviation: string | null;
   image: string | null;
 }

@@ -1,0 +1,141 @@
+import { promises as dns } from 'node:dns';
+import net from 'node:net';
+import { AppError } from '../errors.ts';
+
+/**
+ * Where the server may fetch from for a member (YT-DL's downloads, recipe pages). Loopback, private, link-local (cloud metadata lives at 169.254.169.254
+ * and fd00:ec2::254), carrier-grade NAT, multicast and reserved ranges are refused unless the owner
+ * allows private hosts. IPv6 forms that carry an IPv4 address (mapped, NAT64, 6to4) are judged by
+ * the IPv4 address inside.
+ */
+const blocked = new net.BlockList();
+for (const [prefix, bits] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const) {
+  blocked.addSubnet(prefix, bits, 'ipv4');
+}
+for (const [prefix, bits] of [
+  ['::', 128],
+  ['::1', 128],
+  ['100::', 64],
+  ['2001:db8::', 32],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const) {
+  blocked.addSubnet(prefix, bits, 'ipv6');
+}
+
+/** The IPv4 address an IPv6 address carries (::ffff:a.b.c.d, 64:ff9b::/96, 2002::/16), if any. */
+function embeddedIpv4(address: string): string | null {
+  const lower = address.toLowerCase();
+  const dotted = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
+  if (dotted?.[1]) return dotted[1];
+  const groups = expandIpv6(lower);
+  if (!groups) return null;
+  const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  const isMapped = groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff;
+  const isNat64 = groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((g) => g === 0);
+  if (isMapped || isNat64) return v4(groups[6] ?? 0, groups[7] ?? 0);
+  if (groups[0] === 0x2002) return v4(groups[1] ?? 0, groups[2] ?? 0);
+  return null;
+}
+
+function expandIpv6(address: string): number[] | null {
+  if (!net.isIPv6(address) || address.includes('.')) return null;
+  const [head = '', tail] = address.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail !== undefined && tail !== '' ? tail.split(':') : [];
+  const missing = 8 - left.length - right.length;
+  const all = tail === undefined ? left : [...left, ...Array<string>(missing).fill('0'), ...right];
+  return all.length === 8 ? all.map((g) => parseInt(g, 16)) : null;
+}
+
+export function isPrivateAddress(address: string): boolean {
+  const family = net.isIP(address);
+  if (family === 4) return blocked.check(address, 'ipv4');
+  if (family !== 6) return true;
+  const inner = embeddedIpv4(address);
+  if (inner !== null) return blocked.check(inner, 'ipv4');
+  return blocked.check(address, 'ipv6');
+}
+
+export type Lookup = (host: string) => Promise<string[]>;
+
+/** Where fetches may connect: the owner's setting (DOWNLOAD_ALLOW_PRIVATE_HOSTS), and (for tests) the resolver and address rule. */
+export type NetPolicy = { allowPrivate: boolean; lookup?: Lookup; isBlocked?: (address: string) => boolean };
+
+export const systemLookup: Lookup = async (host) => {
+  const found = await dns.lookup(host, { all: true, verbatim: true });
+  return found.map((a) => a.address);
+};
+
+/** A host as DNS and net want it: IPv6 literals without their brackets. */
+export const bareHost = (hostname: string) => hostname.replace(/^\[(.*)\]$/, '$1');
+
+/** What a refusal says, in the words of the page that asked (a video link, a recipe link). */
+export type GuardMessages = { notUrl: string; notHttp: string; unknownHost: string; privateHost: string };
+
+export type AddressGuard = {
+  /**
+   * Resolves a host and refuses it (AppError) when it is unknown or when ANY of its addresses is
+   * private (a name with one public and one private address could be steered to the private one).
+   * Returns the addresses, to connect to exactly what was checked.
+   */
+  resolveAllowed(host: string, policy: NetPolicy): Promise<string[]>;
+  /** Parses a member's link: only http(s), with a host. */
+  parseUrl(raw: string): URL;
+  /** The check before anything connects: a readable answer at once for the common refusals. */
+  checkUrl(raw: string, policy: NetPolicy): Promise<URL>;
+};
+
+export function addressGuard(messages: GuardMessages): AddressGuard {
+  async function resolveAllowed(host: string, policy: NetPolicy): Promise<string[]> {
+    const bare = bareHost(host);
+    const lookup = policy.lookup ?? systemLookup;
+    const isBlocked = policy.isBlocked ?? isPrivateAddress;
+    let addresses: string[];
+    try {
+      addresses = net.isIP(bare) ? [bare] : await lookup(bare);
+    } catch {
+      throw new AppError('BAD_REQUEST', messages.unknownHost);
+    }
+    if (addresses.length === 0) throw new AppError('BAD_REQUEST', messages.unknownHost);
+    if (!policy.allowPrivate && addresses.some(isBlocked)) throw new AppError('BAD_REQUEST', messages.privateHost);
+    return addresses;
+  }
+
+  function parseUrl(raw: string): URL {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new AppError('BAD_REQUEST', messages.notUrl);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new AppError('BAD_REQUEST', messages.notHttp);
+    if (url.hostname === '') throw new AppError('BAD_REQUEST', messages.notUrl);
+    return url;
+  }
+
+  async function checkUrl(raw: string, policy: NetPolicy): Promise<URL> {
+    const url = parseUrl(raw);
+    await resolveAllowed(url.hostname, policy);
+    return url;
+  }
+
+  return { resolveAllowed, parseUrl, checkUrl };
+}
