@@ -2,6 +2,7 @@ import type { AppDeps } from '../../deps.ts';
 import { removePictureFiles } from './pictures.files.ts';
 import { deriveFiles } from './pictures.media.ts';
 import * as repo from './pictures.repository.ts';
+import { startUp } from './pictures.startup.ts';
 
 const LEASE_SECONDS = 300;
 const MAX_ATTEMPTS = 3;
@@ -39,7 +40,7 @@ export async function runOneJob(deps: AppDeps): Promise<boolean> {
     const message = error instanceof Error ? error.message : String(error);
     if (job.attempts >= MAX_ATTEMPTS) {
       await deps.db.transaction().execute(async (trx) => {
-        await repo.saveDerived(trx, picture.id, { thumb: 'none', width: null, height: null, display: false, poster: false });
+        await repo.saveDerived(trx, picture.id, { thumb: 'none', width: null, height: null, display: false, poster: false, needs: null });
         await repo.finishJob(trx, job.id);
       });
     } else {
@@ -76,6 +77,7 @@ export function startPicturesWorker(deps: AppDeps): { stop(): Promise<void> } {
   let timer: NodeJS.Timeout | undefined;
   wakers.set(deps, () => wake?.());
   const loop = (async () => {
+    await startUp(deps).catch((err: unknown) => console.warn('site: the pictures start-up checks failed', err));
     while (!stopped) {
       let worked = false;
       try {
