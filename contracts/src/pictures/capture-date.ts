@@ -233,10 +233,116 @@ export async function quickTimeCaptureDate(source: ByteSource): Promise<CaptureD
   return parseMetadataDate(keyed) ?? parseMetadataDate(userDataDay(bytes, moov)) ?? movieHeaderDate(bytes, moov);
 }
 
+// ---- HEIF's Exif item, for files whose item locations exifr misreads ----
+
+function readUint(view: DataView, at: number, size: number): number {
+  if (size === 0) return 0;
+  if (size === 2) return view.getUint16(at);
+  if (size === 4) return view.getUint32(at);
+  if (size === 8) return Number(view.getBigUint64(at));
+  throw new Error(`no ${size}-byte integers in iloc`);
+}
+
+/** The TIFF bytes of a HEIF file's Exif item (found through meta > iinf and iloc), or null. */
+export async function heifExifTiff(source: ByteSource): Promise<Uint8Array | null> {
+  const head = await source.read(0, Math.min(source.size, 16));
+  if (head.length < 12 || ascii(head, 4, 4) !== 'ftyp') return null;
+  let at = new DataView(head.buffer, head.byteOffset, head.byteLength).getUint32(0);
+  let metaBytes: Uint8Array | null = null;
+  for (let boxes = 0; at + 8 <= source.size && boxes < 64; boxes++) {
+    const header = await source.read(at, 8);
+    const size = new DataView(header.buffer, header.byteOffset, header.byteLength).getUint32(0);
+    if (ascii(header, 4, 4) === 'meta') {
+      if (size < 12 || size > 16 * 1024 * 1024) return null;
+      metaBytes = await source.read(at, size);
+      break;
+    }
+    if (size < 8) return null;
+    at += size;
+  }
+  if (!metaBytes) return null;
+  const metaStart = at;
+  const bytes = metaBytes;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const meta = boxesIn(bytes, 0, bytes.length)[0];
+  const iinf = meta && child(bytes, meta, 'iinf', 4);
+  const iloc = meta && child(bytes, meta, 'iloc', 4);
+  if (!meta || !iinf || !iloc) return null;
+
+  // iinf: which item is 'Exif'.
+  const iinfBody = iinf.start + iinf.header;
+  const iinfVersion = view.getUint8(iinfBody);
+  const entriesAt = iinfBody + 4 + (iinfVersion === 0 ? 2 : 4);
+  let exifId = -1;
+  for (const infe of boxesIn(bytes, entriesAt, iinf.start + iinf.size)) {
+    const body = infe.start + infe.header;
+    const version = view.getUint8(body);
+    if (infe.type !== 'infe' || version < 2) continue;
+    const idSize = version === 3 ? 4 : 2;
+    if (ascii(bytes, body + 4 + idSize + 2, 4) === 'Exif') exifId = readUint(view, body + 4, idSize);
+  }
+  if (exifId < 0) return null;
+
+  // iloc: where that item's bytes are.
+  let p = iloc.start + iloc.header;
+  const version = view.getUint8(p);
+  p += 4;
+  const offsetSize = view.getUint8(p) >> 4;
+  const lengthSize = view.getUint8(p) & 15;
+  const baseOffsetSize = view.getUint8(p + 1) >> 4;
+  const indexSize = version === 1 || version === 2 ? view.getUint8(p + 1) & 15 : 0;
+  p += 2;
+  const count = readUint(view, p, version < 2 ? 2 : 4);
+  p += version < 2 ? 2 : 4;
+  for (let i = 0; i < count; i++) {
+    const id = readUint(view, p, version < 2 ? 2 : 4);
+    p += version < 2 ? 2 : 4;
+    const method = version === 1 || version === 2 ? view.getUint16(p) & 15 : 0;
+    if (version === 1 || version === 2) p += 2;
+    p += 2; // data reference index
+    const base = readUint(view, p, baseOffsetSize);
+    p += baseOffsetSize;
+    const extents = view.getUint16(p);
+    p += 2;
+    let first: [number, number] | null = null;
+    for (let e = 0; e < extents; e++) {
+      p += indexSize;
+      const offset = readUint(view, p, offsetSize);
+      const length = readUint(view, p + offsetSize, lengthSize);
+      p += offsetSize + lengthSize;
+      first ??= [offset, length];
+    }
+    if (id !== exifId || !first || method > 1) continue;
+    let start = base + first[0];
+    if (method === 1) {
+      const idat = child(bytes, meta, 'idat', 4);
+      if (!idat) return null;
+      start += metaStart + idat.start + idat.header;
+    }
+    const length = first[1] || source.size - start;
+    if (length < 8 || length > 1024 * 1024) return null;
+    const item = await source.read(start, length);
+    // The item starts with the offset of the TIFF header after its own 4 bytes ('Exif\0\0' may sit between).
+    const shift = 4 + new DataView(item.buffer, item.byteOffset, item.byteLength).getUint32(0);
+    return shift < item.length ? item.subarray(shift) : null;
+  }
+  return null;
+}
+
+/** Reads EXIF tags with exifr (EXIF_DATE_OPTIONS): of the whole file, or of the TIFF bytes given. */
+export type ExifReader = (tiff?: Uint8Array) => Promise<unknown>;
+
 /** The capture date a file carries, and where it was found; null when it has none. */
-export async function readCaptureDate(source: ByteSource, readExif: () => Promise<unknown>): Promise<FoundCaptureDate | null> {
+export async function readCaptureDate(source: ByteSource, readExif: ExifReader): Promise<FoundCaptureDate | null> {
   const attempts: [CaptureDateSource, () => Promise<CaptureDate | null>][] = [
-    ['exif', async () => exifCaptureDate(await readExif())],
+    ['exif', async () => exifCaptureDate(await readExif().catch(() => null))],
+    [
+      'exif',
+      async () => {
+        const tiff = await heifExifTiff(source);
+        return tiff ? exifCaptureDate(await readExif(tiff)) : null;
+      },
+    ],
     ['xmp', () => findXmpDate(source)],
     ['quicktime', () => quickTimeCaptureDate(source)],
   ];

@@ -66,7 +66,7 @@ export async function fileCaptureDate(file: string): Promise<CaptureDate | null>
         return buffer.subarray(0, bytesRead);
       },
     };
-    const found = await readCaptureDate(source, () => exifr.parse(file, { ...EXIF_DATE_OPTIONS, pick: [...EXIF_DATE_OPTIONS.pick] }));
+    const found = await readCaptureDate(source, (tiff) => exifr.parse(tiff ?? file, { ...EXIF_DATE_OPTIONS, pick: [...EXIF_DATE_OPTIONS.pick] }));
     return found?.date ?? null;
   } finally {
     await handle.close();
