@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { captionSchema, parseCaptureDate, pictureLink, pictureMessages, type CaptureDate, type UploadAnswer } from '@site/contracts';
+import { captionSchema, parseCaptureDate, pictureLink, pictureMessages, showsInBrowser, type CaptureDate, type UploadAnswer } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { HttpRegistrar } from '../../http/routes.ts';
 import type { SessionUser } from '../../identity/session-user.ts';
 import { formatBytes, MediaTooLargeError, type IncomingFile } from '../../media/index.ts';
-import { MIME, originalKey, parseFileName, removePictureFiles, variantKey } from './pictures.files.ts';
+import { originalKey, parseFileName, removePictureFiles, variantKey } from './pictures.files.ts';
 import { monthPageOf } from './pictures.layout.ts';
 import { fileCaptureDate, sniff } from './pictures.media.ts';
 import * as repo from './pictures.repository.ts';
@@ -149,12 +149,12 @@ async function serve(req: FastifyRequest, reply: Parameters<Parameters<HttpRegis
   if (parsed.variant) return deps.media.send(req, reply, variantKey(row.stem, parsed.variant), { contentType: 'image/webp', immutable: true });
   const type = row.file_type;
   return deps.media.send(req, reply, originalKey(row.stem, type), {
-    contentType: MIME[type] ?? 'application/octet-stream',
+    contentType: row.mime,
     immutable: true,
     // An SVG opened on its own must not run script or reach anything.
     ...(type === 'svg' ? { csp: "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:" } : {}),
-    // Browsers cannot show a PSD: offer it as a download.
-    ...(type === 'psd' ? { downloadName: `${row.caption.trim() || row.stem}.psd` } : {}),
+    // What browsers cannot show (PSD, HEIC, TIFF, ...) is offered as a download under its caption.
+    ...(showsInBrowser(type) ? {} : { downloadName: `${row.caption.trim() || row.stem}.${type}` }),
   });
 }
 
