@@ -24,7 +24,6 @@ const DETECTED: Record<string, { ext: string; mime: string }> = {
   mp4: { ext: 'mp4', mime: 'video/mp4' },
   m4v: { ext: 'm4v', mime: 'video/mp4' },
   mov: { ext: 'mov', mime: 'video/quicktime' },
-  qt: { ext: 'mov', mime: 'video/quicktime' },
   webm: { ext: 'webm', mime: 'video/webm' },
   '3gp': { ext: '3gp', mime: 'video/3gpp' },
   '3g2': { ext: '3g2', mime: 'video/3gpp2' },
@@ -32,6 +31,16 @@ const DETECTED: Record<string, { ext: string; mime: string }> = {
   mkv: { ext: 'mkv', mime: 'video/x-matroska' },
   mts: { ext: 'mts', mime: 'video/mp2t' },
   mpg: { ext: 'mpg', mime: 'video/mpeg' },
+  asf: { ext: 'wmv', mime: 'video/x-ms-wmv' },
+  flv: { ext: 'flv', mime: 'video/x-flv' },
+  dng: { ext: 'dng', mime: 'image/x-adobe-dng' },
+  cr2: { ext: 'cr2', mime: 'image/x-canon-cr2' },
+  cr3: { ext: 'cr3', mime: 'image/x-canon-cr3' },
+  nef: { ext: 'nef', mime: 'image/x-nikon-nef' },
+  arw: { ext: 'arw', mime: 'image/x-sony-arw' },
+  orf: { ext: 'orf', mime: 'image/x-olympus-orf' },
+  rw2: { ext: 'rw2', mime: 'image/x-panasonic-rw2' },
+  raf: { ext: 'raf', mime: 'image/x-fujifilm-raf' },
 };
 
 export type Sniffed = { ok: true; ext: string; mime: string } | { ok: false; found: string };
