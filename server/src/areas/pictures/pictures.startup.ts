@@ -17,7 +17,7 @@ import * as repo from './pictures.repository.ts';
  *    when the store opens;
  * 3. hashes the originals of rows from before hashes were kept, so their duplicates are found too.
  */
-export async function startUp(deps: AppDeps): Promise<void> {
+export async function startUp(deps: AppDeps, signal?: AbortSignal): Promise<void> {
   checks.set(deps, await checkMedia(deps));
   const check = checks.get(deps);
   if (check && check.missing > 0) {
@@ -28,7 +28,7 @@ export async function startUp(deps: AppDeps): Promise<void> {
   }
   const removed = await sweepUnreferenced(deps);
   if (removed > 0) console.warn(`site: removed ${removed} picture files no row names (left by a crash)`);
-  await backfillHashes(deps);
+  await backfillHashes(deps, signal);
 }
 
 const checks = new WeakMap<AppDeps, MediaCheck>();
@@ -80,10 +80,11 @@ export async function sweepUnreferenced(deps: AppDeps, olderThanMs = STALE_TEMP_
   return removed;
 }
 
-async function backfillHashes(deps: AppDeps): Promise<void> {
+async function backfillHashes(deps: AppDeps, signal?: AbortSignal): Promise<void> {
   for (let after = 0; ; ) {
     const rows = await repo.unhashed(deps.db, after, PAGE);
     for (const row of rows) {
+      if (signal?.aborted) return;
       const key = originalKey(row.stem, row.file_type);
       // A row whose file is missing stays unhashed (the media check reports it).
       if (!(await deps.media.stat(key))) continue;

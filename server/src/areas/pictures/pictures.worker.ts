@@ -76,8 +76,13 @@ export function startPicturesWorker(deps: AppDeps): { stop(): Promise<void> } {
   let wake: (() => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
   wakers.set(deps, () => wake?.());
+  // The start-up checks run beside the queue: hashing a large gallery's old pictures must not hold
+  // back the thumbnails of today's uploads.
+  const startUpDone = new AbortController();
+  const checks = startUp(deps, startUpDone.signal).catch((err: unknown) => {
+    if (!stopped) console.warn('site: the pictures start-up checks failed', err);
+  });
   const loop = (async () => {
-    await startUp(deps).catch((err: unknown) => console.warn('site: the pictures start-up checks failed', err));
     while (!stopped) {
       let worked = false;
       try {
@@ -99,9 +104,10 @@ export function startPicturesWorker(deps: AppDeps): { stop(): Promise<void> } {
   return {
     async stop() {
       stopped = true;
+      startUpDone.abort();
       wake?.();
       wakers.delete(deps);
-      await loop;
+      await Promise.all([loop, checks]);
     },
   };
 }
