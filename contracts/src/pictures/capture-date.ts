@@ -329,6 +329,24 @@ export async function heifExifTiff(source: ByteSource): Promise<Uint8Array | nul
   return null;
 }
 
+/** The TIFF bytes of a WebP file's EXIF chunk (RIFF; exifr does not read WebP), or null. */
+export async function webpExifTiff(source: ByteSource): Promise<Uint8Array | null> {
+  const head = await source.read(0, Math.min(source.size, 12));
+  if (head.length < 12 || ascii(head, 0, 4) !== 'RIFF' || ascii(head, 8, 4) !== 'WEBP') return null;
+  for (let at = 12, chunks = 0; at + 8 <= source.size && chunks < 1000; chunks++) {
+    const header = await source.read(at, 8);
+    const size = new DataView(header.buffer, header.byteOffset, header.byteLength).getUint32(4, true);
+    if (ascii(header, 0, 4) === 'EXIF') {
+      if (size > 1024 * 1024) return null;
+      const data = await source.read(at + 8, size);
+      // Some writers keep JPEG's 'Exif\0\0' before the TIFF header.
+      return ascii(data, 0, 4) === 'Exif' ? data.subarray(6) : data;
+    }
+    at += 8 + size + (size % 2);
+  }
+  return null;
+}
+
 /** Reads EXIF tags with exifr (EXIF_DATE_OPTIONS): of the whole file, or of the TIFF bytes given. */
 export type ExifReader = (tiff?: Uint8Array) => Promise<unknown>;
 
@@ -339,7 +357,8 @@ export async function readCaptureDate(source: ByteSource, readExif: ExifReader):
     [
       'exif',
       async () => {
-        const tiff = await heifExifTiff(source);
+        // Containers whose EXIF exifr misses or cannot read: HEIF with some item layouts, WebP.
+        const tiff = (await heifExifTiff(source)) ?? (await webpExifTiff(source));
         return tiff ? exifCaptureDate(await readExif(tiff)) : null;
       },
     ],

@@ -135,6 +135,8 @@ export async function dateFixtures(): Promise<DateFixture[]> {
         .toBuffer(),
       expected: '2019-02-03',
     },
+    { name: 'exif.webp', bytes: await still().webp().withExifMerge({ IFD2: { DateTimeOriginal: '2012:03:04 05:06:07' } }).toBuffer(), expected: '2012-03-04' },
+    { name: 'exif.png', bytes: await still().png().withExifMerge({ IFD2: { DateTimeOriginal: '2013:04:05 06:07:08' } }).toBuffer(), expected: '2013-04-05' },
     { name: 'xmp-only.jpg', bytes: await jpegWithXmp(XMP_ATTRIBUTE), expected: '2018-05-06' },
     { name: 'xmp.png', bytes: await pngWithXmp(XMP_ELEMENT), expected: '2017-08-09' },
     { name: 'xmp.tif', bytes: await still().tiff().withXmp(XMP_CREATE).toBuffer(), expected: '2016-10-11' },
