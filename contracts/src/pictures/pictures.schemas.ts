@@ -10,7 +10,7 @@ import { NAMED_ISSUE, text } from '../text.ts';
 /** Camera raw files: kept as they are, previewed where libvips reads them (DNG and most TIFF-based ones). */
 export const RAW_TYPES = ['dng', 'cr2', 'cr3', 'nef', 'arw', 'orf', 'rw2', 'raf'] as const;
 export const IMAGE_TYPES = ['jpg', 'jpeg', 'gif', 'png', 'bmp', 'svg', 'psd', 'webp', 'avif', 'heic', 'tif', ...RAW_TYPES] as const;
-export const VIDEO_TYPES = ['mp4', 'mov', 'webm', 'm4v', '3gp', '3g2', 'avi', 'mkv', 'mts', 'mpg', 'wmv', 'flv'] as const;
+export const VIDEO_TYPES = ['mp4', 'mov', 'webm', 'm4v', '3gp', '3g2', 'avi', 'mkv', 'mts', 'mpg', 'wmv', 'flv', 'ogv'] as const;
 /**
  * What a browser shows by itself. Every other type (HEIC, TIFF, BMP, PSD; 3GP, AVI, ...) is seen
  * through the display WebP or poster made on upload, and its original is offered as a download.
@@ -43,7 +43,7 @@ export const pictureMessages = {
   noFile: 'Choose a file to upload',
   oneFile: 'Send one file per upload',
   wrongBytes: (found: string) =>
-    `The file's contents are ${found}, not a picture or video this site can show (jpg, png, gif, heic, webp, avif, tiff, bmp, svg, psd, camera raw, mp4, mov, m4v, 3gp, webm, avi, mkv, mts, mpg, wmv or flv)`,
+    `The file's contents are ${found}, not a picture or video this site can show (jpg, png, gif, heic, webp, avif, tiff, bmp, svg, psd, camera raw, mp4, mov, m4v, 3gp, webm, avi, mkv, mts, mpg, wmv, flv or ogv)`,
   duplicate: 'Already in the gallery',
   tooBig: (limit: string) => `The file is larger than the upload limit of ${limit}`,
   notMultipart: 'Send the upload as multipart/form-data',

@@ -33,6 +33,7 @@ const DETECTED: Record<string, { ext: string; mime: string }> = {
   mpg: { ext: 'mpg', mime: 'video/mpeg' },
   asf: { ext: 'wmv', mime: 'video/x-ms-wmv' },
   flv: { ext: 'flv', mime: 'video/x-flv' },
+  ogv: { ext: 'ogv', mime: 'video/ogg' },
   dng: { ext: 'dng', mime: 'image/x-adobe-dng' },
   cr2: { ext: 'cr2', mime: 'image/x-canon-cr2' },
   cr3: { ext: 'cr3', mime: 'image/x-canon-cr3' },
@@ -230,7 +231,8 @@ async function derive(media: MediaStorage, stem: string, fileType: string): Prom
     try {
       if (kind === 'video') source = await videoFrame(input, tmp.path);
       else if (fileType === 'bmp' || fileType === 'psd') source = await stillViaFfmpeg(input, tmp.path);
-      else if (fileType === 'heic') source = await heicStill(input, tmp.path);
+      // A HEIF the WebAssembly decoder cannot read (AV1 inside a .heic) may still be libvips'.
+      else if (fileType === 'heic') source = (await heicStill(input, tmp.path)) ?? input;
       else source = input;
     } catch (error) {
       if (error instanceof MissingProgramError) return { ...NONE, needs: error.program };
