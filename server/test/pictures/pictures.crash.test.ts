@@ -45,7 +45,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('pictures: a crash during uploads'
         resolve(res.statusCode ?? 0);
       });
       req.on('error', () => resolve(0));
-      const pieces = 4;
+      const pieces = 8;
       const size = Math.ceil(body.payload.length / pieces);
       let sent = 0;
       const next = () => {
@@ -54,7 +54,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('pictures: a crash during uploads'
         sent++;
         setTimeout(next, 5 + ((i * 7) % 20));
       };
-      next();
+      // Staggered starts: when the first are stored, the last are still on their way.
+      setTimeout(next, i * 25);
     });
   }
 
