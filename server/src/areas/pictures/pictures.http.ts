@@ -11,7 +11,6 @@ import { originalKey, parseFileName, removePictureFiles, variantKey } from './pi
 import { monthPageOf } from './pictures.layout.ts';
 import { fileCaptureDate, sniff } from './pictures.media.ts';
 import * as repo from './pictures.repository.ts';
-import type { PictureRecord } from './pictures.tables.ts';
 import { toPicture } from './pictures.service.ts';
 import { nudgeWorker } from './pictures.worker.ts';
 
@@ -95,7 +94,7 @@ async function upload(req: FastifyRequest, deps: AppDeps, user: SessionUser): Pr
     const stored = await deps.db.transaction().execute(async (trx) => {
       await repo.lockHash(trx, file.sha256);
       const existing = await repo.findBySha256(trx, file.sha256);
-      if (existing) return { duplicate: existing };
+      if (existing) return { duplicate: true as const, row: existing };
       const row = await repo.insertPicture(trx, {
         stem,
         file_type: type.ext,
@@ -111,15 +110,14 @@ async function upload(req: FastifyRequest, deps: AppDeps, user: SessionUser): Pr
       });
       await file.commit(originalKey(stem, type.ext));
       Object.assign(committed, { stem, ext: type.ext });
-      return { row };
+      return { duplicate: false as const, row: { ...row, uploader: user.name } };
     });
     if (stored.duplicate) {
       await file.discard();
-      return answer(deps, user, stored.duplicate, pictureMessages.duplicate, true);
+      return answer(deps, user, stored.row, pictureMessages.duplicate, true);
     }
     nudgeWorker(deps);
-    const row = { ...(stored.row as PictureRecord), uploader: user.name };
-    return answer(deps, user, row, row.status === 'pending' ? pictureMessages.pendingNote : 'Uploaded', false);
+    return answer(deps, user, stored.row, stored.row.status === 'pending' ? pictureMessages.pendingNote : 'Uploaded', false);
   } catch (error) {
     await file.discard();
     if (committed.stem && committed.ext) await removePictureFiles(deps, committed.stem, committed.ext);
