@@ -1,6 +1,8 @@
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { it } from 'vitest';
+// The server tests' HEIC maker (heif-enc): the same kind of file an iPhone saves.
+import { heic } from '../../server/test/pictures/date-fixtures.ts';
 import { DESKTOP, PHONE, describeInBrowser, expect, logIn, seriousAxeViolations, signUp, signUpOwner, useSite, waitForShell } from './harness.ts';
 
 /** A JPEG whose EXIF says 15 July 2021, and a PNG with no date of its own. */
@@ -124,8 +126,9 @@ describeInBrowser('pictures: upload, gallery, viewer and approval', () => {
     await waitForShell(friendPage);
     await friendPage.getByRole('link', { name: 'Upload (needs approval)' }).click();
     await friendPage.getByTestId('approval-note').waitFor();
-    const { png } = await files();
-    await friendPage.getByLabel('Choose pictures or videos, or drop them here').setInputFiles([{ ...png, name: 'friend-cat.png' }]);
+    // Bytes of its own: the owner's sunset is already in the gallery.
+    const cat = await sharp({ create: { width: 300, height: 300, channels: 4, background: '#7a4a2a' } }).png().toBuffer();
+    await friendPage.getByLabel('Choose pictures or videos, or drop them here').setInputFiles([{ name: 'friend-cat.png', mimeType: 'image/png', buffer: cat }]);
     await setDate(friendPage, 0, { year: '2020', month: '', day: '' });
     await friendPage.getByRole('button', { name: 'Upload' }).click();
     await friendPage.getByRole('status').getByText(/friend-cat\.png: Uploaded\. An admin approves/).waitFor();
@@ -153,5 +156,49 @@ describeInBrowser('pictures: upload, gallery, viewer and approval', () => {
     await friendPage.reload();
     await waitForShell(friendPage);
     await friendPage.getByRole('button', { name: 'Open friend-cat', exact: true }).waitFor();
+  });
+
+  it('takes an iPhone HEIC, shows it in the gallery, and answers the same photo again with a link to it', async () => {
+    const page = await site.newPage({ viewport: DESKTOP });
+    await logIn(page, 'owner', 'owner-password');
+    await page.waitForURL('**/personal');
+    const photo = { name: 'IMG_4021.HEIC', mimeType: 'image/heic', buffer: await heic({ date: '2024:08:09 18:30:00', width: 800, height: 600 }) };
+    await page.goto('/personal/upload-pictures');
+    await waitForShell(page);
+    const chooser = page.getByLabel('Choose pictures or videos, or drop them here');
+    await chooser.setInputFiles([photo]);
+    // The page reads the date from the HEIC's own EXIF, as the server would.
+    const row = page.getByTestId('upload-list').locator('li').first();
+    await expect.poll(() => row.getByLabel('Year').inputValue()).toBe('2024');
+    await expect(row.getByLabel('Day').inputValue()).resolves.toBe('09');
+    await row.getByText('Date read from the photo.').waitFor();
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.getByRole('status').getByText('IMG_4021.HEIC: Uploaded').waitFor();
+
+    await page.goto('/personal/pictures/month/0');
+    await waitForShell(page);
+    await expect.poll(() => page.getByTestId('gallery-label').textContent()).toBe('August 2024');
+    // Browsers cannot show HEIC: the tile and the viewer show the WebPs made on upload.
+    const tile = page.getByRole('button', { name: 'Open IMG_4021' });
+    await expect.poll(() => tile.locator('img').getAttribute('src'), { timeout: 30_000 }).toMatch(/\.thumb\.webp$/);
+    await tile.click();
+    const viewer = page.getByTestId('picture-viewer');
+    await expect.poll(() => viewer.locator('img').getAttribute('src')).toMatch(/\.display\.webp$/);
+    await expect.poll(() => viewer.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(800);
+    await viewer.getByRole('link', { name: 'Download the original HEIC file' }).waitFor();
+    await site.screenshot(page, 'pictures-heic-viewer-desktop');
+
+    await page.goto('/personal/upload-pictures');
+    await waitForShell(page);
+    await chooser.setInputFiles([{ ...photo, name: 'IMG_4021 copy.HEIC' }]);
+    await expect.poll(() => page.getByTestId('upload-list').locator('li').count()).toBe(1);
+    await page.getByRole('button', { name: 'Upload' }).click();
+    const note = page.getByRole('status').getByText('IMG_4021 copy.HEIC: Already in the gallery');
+    await note.waitFor();
+    await site.screenshot(page, 'pictures-duplicate-desktop');
+    await page.getByRole('status').getByRole('link', { name: 'See it' }).click();
+    await page.waitForURL('**/personal/pictures/month/0');
+    await expect.poll(() => page.getByTestId('picture-viewer').locator('.viewer-caption').textContent()).toBe('IMG_4021');
+    expect(site.pageErrors(page)).toEqual([]);
   });
 });

@@ -8,8 +8,11 @@
  *    127.0.0.1: the server's RSS growth (goal <= 64 MB) and MB/s next to a plain stream copy of a
  *    file of the same size on the same disk (goal >= 0.5 of the copy).
  * 3. Thumbnails per second for 12-megapixel JPEGs (sharp: rotate, 400 px WebP, 1600 px display).
+ * 4. HEIC-to-display conversions per second for iPhone-size (12 MP) HEVC photos (needs heif-enc).
+ * 5. The peak RSS one derivation of a 14,000 x 14,000 PNG adds (a child process's VmHWM).
+ * BENCH_ONLY=heic,png (names: paging, upload, thumbnails, heic, png) runs only those.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -35,6 +38,7 @@ const PICTURES = Number(process.env.BENCH_PICTURES ?? 100_000);
 const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
 const UPLOAD_MB = Number(process.env.BENCH_UPLOAD_MB ?? 1024);
 const THUMBS = Number(process.env.BENCH_THUMBS ?? 6);
+const HEICS = Number(process.env.BENCH_HEICS ?? 4);
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const fmt = (n: number) => n.toFixed(2);
@@ -210,11 +214,84 @@ async function thumbnails() {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
+async function heicDisplays() {
+  console.log(`\n4. HEIC to display WebP, ${HEICS} iPhone-size photos (4032x3024 HEVC, heic-decode in a child process)`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-heic-'));
+  const media = createLocalStorage(path.join(dir, 'media'));
+  const jpeg = path.join(dir, 'in.jpg');
+  await sharp({ create: { width: 4032, height: 3024, channels: 3, background: '#4477aa', noise: { type: 'gaussian', mean: 128, sigma: 12 } } })
+    .jpeg({ quality: 85 })
+    .toFile(jpeg);
+  execFileSync('heif-enc', ['-q', '60', jpeg, '-o', path.join(dir, 'in.heic')], { stdio: 'ignore' });
+  const heic = fs.readFileSync(path.join(dir, 'in.heic'));
+  const stems = Array.from({ length: HEICS }, (_, i) => `${String(i).padStart(2, '0')}${'b'.repeat(30)}`);
+  for (const stem of stems) await media.put(`pictures/${stem}.heic`, heic);
+  const start = performance.now();
+  const cpuStart = cpuSeconds();
+  for (const stem of stems) {
+    const derived = await deriveFiles(media, stem, 'heic');
+    if (!derived.display) throw new Error('no display WebP was made');
+  }
+  const seconds = (performance.now() - start) / 1000;
+  const cpu = (cpuSeconds() - cpuStart) / HEICS;
+  console.log(`  ${(heic.length / 2 ** 20).toFixed(1)} MB each: ${fmt(HEICS / seconds)} conversions/s (${fmt((seconds / HEICS) * 1000)} ms each, display 1600 px + thumbnail)`);
+  // On a shared machine the wall time moves with the others' load; the CPU time does not.
+  console.log(`  CPU ${fmt(cpu)} s per conversion (this process and its children): ${fmt(1 / cpu)} conversions per CPU-second`);
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** CPU seconds used by this process and its finished children (/proc/self/stat utime, stime, cutime, cstime). */
+function cpuSeconds(): number {
+  const fields = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
+  const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0);
+  return ticks / 100;
+}
+
+const statusKb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1] ?? NaN);
+
+/** Child process: derives the picture named on the command line, reporting RSS before and the peak after. */
+async function deriveOne(mediaDir: string, stem: string, fileType: string) {
+  const media = createLocalStorage(mediaDir);
+  // Load sharp's libvips and its threads first: the bench measures what one derivation adds.
+  await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).webp().toBuffer();
+  const before = statusKb('VmRSS');
+  const derived = await deriveFiles(media, stem, fileType);
+  process.stdout.write(`${JSON.stringify({ before, peak: statusKb('VmHWM'), derived })}\n`);
+}
+
+async function hugePng() {
+  console.log('\n5. Peak RSS of deriving a 14,000 x 14,000 PNG (child process, /proc VmHWM; goal: at most 150 MB added)');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-huge-'));
+  const stem = 'c'.repeat(32);
+  fs.mkdirSync(path.join(dir, 'pictures'));
+  await sharp({ create: { width: 14_000, height: 14_000, channels: 3, background: '#808080' }, limitInputPixels: false })
+    .png({ compressionLevel: 9 })
+    .toFile(path.join(dir, 'pictures', `${stem}.png`));
+  const size = fs.statSync(path.join(dir, 'pictures', `${stem}.png`)).size;
+  const self = fileURLToPath(import.meta.url);
+  const out = execFileSync(process.execPath, [...process.execArgv, self, '--derive', dir, stem, 'png'], { encoding: 'utf8' });
+  const { before, peak, derived } = JSON.parse(out.trim().split('\n').pop() ?? '{}') as { before: number; peak: number; derived: { thumb: string } };
+  console.log(
+    `  ${(size / 1024).toFixed(0)} KB on disk; thumbnail ${derived.thumb}; RSS ${fmt(before / 1024)} MB before, peak ${fmt(peak / 1024)} MB: added ${fmt((peak - before) / 1024)} MB (goal <= 150)`,
+  );
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+const derive = process.argv.indexOf('--derive');
 if (process.argv.includes('--serve')) {
   await serve();
+} else if (derive >= 0) {
+  const [mediaDir = '', stem = '', fileType = ''] = process.argv.slice(derive + 1);
+  await deriveOne(mediaDir, stem, fileType);
 } else {
   console.log(`Pictures benchmarks on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'})`);
-  await paging();
-  await upload();
-  await thumbnails();
+  const only = process.env.BENCH_ONLY?.split(',');
+  const sections: [string, () => Promise<void>][] = [
+    ['paging', paging],
+    ['upload', upload],
+    ['thumbnails', thumbnails],
+    ['heic', heicDisplays],
+    ['png', hugePng],
+  ];
+  for (const [name, run] of sections) if (!only || only.includes(name)) await run();
 }

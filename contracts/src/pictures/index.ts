@@ -1,2 +1,3 @@
 export * from './pictures.schemas.ts';
 export * from './pictures.routes.ts';
+export * from './capture-date.ts';

@@ -11,6 +11,7 @@ export const picturesRoutes = defineArea({
     'pictures.reject': 3,
     'pictures.update': 3,
     'pictures.delete': 3,
+    'pictures.mediaCheck': 3,
   },
   pages: {
     '/personal/pictures': { access: 1, label: 'Pictures', group: 'cool', pattern: '/personal/pictures/*' },

@@ -7,8 +7,16 @@ import { NAMED_ISSUE, text } from '../text.ts';
  * unknown month or day, and the file types the gallery shows.
  */
 
-export const IMAGE_TYPES = ['jpg', 'jpeg', 'gif', 'png', 'bmp', 'svg', 'psd'] as const;
-export const VIDEO_TYPES = ['mp4', 'mov', 'webm'] as const;
+/** Camera raw files: kept as they are, previewed where libvips reads them (DNG and most TIFF-based ones). */
+export const RAW_TYPES = ['dng', 'cr2', 'cr3', 'nef', 'arw', 'orf', 'rw2', 'raf'] as const;
+export const IMAGE_TYPES = ['jpg', 'jpeg', 'gif', 'png', 'bmp', 'svg', 'psd', 'webp', 'avif', 'heic', 'tif', ...RAW_TYPES] as const;
+export const VIDEO_TYPES = ['mp4', 'mov', 'webm', 'm4v', '3gp', '3g2', 'avi', 'mkv', 'mts', 'mpg', 'wmv', 'flv', 'ogv'] as const;
+/**
+ * What a browser shows by itself. Every other type (HEIC, TIFF, BMP, PSD; 3GP, AVI, ...) is seen
+ * through the display WebP or poster made on upload, and its original is offered as a download.
+ */
+export const BROWSER_TYPES = ['jpg', 'jpeg', 'gif', 'png', 'svg', 'webp', 'avif', 'mp4', 'mov', 'webm', 'm4v'] as const;
+export const showsInBrowser = (fileType: string) => (BROWSER_TYPES as readonly string[]).includes(fileType.toLowerCase());
 export type MediaKind = 'image' | 'video' | 'other';
 
 export function mediaKind(fileType: string): MediaKind {
@@ -35,7 +43,8 @@ export const pictureMessages = {
   noFile: 'Choose a file to upload',
   oneFile: 'Send one file per upload',
   wrongBytes: (found: string) =>
-    `The file's contents are ${found}, not a picture or video this site can show (jpg, gif, png, bmp, svg, psd, mp4, mov or webm)`,
+    `The file's contents are ${found}, not a picture or video this site can show (jpg, png, gif, heic, webp, avif, tiff, bmp, svg, psd, camera raw, mp4, mov, m4v, 3gp, webm, avi, mkv, mts, mpg, wmv, flv or ogv)`,
+  duplicate: 'Already in the gallery',
   tooBig: (limit: string) => `The file is larger than the upload limit of ${limit}`,
   notMultipart: 'Send the upload as multipart/form-data',
   broken: 'The upload was cut off before it finished; nothing was saved',
@@ -152,8 +161,20 @@ export type Picture = {
   display: boolean;
   /** A poster frame exists (videos). */
   poster: boolean;
+  /** No preview could be made because the server lacks this program ('ffmpeg'); null otherwise. */
+  previewNeeds: string | null;
   uploader: string | null;
 };
+
+/** The upload's answer: the stored picture; for bytes already stored, that picture and `duplicate`. */
+export type UploadAnswer = Picture & { message: string; duplicate: boolean; link: string };
+
+/** Where a picture is seen in the gallery: its month's page, opened on it. */
+export function pictureLink(monthPage: number, id: number): string {
+  return `${galleryPathOf('month', monthPage)}?picture=${id}`;
+}
+
+export const galleryPathOf = (type: PageType, index: number) => `/personal/pictures/${type}/${index}`;
 
 export type PageInfo = { pageLength: number; pageCount: number; label: string };
 export type PicturePage = PageInfo & { index: number; type: PageType; pictures: Picture[]; total: number };
@@ -162,6 +183,9 @@ export const pictureIdInput = z.object({ id: z.number().int().min(1).max(MAX_ROW
 export const updatePictureInput = pictureIdInput.extend({ caption: captionSchema, date: captureDateSchema });
 
 export type PendingPicture = Picture & { uploadedAt: string };
+
+/** The start-up check that this instance's MEDIA_DIR holds every original the database names. */
+export type MediaCheck = { checkedAt: string; checked: number; missing: number; examples: string[]; mediaDir: string };
 
 /** The URL of a picture's file or one of its derived files. */
 export function mediaUrl(target: string, variant?: 'thumb' | 'display' | 'poster'): string {

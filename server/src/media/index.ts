@@ -1,2 +1,2 @@
 export * from './storage.ts';
-export { createLocalStorage } from './local-storage.ts';
+export { createLocalStorage, STALE_TEMP_MS } from './local-storage.ts';

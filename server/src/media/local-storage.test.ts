@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,6 +40,13 @@ describe('receiving a file', () => {
     expect((await media.stat('pictures/a.bin'))?.size).toBe(64 * 16 * 1024);
     await incoming.discard();
     expect(await media.stat('pictures/a.bin')).not.toBeNull();
+  });
+
+  it("takes the file's SHA-256 while it streams in", async () => {
+    const incoming = await media.receive(chunks(3, 1000), { maxBytes: 1e6 });
+    const expected = createHash('sha256').update(Buffer.concat([0, 1, 2].map((i) => Buffer.alloc(1000, i)))).digest('hex');
+    expect(incoming.sha256).toBe(expected);
+    await incoming.discard();
   });
 
   it('refuses a file over the limit and leaves nothing behind', async () => {
@@ -85,6 +93,28 @@ describe('stored files', () => {
     }
     expect(assertMediaKey('pictures/2024/ab12.thumb.webp')).toBe('pictures/2024/ab12.thumb.webp');
     expect(() => media.localPath('../outside')).toThrow(MediaKeyError);
+  });
+
+  it('lists a folder, and sweeps only temporaries nothing has written to for the given time', async () => {
+    await media.put('pictures/a.jpg', Buffer.from('a'));
+    await media.put('pictures/b.png', Buffer.from('bb'));
+    expect((await media.list('pictures')).map((f) => [f.key, f.size])).toEqual(expect.arrayContaining([['pictures/a.jpg', 1], ['pictures/b.png', 2]]));
+    expect(await media.list('nothing-here')).toEqual([]);
+    const hourAgo = new Date(Date.now() - 3600_000);
+    const stale = path.join(root, '.tmp', 'stale');
+    fs.writeFileSync(stale, 'x');
+    fs.utimesSync(stale, hourAgo, hourAgo);
+    // A tool's folder whose own time is old but which a file inside was just written to: still at work.
+    const working = await media.tempDir('ytdl');
+    fs.writeFileSync(path.join(working.path, 'part'), 'x');
+    fs.utimesSync(working.path, hourAgo, hourAgo);
+    const abandoned = await media.tempDir('derive');
+    fs.writeFileSync(path.join(abandoned.path, 'frame.png'), 'x');
+    fs.utimesSync(path.join(abandoned.path, 'frame.png'), hourAgo, hourAgo);
+    fs.utimesSync(abandoned.path, hourAgo, hourAgo);
+    expect(await media.sweepTemporary(5 * 60_000)).toBe(2);
+    expect(tempFiles()).toEqual([path.basename(working.path)]);
+    await working.remove();
   });
 
   it('gives a fresh temporary folder that is removed with its contents', async () => {

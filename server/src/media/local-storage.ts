@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -20,16 +20,20 @@ const HEAD_BYTES = 4100;
 const TEMP = '.tmp';
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
 
+/** How long a temporary file or folder must have been left untouched before a sweep takes it. */
+export const STALE_TEMP_MS = 5 * 60 * 1000;
+
 /**
  * Media on the local disk under `root` (DATA_DIR/media by default, outside any static root).
  * Temporary files live in `root/.tmp`, on the same file system, so committing is one rename; ones
- * left by a crash are swept when the store opens.
+ * left by a crash are swept when the store opens (those untouched for STALE_TEMP_MS: another
+ * instance sharing the folder may be writing the others).
  */
 export function createLocalStorage(root: string, opts: { sweepOlderThanMs?: number } = {}): MediaStorage {
   const base = path.resolve(root);
   const tempRoot = path.join(base, TEMP);
   fs.mkdirSync(tempRoot, { recursive: true });
-  void sweepTemp(tempRoot, opts.sweepOlderThanMs ?? 24 * 60 * 60 * 1000).catch(() => {});
+  void sweepTemp(tempRoot, opts.sweepOlderThanMs ?? STALE_TEMP_MS).catch(() => {});
 
   const fileOf = (key: string) => path.join(base, ...assertMediaKey(key).split('/'));
   const tempName = () => path.join(tempRoot, randomBytes(12).toString('hex'));
@@ -48,10 +52,12 @@ export function createLocalStorage(root: string, opts: { sweepOlderThanMs?: numb
       let size = 0;
       const chunks: Buffer[] = [];
       let headLength = 0;
+      const hash = createHash('sha256');
       const counter = new Transform({
         transform(chunk: Buffer, _encoding, done) {
           size += chunk.length;
           if (size > maxBytes) return done(new MediaTooLargeError(maxBytes));
+          hash.update(chunk);
           if (headLength < HEAD_BYTES) {
             const part = chunk.subarray(0, HEAD_BYTES - headLength);
             chunks.push(Buffer.from(part));
@@ -70,6 +76,7 @@ export function createLocalStorage(root: string, opts: { sweepOlderThanMs?: numb
       return {
         size,
         head: Buffer.concat(chunks),
+        sha256: hash.digest('hex'),
         path: temp,
         async commit(key) {
           const stored = await commitTo(temp, key);
@@ -112,6 +119,21 @@ export function createLocalStorage(root: string, opts: { sweepOlderThanMs?: numb
 
     localPath: fileOf,
 
+    async list(folder) {
+      const dir = fileOf(folder);
+      const names = await fsp.readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return [];
+        throw error;
+      });
+      const files = [];
+      for (const entry of names) {
+        if (!entry.isFile() || !isMediaKey(`${folder}/${entry.name}`)) continue;
+        const stat = await fsp.stat(path.join(dir, entry.name)).catch(() => null);
+        if (stat) files.push({ key: `${folder}/${entry.name}`, size: stat.size, modified: stat.mtime });
+      }
+      return files;
+    },
+    sweepTemporary: (olderThanMs) => sweepTemp(tempRoot, olderThanMs),
     async delete(key) {
       await fsp.rm(fileOf(key), { force: true });
     },
@@ -152,15 +174,28 @@ export function createLocalStorage(root: string, opts: { sweepOlderThanMs?: numb
   };
 }
 
-async function sweepTemp(dir: string, olderThanMs: number): Promise<void> {
+/** The newest modification time in a file or folder tree (a tool writing deep inside keeps it fresh). */
+async function newestChange(file: string): Promise<number> {
+  const stat = await fsp.stat(file);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const name of await fsp.readdir(file)) newest = Math.max(newest, await newestChange(path.join(file, name)).catch(() => 0));
+  return newest;
+}
+
+async function sweepTemp(dir: string, olderThanMs: number): Promise<number> {
   const cutoff = Date.now() - olderThanMs;
+  let removed = 0;
   for (const name of await fsp.readdir(dir).catch(() => [])) {
     const file = path.join(dir, name);
     try {
-      const stat = await fsp.stat(file);
-      if (stat.mtimeMs < cutoff) await fsp.rm(file, { recursive: true, force: true });
+      if ((await newestChange(file)) < cutoff) {
+        await fsp.rm(file, { recursive: true, force: true });
+        removed++;
+      }
     } catch {
       // gone already
     }
   }
+  return removed;
 }

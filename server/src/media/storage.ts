@@ -21,6 +21,16 @@ export interface MediaStorage {
   readBuffer(key: string): Promise<Buffer>;
   /** A path on this machine holding the file, for tools that need one (sharp, ffmpeg, file-type). */
   localPath(key: string): string;
+  /**
+   * The files stored under a folder key ('pictures'), not recursing, with their sizes and times;
+   * empty when the folder does not exist.
+   */
+  list(folder: string): Promise<{ key: string; size: number; modified: Date }[]>;
+  /**
+   * Removes what a crash left in the temporary area: files and folders nothing has written to for
+   * `olderThanMs` (an upload or a tool at work keeps writing, so it is never taken).
+   */
+  sweepTemporary(olderThanMs: number): Promise<number>;
   /** Removes a stored file; a missing one is not an error. */
   delete(key: string): Promise<void>;
   /** A fresh, empty temporary folder inside the store, for a tool's output; `remove` deletes it whatever it holds. */
@@ -51,6 +61,8 @@ export type IncomingFile = {
   size: number;
   /** Its first bytes (up to 4100), enough for file-type to tell what it is. */
   head: Buffer;
+  /** SHA-256 of its bytes, hex, computed while it streamed in. */
+  sha256: string;
   /** Where it is on this machine while pending (sharp, ffmpeg and file-type can read it). */
   path: string;
   /** Renames it into place under `key` (atomic on one file system). */

@@ -21,6 +21,7 @@ export function pictureRow(by: { id: number } | null, caption: string, date: [nu
     day: date[2],
     status,
     uploaded_by: by?.id ?? null,
+    sha256: null,
   } as const;
 }
 

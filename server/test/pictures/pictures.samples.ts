@@ -16,14 +16,15 @@ export const picturesSamples = {
   'pictures.reject': { id: 1 },
   'pictures.update': { id: 1, caption: 'Beach', date: '2024-07-xx' },
   'pictures.delete': { id: 1 },
+  'pictures.mediaCheck': undefined,
 } satisfies AreaSamples<typeof picturesRoutes>;
 
 /** One check per documented /api path: the documented field names in, the documented field names out. */
 export const picturesParity = {
   async '/api/pictures/get_all'(s) {
     const cookie = await cookieFor(s.deps, 2);
-    for (const date of ['2024-07-15', '2024-07-02', '2023-xx-xx']) {
-      expect((await uploadVia(s.app, cookie, { name: 'a.png', data: await png() }, { caption: date, date })).statusCode).toBe(200);
+    for (const [date, colour] of [['2024-07-15', '#102030'], ['2024-07-02', '#203040'], ['2023-xx-xx', '#304050']] as const) {
+      expect((await uploadVia(s.app, cookie, { name: 'a.png', data: await png(undefined, colour) }, { caption: date, date })).statusCode).toBe(200);
     }
     const res = await postJson(s.app, '/api/pictures/get_all', { type: 'month', index: '0' }, cookie);
     expect(res.json()).toEqual({ pageLength: 2, pageCount: 2 });
@@ -37,7 +38,7 @@ export const picturesParity = {
   async '/api/pictures/get'(s) {
     const cookie = await cookieFor(s.deps, 2);
     await uploadVia(s.app, cookie, { name: 'a.png', data: await png() }, { caption: 'Old', date: '2020-01-xx' });
-    await uploadVia(s.app, cookie, { name: 'b.png', data: await png() }, { caption: 'New', date: '2024-07-15' });
+    await uploadVia(s.app, cookie, { name: 'b.png', data: await png(undefined, '#336699') }, { caption: 'New', date: '2024-07-15' });
     const res = await postJson(s.app, '/api/pictures/get', { type: 'year', index: 1, pic: '0' }, cookie);
     const body = res.json<Record<string, string>>();
     expect(Object.keys(body).sort()).toEqual(['desc', 'fileType', 'target', 'uploaded']);

@@ -3,6 +3,7 @@ import { ACCOUNT_LEVELS, LEVEL_NAMES, type Level } from '@site/contracts/levels'
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { YtdlpNotice } from './YtdlpNotice.tsx';
+import { MediaMissingNotice } from './MediaMissingNotice.tsx';
 
 /** The users table: changing a level select saves at once. */
 export default function AdminUsersPage() {
@@ -31,6 +32,7 @@ export default function AdminUsersPage() {
         <h1>Admin Dash</h1>
         <p className="lead">Accounts and their authentication levels. A change is saved as soon as you pick it.</p>
       </header>
+      <MediaMissingNotice />
       <section className="card" aria-labelledby="users-title">
         <h2 id="users-title">Users</h2>
         <ErrorBubble message={error ?? (users.error ? users.error.message : null)} />

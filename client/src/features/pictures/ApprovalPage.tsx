@@ -25,7 +25,12 @@ export default function ApprovalPage() {
       <ul className="approval-list" data-testid="approval-list">
         {list.map((picture) => (
           <li key={picture.id} className="card approval-item">
-            <a href={mediaUrl(picture.target)} target="_blank" rel="noreferrer" className="approval-thumb">
+            <a
+              href={picture.display ? mediaUrl(picture.target, 'display') : mediaUrl(picture.target)}
+              target="_blank"
+              rel="noreferrer"
+              className="approval-thumb"
+            >
               <Thumb picture={picture} />
             </a>
             <div>

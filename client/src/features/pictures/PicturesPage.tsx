@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import type { PageType } from '@site/contracts/pictures';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { viewerOf } from '../../lib/access.ts';
@@ -57,6 +57,15 @@ function Gallery({ type, index }: { type: PageType; index: number }) {
   const pageCount = data?.pageCount ?? 0;
 
   useEffect(() => setOpen(null), [type, index]);
+  // A link to one picture (`?picture=<id>`, as the upload page gives for a duplicate) opens it.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const wanted = Number(searchParams.get('picture'));
+  useEffect(() => {
+    if (!wanted || !data) return;
+    const at = data.pictures.findIndex((p) => p.id === wanted);
+    if (at >= 0) setOpen(at);
+    setSearchParams({}, { replace: true });
+  }, [wanted, data, setSearchParams]);
   useEffect(() => {
     document.title = data ? `Pictures - ${data.label}` : 'Pictures';
   }, [data]);

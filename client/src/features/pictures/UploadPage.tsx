@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'rea
 import { Link } from 'react-router-dom';
 import { viewerOf } from '../../lib/access.ts';
 import { trpc } from '../../lib/trpc.ts';
+import { IMAGE_TYPES, VIDEO_TYPES } from '@site/contracts/pictures';
 import { TextInput } from '../../components/TextInput.tsx';
 import { captionFromName, dateField, suggestedDate, uploadFile, type DateParts } from './upload.ts';
 import './pictures.css';
@@ -15,6 +16,11 @@ type Item = {
   progress: number;
   error: string | null;
 };
+
+type Note = { text: string; link: string | null };
+
+/** The chooser's filter: every type the gallery takes (iPhone HEIC included), by name and by kind. */
+const ACCEPT = [...IMAGE_TYPES, 'heif', 'tiff', ...VIDEO_TYPES, 'image/*', 'video/*'].map((t) => (t.includes('/') ? t : `.${t}`)).join(',');
 
 let nextKey = 0;
 
@@ -51,7 +57,7 @@ export default function UploadPage() {
   const utils = trpc.useUtils();
   const [items, setItems] = useState<Item[]>([]);
   const [uploading, setUploading] = useState(false);
-  const [notes, setNotes] = useState<string[]>([]);
+  const [notes, setNotes] = useState<Note[]>([]);
   const [dragging, setDragging] = useState(false);
   const input = useRef<HTMLInputElement>(null);
 
@@ -88,13 +94,14 @@ export default function UploadPage() {
     if (uploading || items.length === 0) return;
     setUploading(true);
     const done: string[] = [];
-    const messages: string[] = [];
+    const messages: Note[] = [];
     for (const item of items) {
       patch(item.key, { error: null, progress: 0 });
       const result = await uploadFile(item.file, { caption: item.caption, date: dateField(item.date) }, (progress) => patch(item.key, { progress }));
       if (result.ok) {
         done.push(item.key);
-        messages.push(`${item.file.name}: ${result.message}`);
+        // Bytes already stored: nothing new was saved; the note links to the picture that holds them.
+        messages.push({ text: `${item.file.name}: ${result.message}`, link: result.duplicate ? result.link : null });
       } else {
         patch(item.key, { error: result.message, progress: 0 });
       }
@@ -137,7 +144,7 @@ export default function UploadPage() {
               id="picture-files"
               type="file"
               multiple
-              accept=".jpg,.jpeg,.gif,.png,.bmp,.svg,.psd,.mp4,.mov,.webm,image/*,video/*"
+              accept={ACCEPT}
               onChange={(event) => event.target.files && add(event.target.files)}
             />
           </div>
@@ -172,8 +179,16 @@ export default function UploadPage() {
           </button>
         </form>
         <div role="status" className="upload-notes">
-          {notes.map((note) => (
-            <p key={note}>{note}</p>
+          {notes.map((note, i) => (
+            <p key={i}>
+              {note.text}
+              {note.link && (
+                <>
+                  {' '}
+                  <Link to={note.link}>See it</Link>
+                </>
+              )}
+            </p>
           ))}
         </div>
         <p>

@@ -1,40 +1,57 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { mediaUrl, pictureMessages, type Picture } from '@site/contracts/pictures';
+import { mediaUrl, pictureMessages, showsInBrowser, type Picture } from '@site/contracts/pictures';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { trpc } from '../../lib/trpc.ts';
-import { takenOn } from './media.tsx';
+import { previewNote, takenOn } from './media.tsx';
+
+function Download({ href, label }: { href: string; label: string }) {
+  return (
+    <p>
+      <a href={href} download>
+        {label}
+      </a>
+    </p>
+  );
+}
 
 function Media({ picture, onClose }: { picture: Picture; onClose: () => void }) {
   const original = mediaUrl(picture.target);
+  const type = picture.fileType.toUpperCase();
+  const note = previewNote(picture);
   if (picture.kind === 'video') {
+    const plays = showsInBrowser(picture.fileType);
     return (
       <div className="viewer-media">
-        <video
-          key={picture.target}
-          src={original}
-          controls
-          preload="metadata"
-          playsInline
-          {...(picture.poster ? { poster: mediaUrl(picture.target, 'poster') } : {})}
-        />
+        {plays ? (
+          <video
+            key={picture.target}
+            src={original}
+            controls
+            preload="metadata"
+            playsInline
+            {...(picture.poster ? { poster: mediaUrl(picture.target, 'poster') } : {})}
+          />
+        ) : (
+          picture.poster && <img src={mediaUrl(picture.target, 'poster')} alt={picture.desc || 'Video'} onClick={onClose} />
+        )}
+        {note && <p className="small">{note}</p>}
         {picture.fileType === 'mov' && (
           <p className="small">
             Some browsers cannot play .mov files. If it does not play, <a href={original} download>download it</a>.
           </p>
         )}
+        {!plays && <Download href={original} label={`Browsers cannot play ${type} videos: download it`} />}
       </div>
     );
   }
-  if (picture.kind === 'image' && picture.fileType === 'psd') {
+  if (picture.kind === 'image' && !showsInBrowser(picture.fileType)) {
+    // HEIC, TIFF, BMP, PSD: the display WebP made on upload; the original, byte for byte, to download.
     return (
       <div className="viewer-media">
         {picture.display && <img src={mediaUrl(picture.target, 'display')} alt={picture.desc || 'Picture'} onClick={onClose} />}
-        <p>
-          <a href={original} download>
-            Download the Photoshop file
-          </a>
-        </p>
+        {note && <p className="small">{note}</p>}
+        <Download href={original} label={`Download the original ${type} file`} />
       </div>
     );
   }

@@ -1,4 +1,4 @@
-import { DEFAULT_GALLERY_PATH, MAX_PAGE_SIZE, type PageType } from '@site/contracts/pictures';
+import { DEFAULT_GALLERY_PATH, galleryPathOf, MAX_PAGE_SIZE, type PageType } from '@site/contracts/pictures';
 
 /**
  * /personal/pictures/{type}/{index}: exactly five path segments ('', personal, pictures, type,
@@ -18,5 +18,5 @@ export function parseGalleryPath(pathname: string): { type: PageType; index: num
   return null;
 }
 
-export const galleryPath = (type: PageType, index: number) => `/personal/pictures/${type}/${index}`;
+export const galleryPath = galleryPathOf;
 export { DEFAULT_GALLERY_PATH };

@@ -1,4 +1,4 @@
-import { describeCaptureDate, mediaUrl, parseCaptureDate, type Picture } from '@site/contracts/pictures';
+import { describeCaptureDate, mediaUrl, parseCaptureDate, showsInBrowser, type Picture } from '@site/contracts/pictures';
 
 /** 'Taken on: July 15, 2024' or 'Unknown capture date'. */
 export function takenOn(picture: Pick<Picture, 'uploaded'>): string {
@@ -22,8 +22,18 @@ export function Thumb({ picture }: { picture: Picture }) {
     );
   }
   if (picture.thumb === 'pending') return <span className="thumb-placeholder">Preparing…</span>;
-  if (picture.kind === 'image' && picture.fileType !== 'psd') {
+  if (picture.kind === 'image' && showsInBrowser(picture.fileType)) {
     return <img src={mediaUrl(picture.target)} alt={picture.desc || 'Picture'} loading="lazy" decoding="async" width={400} height={400} />;
   }
-  return <span className="thumb-placeholder">{picture.kind === 'video' ? '▶ Video' : picture.fileType.toUpperCase()}</span>;
+  const label = picture.kind === 'video' ? '▶ Video' : picture.fileType.toUpperCase();
+  return (
+    <span className="thumb-placeholder" title={previewNote(picture) ?? undefined}>
+      {label}
+    </span>
+  );
+}
+
+/** Why a picture has no preview when the server lacks a program for it: what to install. */
+export function previewNote(picture: Pick<Picture, 'previewNeeds'>): string | null {
+  return picture.previewNeeds ? `No preview yet: install ${picture.previewNeeds} on the server to see one.` : null;
 }

@@ -1,4 +1,5 @@
 /** Autofill of the upload form and the upload itself (XMLHttpRequest, for its progress events). */
+import { EXIF_DATE_OPTIONS, readCaptureDate, type ByteSource, type CaptureDate, type UploadAnswer } from '@site/contracts/pictures';
 
 export type DateParts = { year: string; month: string; day: string };
 
@@ -21,28 +22,48 @@ export function dateField(parts: DateParts): string {
   return `${year}-${part(parts.month)}-${part(parts.day)}`;
 }
 
+/** A slice's bytes (FileReader: every browser has it, and so has the test DOM). */
+function bytesOf(blob: Blob): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(new Uint8Array(reader.result as ArrayBuffer));
+    reader.onerror = () => reject(reader.error ?? new Error('The file could not be read'));
+    reader.readAsArrayBuffer(blob);
+  });
+}
+
+/** A browser File as contracts' ByteSource: slices read on demand, never the whole file at once. */
+function fileSource(file: Blob): ByteSource {
+  return { size: file.size, read: (offset, length) => bytesOf(file.slice(offset, offset + length)) };
+}
+
 /**
- * The photo's own capture date from its EXIF, read in the browser (exifr, loaded only when needed);
- * otherwise the file's modified date.
+ * The file's own capture date, read exactly as the server reads it when the form sends no date
+ * (contracts' readCaptureDate: EXIF, XMP, QuickTime; exifr loaded only when needed); otherwise the
+ * file's modified date.
  */
 export async function suggestedDate(file: File): Promise<{ parts: DateParts; from: 'photo' | 'file' }> {
-  if (file.type.startsWith('image/') || /\.(jpe?g|png|heic|tiff?)$/i.test(file.name)) {
-    try {
-      const { default: exifr } = await import('exifr');
-      const tags = (await exifr.parse(file, { pick: ['DateTimeOriginal', 'CreateDate'], reviveValues: false })) as
-        | { DateTimeOriginal?: unknown; CreateDate?: unknown }
-        | undefined;
-      const raw = tags?.DateTimeOriginal ?? tags?.CreateDate;
-      const m = typeof raw === 'string' ? /^(\d{4}):(\d{2}):(\d{2})/.exec(raw) : null;
-      if (m?.[1] && m[2] && m[3]) return { parts: { year: m[1], month: m[2], day: m[3] }, from: 'photo' };
-    } catch {
-      // no readable EXIF: fall back to the file's date
-    }
+  const found = await photoDate(file);
+  if (found) {
+    const part = (n: number) => (n === 0 ? '' : pad(n));
+    return { parts: { year: String(found.year), month: part(found.month), day: part(found.day) }, from: 'photo' };
   }
   return { parts: partsOfDate(new Date(file.lastModified)), from: 'file' };
 }
 
-export type UploadResult = { ok: true; pending: boolean; message: string } | { ok: false; message: string };
+/** The capture date the file itself carries, or null (the same answer as the server's fallback). */
+export async function photoDate(file: Blob): Promise<CaptureDate | null> {
+  const readExif = async (tiff?: Uint8Array) => {
+    const { default: exifr } = await import('exifr');
+    return exifr.parse(tiff ?? file, { ...EXIF_DATE_OPTIONS, pick: [...EXIF_DATE_OPTIONS.pick] }) as Promise<unknown>;
+  };
+  const found = await readCaptureDate(fileSource(file), readExif).catch(() => null);
+  return found?.date ?? null;
+}
+
+export type UploadResult =
+  | { ok: true; pending: boolean; message: string; duplicate: boolean; link: string | null }
+  | { ok: false; message: string };
 
 /** Sends one file with its caption and date; reports progress from 0 to 1. */
 export function uploadFile(
@@ -62,10 +83,10 @@ export function uploadFile(
       if (event.lengthComputable) onProgress(event.loaded / event.total);
     };
     xhr.onload = () => {
-      const body = (xhr.response ?? {}) as { message?: string; pending?: boolean };
+      const body = (xhr.response ?? {}) as Partial<UploadAnswer>;
       if (xhr.status >= 200 && xhr.status < 300) {
         onProgress(1);
-        resolve({ ok: true, pending: body.pending === true, message: body.message ?? 'Uploaded' });
+        resolve({ ok: true, pending: body.pending === true, message: body.message ?? 'Uploaded', duplicate: body.duplicate === true, link: body.link ?? null });
       } else {
         resolve({ ok: false, message: body.message ?? `Upload failed (${xhr.status})` });
       }

@@ -23,18 +23,3 @@ export function parseFileName(name: string): { stem: string; variant: Variant | 
 export async function removePictureFiles(deps: AppDeps, stem: string, fileType: string): Promise<void> {
   await Promise.all([deps.media.delete(originalKey(stem, fileType)), ...VARIANTS.map((v) => deps.media.delete(variantKey(stem, v)))]);
 }
-
-/** The Content-Type each stored type is answered with. */
-export const MIME: Record<string, string> = {
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  gif: 'image/gif',
-  bmp: 'image/bmp',
-  svg: 'image/svg+xml',
-  psd: 'image/vnd.adobe.photoshop',
-  mp4: 'video/mp4',
-  mov: 'video/quicktime',
-  webm: 'video/webm',
-  webp: 'image/webp',
-};

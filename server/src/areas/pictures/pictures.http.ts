@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { captionSchema, parseCaptureDate, pictureMessages, type CaptureDate } from '@site/contracts';
+import { captionSchema, parseCaptureDate, pictureLink, pictureMessages, showsInBrowser, type CaptureDate, type UploadAnswer } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { HttpRegistrar } from '../../http/routes.ts';
 import type { SessionUser } from '../../identity/session-user.ts';
 import { formatBytes, MediaTooLargeError, type IncomingFile } from '../../media/index.ts';
-import { MIME, originalKey, parseFileName, removePictureFiles, variantKey } from './pictures.files.ts';
-import { exifDate, sniff } from './pictures.media.ts';
+import { originalKey, parseFileName, removePictureFiles, variantKey } from './pictures.files.ts';
+import { monthPageOf } from './pictures.layout.ts';
+import { fileCaptureDate, sniff } from './pictures.media.ts';
 import * as repo from './pictures.repository.ts';
 import { toPicture } from './pictures.service.ts';
 import { nudgeWorker } from './pictures.worker.ts';
@@ -62,11 +63,14 @@ function uploadError(error: unknown, maxBytes: number): unknown {
 
 /**
  * POST /api/pictures/upload (multipart: the file, caption, date). The file streams into a temporary
- * file and is renamed into place only when it is whole and its bytes say it is a picture or video
- * the gallery shows; the row and its thumbnail job are written after that. A refusal or an
+ * file (its SHA-256 taken on the way) and, once whole and its bytes say it is a picture or video the
+ * gallery shows, is renamed into place inside the transaction that writes its row and thumbnail
+ * job: a crash before the commit leaves a file no row names (removed at the next start), never a
+ * row without its file. Bytes already stored (approved or waiting for approval) store nothing new:
+ * the answer is that picture, 'Already in the gallery' and a link to it. A refusal or an
  * interrupted upload leaves no file and no row.
  */
-async function upload(req: FastifyRequest, deps: AppDeps, user: SessionUser) {
+async function upload(req: FastifyRequest, deps: AppDeps, user: SessionUser): Promise<UploadAnswer> {
   if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', pictureMessages.notMultipart);
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > deps.config.mediaMaxBytes + FRAMING_BYTES) {
@@ -74,7 +78,8 @@ async function upload(req: FastifyRequest, deps: AppDeps, user: SessionUser) {
   }
   const { file, fields } = await receive(req, deps);
   if (!file) throw new AppError('BAD_REQUEST', pictureMessages.noFile);
-  let committed: { stem: string; ext: string } | null = null;
+  // Set once the file is in place, so a failure afterwards (the commit itself) removes it again.
+  const committed: { stem?: string; ext?: string } = {};
   try {
     if (file.size === 0) throw new AppError('BAD_REQUEST', pictureMessages.noFile);
     const caption = captionSchema.safeParse(fields.caption ?? fields.desc ?? '');
@@ -83,33 +88,47 @@ async function upload(req: FastifyRequest, deps: AppDeps, user: SessionUser) {
     if (typed === undefined) throw new AppError('BAD_REQUEST', pictureMessages.badDate);
     const type = await sniff(file.head);
     if (!type.ok) throw new AppError('UNSUPPORTED_MEDIA_TYPE', pictureMessages.wrongBytes(type.found));
-    const date: CaptureDate = typed ?? (await exifDate(file.path)) ?? { year: 0, month: 0, day: 0 };
+    const date: CaptureDate = typed ?? (await fileCaptureDate(file.path)) ?? { year: 0, month: 0, day: 0 };
 
     const stem = randomBytes(16).toString('hex');
-    await file.commit(originalKey(stem, type.ext));
-    committed = { stem, ext: type.ext };
-    const row = await deps.db.transaction().execute((trx) =>
-      repo.insertPicture(trx, {
+    const stored = await deps.db.transaction().execute(async (trx) => {
+      await repo.lockHash(trx, file.sha256);
+      const existing = await repo.findBySha256(trx, file.sha256);
+      if (existing) return { duplicate: true as const, row: existing };
+      const row = await repo.insertPicture(trx, {
         stem,
         file_type: type.ext,
         mime: type.mime,
         size_bytes: file.size,
+        sha256: file.sha256,
         caption: caption.data,
         year: date.year,
         month: date.month,
         day: date.day,
         status: user.level >= 2 ? 'approved' : 'pending',
         uploaded_by: user.id,
-      }),
-    );
+      });
+      await file.commit(originalKey(stem, type.ext));
+      Object.assign(committed, { stem, ext: type.ext });
+      return { duplicate: false as const, row: { ...row, uploader: user.name } };
+    });
+    if (stored.duplicate) {
+      await file.discard();
+      return answer(deps, user, stored.row, pictureMessages.duplicate, true);
+    }
     nudgeWorker(deps);
-    const picture = toPicture({ ...row, uploader: user.name });
-    return { ...picture, message: picture.pending ? pictureMessages.pendingNote : 'Uploaded' };
+    return answer(deps, user, stored.row, stored.row.status === 'pending' ? pictureMessages.pendingNote : 'Uploaded', false);
   } catch (error) {
     await file.discard();
-    if (committed) await removePictureFiles(deps, committed.stem, committed.ext);
+    if (committed.stem && committed.ext) await removePictureFiles(deps, committed.stem, committed.ext);
     throw error;
   }
+}
+
+async function answer(deps: AppDeps, user: SessionUser, row: repo.PictureRow, message: string, duplicate: boolean): Promise<UploadAnswer> {
+  const looker = { id: user.id, admin: user.level >= 3 };
+  const page = await monthPageOf(deps.db, looker, row);
+  return { ...toPicture(row), message, duplicate, link: pictureLink(page, row.id) };
 }
 
 /**
@@ -128,12 +147,12 @@ async function serve(req: FastifyRequest, reply: Parameters<Parameters<HttpRegis
   if (parsed.variant) return deps.media.send(req, reply, variantKey(row.stem, parsed.variant), { contentType: 'image/webp', immutable: true });
   const type = row.file_type;
   return deps.media.send(req, reply, originalKey(row.stem, type), {
-    contentType: MIME[type] ?? 'application/octet-stream',
+    contentType: row.mime,
     immutable: true,
     // An SVG opened on its own must not run script or reach anything.
     ...(type === 'svg' ? { csp: "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:" } : {}),
-    // Browsers cannot show a PSD: offer it as a download.
-    ...(type === 'psd' ? { downloadName: `${row.caption.trim() || row.stem}.psd` } : {}),
+    // What browsers cannot show (PSD, HEIC, TIFF, ...) is offered as a download under its caption.
+    ...(showsInBrowser(type) ? {} : { downloadName: `${row.caption.trim() || row.stem}.${type}` }),
   });
 }
 

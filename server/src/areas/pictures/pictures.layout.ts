@@ -63,3 +63,11 @@ export async function readPage(
       return { paging: plan.paging, pictures: plan.fetch ? (await repo.pageRows(trx, looker, plan.fetch)).pictures : [] };
     });
 }
+
+/** The index of the month page that shows pictures taken in `date`'s month, for the looker (0 when none does). */
+export async function monthPageOf(db: Database, looker: repo.Looker, date: { year: number; month: number }): Promise<number> {
+  await readPage(db, looker, 'month', 0, null);
+  const cached = cache.get(db);
+  if (!cached) return 0;
+  return Math.max(0, layoutFor(cached, looker).months.findIndex((m) => m.year === date.year && m.month === date.month));
+}

@@ -147,4 +147,28 @@ const layoutCache: Migration = {
   },
 };
 
-export const picturesMigrations = { '20261123_pictures_tables': pictures, '20261124_pictures_layout_cache': layoutCache };
+/**
+ * Duplicates and previews: each original's SHA-256 (indexed, so an upload of bytes already stored
+ * is found at once; rows from before are hashed by the worker at start), and the program a preview
+ * needs when the server lacked it. Not unique: galleries from before may hold the same bytes twice.
+ */
+const hashesAndPreviews: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .alterTable('pictures')
+      .addColumn('sha256', 'text', (c) => c.check(sql`sha256 ~ '^[0-9a-f]{64}$'`))
+      .addColumn('preview_needs', 'text')
+      .execute();
+    await db.schema.createIndex('pictures_sha256').on('pictures').column('sha256').execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.dropIndex('pictures_sha256').execute();
+    await db.schema.alterTable('pictures').dropColumn('sha256').dropColumn('preview_needs').execute();
+  },
+};
+
+export const picturesMigrations = {
+  '20261123_pictures_tables': pictures,
+  '20261124_pictures_layout_cache': layoutCache,
+  '20261125_pictures_hashes': hashesAndPreviews,
+};

@@ -92,6 +92,7 @@ const CARD_COLUMNS = [
   'thumb_height',
   'has_display',
   'has_poster',
+  'preview_needs',
 ] as const;
 
 export type PictureCard = Pick<PictureRecord, (typeof CARD_COLUMNS)[number]> & { uploader: string | null };
@@ -149,15 +150,32 @@ export function findByStem(db: Executor, stem: string): Promise<PictureRecord | 
   return db.selectFrom('pictures').selectAll().where('stem', '=', stem).executeTakeFirst();
 }
 
+/** Pending pictures whose bytes no older picture holds: the approval queue never shows the same bytes twice. */
+function approvalQueue(db: Executor) {
+  return db
+    .selectFrom('pictures')
+    .where('pictures.status', '=', 'pending')
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb.selectFrom('pictures as same').select('same.id').whereRef('same.sha256', '=', 'pictures.sha256').whereRef('same.id', '<', 'pictures.id'),
+        ),
+      ),
+    );
+}
+
 export function pendingList(db: Executor): Promise<PictureRow[]> {
-  return baseSelect(db).where('pictures.status', '=', 'pending').orderBy('pictures.id', 'asc').execute();
+  return approvalQueue(db)
+    .leftJoin('users', 'users.id', 'pictures.uploaded_by')
+    .selectAll('pictures')
+    .select('users.name as uploader')
+    .orderBy('pictures.id', 'asc')
+    .execute();
 }
 
 export async function pendingCount(db: Executor): Promise<number> {
-  const row = await db
-    .selectFrom('pictures')
+  const row = await approvalQueue(db)
     .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('status', '=', 'pending')
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -171,7 +189,51 @@ export async function countDay(db: Executor, date: CaptureDate, delta: number): 
     .execute();
 }
 
-export type NewPicture = Omit<PicturesTable, 'id' | 'created_at' | 'thumb_status' | 'thumb_width' | 'thumb_height' | 'has_display' | 'has_poster'>;
+export type NewPicture = Omit<
+  PicturesTable,
+  'id' | 'created_at' | 'thumb_status' | 'thumb_width' | 'thumb_height' | 'has_display' | 'has_poster' | 'preview_needs'
+>;
+
+/**
+ * Holds, until the transaction ends, the right to store these bytes: two uploads of the same file at
+ * once are taken one after the other, so the second finds the first's row.
+ */
+export async function lockHash(db: Executor, sha256: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${sha256}, 20261125))`.execute(db);
+}
+
+/** The oldest picture holding these bytes, if any. */
+export function findBySha256(db: Executor, sha256: string): Promise<PictureRow | undefined> {
+  return baseSelect(db).where('pictures.sha256', '=', sha256).orderBy('pictures.id', 'asc').limit(1).executeTakeFirst();
+}
+
+/** Pictures from before hashes were kept: up to `limit` still to hash, after `afterId`. */
+export function unhashed(db: Executor, afterId: number, limit: number): Promise<Pick<PictureRecord, 'id' | 'stem' | 'file_type'>[]> {
+  return db
+    .selectFrom('pictures')
+    .select(['id', 'stem', 'file_type'])
+    .where('sha256', 'is', null)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+export async function setSha256(db: Executor, id: number, sha256: string): Promise<void> {
+  await db.updateTable('pictures').set({ sha256 }).where('id', '=', id).execute();
+}
+
+/** Of these stems, the ones a row names. */
+export async function knownStems(db: Executor, stems: readonly string[]): Promise<Set<string>> {
+  if (stems.length === 0) return new Set();
+  const rows = await db.selectFrom('pictures').select('stem').where('stem', 'in', stems).execute();
+  return new Set(rows.map((r) => r.stem));
+}
+
+/** Every picture's original, a page at a time after `afterId` (the start-up check of MEDIA_DIR). */
+export function originalsAfter(db: Executor, afterId: number, limit: number): Promise<Pick<PictureRecord, 'id' | 'stem' | 'file_type'>[]> {
+  return db.selectFrom('pictures').select(['id', 'stem', 'file_type']).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+}
 
 export async function insertPicture(db: Executor, values: NewPicture): Promise<PictureRecord> {
   const row = await db.insertInto('pictures').values(values).returningAll().executeTakeFirstOrThrow();
@@ -252,7 +314,7 @@ export async function retryJob(db: Executor, jobId: number, error: string, delay
 export async function saveDerived(
   db: Executor,
   id: number,
-  derived: { thumb: 'ready' | 'none'; width: number | null; height: number | null; display: boolean; poster: boolean },
+  derived: { thumb: 'ready' | 'none'; width: number | null; height: number | null; display: boolean; poster: boolean; needs: string | null },
 ): Promise<boolean> {
   const result = await db
     .updateTable('pictures')
@@ -262,6 +324,7 @@ export async function saveDerived(
       thumb_height: derived.height,
       has_display: derived.display,
       has_poster: derived.poster,
+      preview_needs: derived.needs,
     })
     .where('id', '=', id)
     .executeTakeFirst();

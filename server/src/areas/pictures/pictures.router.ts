@@ -1,6 +1,7 @@
 import { pageInput, pictureAtInput, pictureIdInput, updatePictureInput } from '@site/contracts';
 import { procedure, router } from '../../trpc/procedures.ts';
 import * as pictures from './pictures.service.ts';
+import { mediaCheck } from './pictures.startup.ts';
 
 export const picturesRouter = router({
   page: procedure('pictures.page')
@@ -23,6 +24,7 @@ export const picturesRouter = router({
   update: procedure('pictures.update')
     .input(updatePictureInput)
     .mutation(({ ctx, input }) => pictures.update(ctx.deps, input.id, input.caption, input.date)),
+  mediaCheck: procedure('pictures.mediaCheck').query(({ ctx }) => mediaCheck(ctx.deps)),
   delete: procedure('pictures.delete')
     .input(pictureIdInput)
     .mutation(({ ctx, input }) => pictures.remove(ctx.deps, input.id, false)),

@@ -33,6 +33,7 @@ export function toPicture(row: repo.PictureCard): Picture {
     thumbHeight: row.thumb_height,
     display: row.has_display,
     poster: row.has_poster,
+    previewNeeds: row.preview_needs,
     uploader: row.uploader,
   };
 }

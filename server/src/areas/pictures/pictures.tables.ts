@@ -25,6 +25,10 @@ export interface PicturesTable {
   thumb_height: number | null;
   has_display: Generated<boolean>;
   has_poster: Generated<boolean>;
+  /** The program a preview needs that the server lacked when it tried ('ffmpeg'); null otherwise. */
+  preview_needs: Generated<string | null>;
+  /** SHA-256 of the original's bytes (hex): the same bytes are stored once. Null until backfilled. */
+  sha256: string | null;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { AppDeps } from '../../deps.ts';
 import { removePictureFiles } from './pictures.files.ts';
 import { deriveFiles } from './pictures.media.ts';
 import * as repo from './pictures.repository.ts';
+import { startUp } from './pictures.startup.ts';
 
 const LEASE_SECONDS = 300;
 const MAX_ATTEMPTS = 3;
@@ -39,7 +40,7 @@ export async function runOneJob(deps: AppDeps): Promise<boolean> {
     const message = error instanceof Error ? error.message : String(error);
     if (job.attempts >= MAX_ATTEMPTS) {
       await deps.db.transaction().execute(async (trx) => {
-        await repo.saveDerived(trx, picture.id, { thumb: 'none', width: null, height: null, display: false, poster: false });
+        await repo.saveDerived(trx, picture.id, { thumb: 'none', width: null, height: null, display: false, poster: false, needs: null });
         await repo.finishJob(trx, job.id);
       });
     } else {
@@ -75,6 +76,12 @@ export function startPicturesWorker(deps: AppDeps): { stop(): Promise<void> } {
   let wake: (() => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
   wakers.set(deps, () => wake?.());
+  // The start-up checks run beside the queue: hashing a large gallery's old pictures must not hold
+  // back the thumbnails of today's uploads.
+  const startUpDone = new AbortController();
+  const checks = startUp(deps, startUpDone.signal).catch((err: unknown) => {
+    if (!stopped) console.warn('site: the pictures start-up checks failed', err);
+  });
   const loop = (async () => {
     while (!stopped) {
       let worked = false;
@@ -97,9 +104,10 @@ export function startPicturesWorker(deps: AppDeps): { stop(): Promise<void> } {
   return {
     async stop() {
       stopped = true;
+      startUpDone.abort();
       wake?.();
       wakers.delete(deps);
-      await loop;
+      await Promise.all([loop, checks]);
     },
   };
 }

@@ -1,0 +1,39 @@
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { Picture } from '@site/contracts/pictures';
+import { Viewer } from './Viewer.tsx';
+
+const picture = (change: Partial<Picture>): Picture => ({
+  id: 1,
+  desc: 'Beach',
+  fileType: 'jpg',
+  target: `${'a'.repeat(32)}.jpg`,
+  uploaded: '2024-07-15',
+  kind: 'image',
+  pending: false,
+  thumb: 'ready',
+  thumbWidth: 400,
+  thumbHeight: 300,
+  display: false,
+  poster: false,
+  previewNeeds: null,
+  uploader: 'owner',
+  ...change,
+});
+
+const show = (p: Picture) => render(<Viewer pictures={[p]} index={0} admin={false} onMove={() => {}} onClose={() => {}} />);
+
+describe('the viewer', () => {
+  it('shows a HEIC through its display WebP and offers the original as a download', () => {
+    show(picture({ fileType: 'heic', target: `${'b'.repeat(32)}.heic`, display: true }));
+    expect(screen.getByRole('img', { name: 'Beach' })).toHaveAttribute('src', `/private/pictures/${'b'.repeat(32)}.display.webp`);
+    expect(screen.getByRole('link', { name: 'Download the original HEIC file' })).toHaveAttribute('href', `/private/pictures/${'b'.repeat(32)}.heic`);
+  });
+
+  it('says what to install when the server could not make a preview, and offers a video browsers cannot play', () => {
+    show(picture({ kind: 'video', fileType: '3gp', target: `${'c'.repeat(32)}.3gp`, thumb: 'none', previewNeeds: 'ffmpeg' }));
+    expect(screen.getByText('No preview yet: install ffmpeg on the server to see one.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Browsers cannot play 3GP videos: download it' })).toBeInTheDocument();
+    expect(document.querySelector('video')).toBeNull();
+  });
+});
