@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { ACCOUNT_LEVELS, LEVEL_NAMES, type Level } from '@site/contracts/levels';
+import { DataTable } from '../../components/DataTable.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { trpc } from '../../lib/trpc.ts';
 
@@ -36,19 +37,15 @@ export default function AdminUsersPage() {
         {users.isPending ? (
           <p role="status">Loading users...</p>
         ) : (
-          <div className="table-scroll">
-            <table className="data-table">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Authentication level</th>
-                </tr>
-              </thead>
-              <tbody>
-                {users.data?.map((user) => (
-                  <tr key={user.name}>
-                    <td>{user.name}</td>
-                    <td>
+          <DataTable
+            rows={users.data ?? []}
+            rowKey={(user) => user.name}
+            columns={[
+              { label: 'Name', cell: (user) => user.name },
+              {
+                label: 'Authentication level',
+                cell: (user) => (
+                    <span>
                       <select
                         aria-label={`Level of ${user.name}`}
                         value={user.level}
@@ -66,12 +63,11 @@ export default function AdminUsersPage() {
                           Saved
                         </span>
                       )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                    </span>
+                ),
+              },
+            ]}
+          />
         )}
       </section>
     </main>

@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { formatUsd, type CharityEntry } from '@site/contracts/finance';
+import { DataTable } from '../../components/DataTable.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { CharityForm, type CharitySubmit } from './CharityForm.tsx';
@@ -137,39 +138,32 @@ export default function FinancesPage() {
         ) : entries.length === 0 ? (
           <p>No entries in {year}.</p>
         ) : (
-          <div className="table-scroll">
-            <table className="data-table finance-table">
-              <thead>
-                <tr>
-                  <th scope="col">Charitable</th>
-                  <th scope="col">Recipient</th>
-                  <th scope="col">Value in USD</th>
-                  <th scope="col">Item</th>
-                  <th scope="col">Date</th>
-                  <th scope="col">Documentation</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {entries.map((entry) => (
-                  <tr key={entry.id}>
-                    <td>{entry.charitable ? 'Yes' : 'No'}</td>
-                    <td>{entry.recipient}</td>
-                    <td className="finance-money">{entry.valueCents === null ? '' : formatUsd(entry.valueCents)}</td>
-                    <td>{entry.item}</td>
-                    <td className="finance-date">{entry.date}</td>
-                    <td>
-                      {entry.hasDocumentation ? (
+          <DataTable
+            className="finance-table"
+            rows={entries}
+            rowKey={(entry) => entry.id}
+            columns={[
+              { label: 'Charitable', cell: (entry) => (entry.charitable ? 'Yes' : 'No') },
+              { label: 'Recipient', cell: (entry) => entry.recipient },
+              { label: 'Value in USD', className: 'finance-money', cell: (entry) => (entry.valueCents === null ? '' : formatUsd(entry.valueCents)) },
+              { label: 'Item', cell: (entry) => entry.item },
+              { label: 'Date', className: 'finance-date', cell: (entry) => entry.date },
+              {
+                label: 'Documentation',
+                cell: (entry) =>
+                      entry.hasDocumentation ? (
                         <button type="button" className="button small" onClick={() => setViewing(entry)} aria-label={`View documentation for ${entry.recipient}`}>
                           View
                         </button>
                       ) : (
                         <span className="finance-none">None</span>
-                      )}
-                    </td>
-                    <td className="finance-actions">
+                      ),
+              },
+              {
+                label: 'Actions',
+                hideLabel: true,
+                className: 'finance-actions',
+                cell: (entry) => (
                       <div>
                         <button
                           type="button"
@@ -187,12 +181,10 @@ export default function FinancesPage() {
                           Delete
                         </button>
                       </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                ),
+              },
+            ]}
+          />
         )}
       </section>
 

@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { HouseTask, HouseType } from '@site/contracts/house';
+import { DataTable } from '../../components/DataTable.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { viewerOf } from '../../lib/access.ts';
@@ -16,33 +17,28 @@ function HouseTable(props: { title: string; id: string; tasks: HouseTask[]; mana
       {props.tasks.length === 0 ? (
         <p className="house-empty">Nothing here.</p>
       ) : (
-        <div className="table-scroll house-scroll" tabIndex={0} role="group" aria-labelledby={props.id}>
-          <table className="data-table">
-            <thead>
-              <tr>
-                <th scope="col">Task</th>
-                {props.manage && (
-                  <th scope="col">
-                    <span className="visually-hidden">Action</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {props.tasks.map((task) => (
-                <tr key={task.id}>
-                  <td className="house-text">{task.task}</td>
-                  {props.manage && (
-                    <td className="house-action">
-                      <button type="button" className="button" disabled={props.busy} aria-label={`Complete ${task.task}`} onClick={() => props.onComplete(task)}>
-                        Complete
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        <div className="house-scroll" tabIndex={0} role="group" aria-labelledby={props.id}>
+          <DataTable
+            rows={props.tasks}
+            rowKey={(task) => task.id}
+            columns={[
+              { label: 'Task', className: 'house-text', cell: (task) => task.task },
+              ...(props.manage
+                ? [
+                    {
+                      label: 'Action',
+                      hideLabel: true,
+                      className: 'house-action',
+                      cell: (task: HouseTask) => (
+                        <button type="button" className="button" disabled={props.busy} aria-label={`Complete ${task.task}`} onClick={() => props.onComplete(task)}>
+                          Complete
+                        </button>
+                      ),
+                    },
+                  ]
+                : []),
+            ]}
+          />
         </div>
       )}
     </section>

@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { parseTodoStatus, todoMessages, type TodoTask } from '@site/contracts/todo';
+import { DataTable } from '../../components/DataTable.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { trpc } from '../../lib/trpc.ts';
@@ -65,28 +66,23 @@ export default function TodoPage() {
         ) : shown.length === 0 ? (
           <p>No tasks yet.</p>
         ) : (
-          <div className="table-scroll">
-            <table className="data-table todo-table">
-              <thead>
-                <tr>
-                  <th scope="col">Status</th>
-                  <th scope="col">Task</th>
-                </tr>
-              </thead>
-              <tbody>
-                {shown.map((row) => (
-                  <tr key={row.id} className={`todo-${row.status.toLowerCase()}`}>
-                    <td>
-                      <button type="button" className="button todo-status" aria-label={`${row.status}: change the status of ${row.task}`} onClick={() => changeStatus(row)}>
-                        {row.status}
-                      </button>
-                    </td>
-                    <td className="todo-text">{row.task}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            className="todo-table"
+            rows={shown}
+            rowKey={(row) => row.id}
+            rowClassName={(row) => `todo-${row.status.toLowerCase()}`}
+            columns={[
+              {
+                label: 'Status',
+                cell: (row) => (
+                  <button type="button" className="button todo-status" aria-label={`${row.status}: change the status of ${row.task}`} onClick={() => changeStatus(row)}>
+                    {row.status}
+                  </button>
+                ),
+              },
+              { label: 'Task', className: 'todo-text', cell: (row) => row.task },
+            ]}
+          />
         )}
       </section>
       <section className="card" aria-labelledby="add-task-title">

@@ -9,6 +9,7 @@ import {
   windowsKeyMessages,
   type WindowsKey,
 } from '@site/contracts/windows-keys';
+import { DataTable } from '../../components/DataTable.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { copyAndAlert } from '../../lib/clipboard.ts';
@@ -113,21 +114,15 @@ export default function WindowsRegistryPage() {
         ) : keys.data?.length === 0 ? (
           <p>No keys are registered yet.</p>
         ) : (
-          <div className="table-scroll">
-            <table className="data-table keys-table">
-              <thead>
-                <tr>
-                  <th scope="col">Action</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Location</th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.data?.map((row) => (
-                  <tr key={row.key}>
-                    <td>
-                      {row.status === 'Active' ? (
+          <DataTable
+            className="keys-table"
+            rows={keys.data ?? []}
+            rowKey={(row) => row.key}
+            columns={[
+              {
+                label: 'Action',
+                cell: (row) =>
+                      row.status === 'Active' ? (
                         <button type="button" className="button" disabled={update.isPending} aria-label={`Release the key at ${row.location}`} onClick={() => release(row)}>
                           Release
                         </button>
@@ -135,18 +130,13 @@ export default function WindowsRegistryPage() {
                         <button type="button" className="button" disabled={update.isPending} aria-label={`Claim ${row.key}`} onClick={() => claim(row)}>
                           Claim
                         </button>
-                      )}
-                    </td>
-                    <td>
-                      <code className="key-text">{row.status === 'Active' ? MASKED_KEY : row.key}</code>
-                    </td>
-                    <td>{row.status}</td>
-                    <td className="key-location">{row.location}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                      ),
+              },
+              { label: 'Key', cell: (row) => <code className="key-text">{row.status === 'Active' ? MASKED_KEY : row.key}</code> },
+              { label: 'Status', cell: (row) => row.status },
+              { label: 'Location', className: 'key-location', cell: (row) => row.location },
+            ]}
+          />
         )}
       </section>
       <RegisterKey />
