@@ -5,7 +5,7 @@ import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { CharityForm, type CharitySubmit } from './CharityForm.tsx';
 import { DocumentViewer } from './DocumentViewer.tsx';
-import { uploadDocumentation } from './documents.ts';
+import { saveWithDocumentation } from './documents.ts';
 import './finance.css';
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -45,13 +45,13 @@ export default function FinancesPage() {
     setNotice(null);
     setBusy(true);
     try {
-      const entry = editing ? await update.mutateAsync({ id: editing.id, ...draft }) : await add.mutateAsync(draft);
-      try {
-        if (file) await uploadDocumentation(entry.id, file);
-        else if (dropDoc) await removeDocumentation.mutateAsync({ id: entry.id });
-      } catch (error) {
-        setFormError(`The entry was saved, but not its documentation: ${message(error)}`);
-      }
+      // With a file, the entry and the file go in one request: a refused file saves neither.
+      const entry = file
+        ? await saveWithDocumentation(editing?.id ?? null, draft, file)
+        : editing
+          ? await update.mutateAsync({ id: editing.id, ...draft })
+          : await add.mutateAsync(draft);
+      if (!file && dropDoc) await removeDocumentation.mutateAsync({ id: entry.id });
       setEditing(null);
       setYear(Number(entry.date.slice(0, 4)));
       setNotice(editing ? 'Entry saved.' : 'Entry added.');
