@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ACCOUNT_LEVELS, LEVEL_NAMES, type Level } from '@site/contracts/levels';
 import { DataTable } from '../../components/DataTable.tsx';
+import { Loaded } from '../../components/Loaded.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { trpc } from '../../lib/trpc.ts';
 
@@ -33,12 +34,12 @@ export default function AdminUsersPage() {
       </header>
       <section className="card" aria-labelledby="users-title">
         <h2 id="users-title">Users</h2>
-        <ErrorBubble message={error ?? (users.error ? users.error.message : null)} />
-        {users.isPending ? (
-          <p role="status">Loading users...</p>
-        ) : (
+        <ErrorBubble message={error} />
+        <Loaded query={users} what="the users" loading="Loading users...">
+          {(list) =>
+            (
           <DataTable
-            rows={users.data ?? []}
+            rows={list}
             rowKey={(user) => user.name}
             columns={[
               { label: 'Name', cell: (user) => user.name },
@@ -68,7 +69,9 @@ export default function AdminUsersPage() {
               },
             ]}
           />
-        )}
+        )
+          }
+        </Loaded>
       </section>
     </main>
   );

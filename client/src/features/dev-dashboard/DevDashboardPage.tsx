@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { DevAction, DevActionState, DevRun } from '@site/contracts/dev-dashboard';
 import { DataTable } from '../../components/DataTable.tsx';
+import { Loaded } from '../../components/Loaded.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
@@ -125,14 +126,14 @@ export default function DevDashboardPage() {
 
       <section className="card" aria-labelledby="dev-audit-title">
         <h2 id="dev-audit-title">Audit log</h2>
-        {runs.isPending ? (
-          <p role="status">Loading runs...</p>
-        ) : (runs.data ?? []).length === 0 ? (
+        <Loaded query={runs} what="the audit log" loading="Loading runs...">
+          {(list) =>
+            list.length === 0 ? (
           <p>No runs yet.</p>
         ) : (
           <DataTable
             className="dev-audit"
-            rows={runs.data ?? []}
+            rows={list}
             rowKey={(r) => r.id}
             columns={[
               { label: 'When', className: 'dev-nowrap', cell: (r) => formatWhen(r.startedAt) },
@@ -144,7 +145,9 @@ export default function DevDashboardPage() {
               { label: 'Last lines of output', cell: (r) => <pre className="dev-tail">{r.output}</pre> },
             ]}
           />
-        )}
+        )
+          }
+        </Loaded>
       </section>
 
       {asking?.confirmPhrase && (

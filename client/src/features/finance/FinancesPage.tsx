@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { formatUsd, type CharityEntry } from '@site/contracts/finance';
 import { DataTable } from '../../components/DataTable.tsx';
+import { Loaded } from '../../components/Loaded.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { CharityForm, type CharitySubmit } from './CharityForm.tsx';
@@ -132,10 +133,10 @@ export default function FinancesPage() {
             {notice}
           </p>
         )}
-        <ErrorBubble message={tableError ?? (list.error ? list.error.message : null)} />
-        {list.isPending ? (
-          <p role="status">Loading entries...</p>
-        ) : entries.length === 0 ? (
+        <ErrorBubble message={tableError} />
+        <Loaded query={list} what="the entries" loading="Loading entries...">
+          {() =>
+            entries.length === 0 ? (
           <p>No entries in {year}.</p>
         ) : (
           <DataTable
@@ -185,7 +186,9 @@ export default function FinancesPage() {
               },
             ]}
           />
-        )}
+        )
+          }
+        </Loaded>
       </section>
 
       <CharityForm

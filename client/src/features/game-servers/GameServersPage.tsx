@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { gameServerMessages, type GameServer } from '@site/contracts/game-servers';
 import { DataTable } from '../../components/DataTable.tsx';
+import { Loaded } from '../../components/Loaded.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { viewerOf } from '../../lib/access.ts';
@@ -81,14 +82,13 @@ export default function GameServersPage() {
       </header>
       <section className="card" aria-labelledby="servers-title">
         <h2 id="servers-title">Active Servers:</h2>
-        <ErrorBubble message={servers.error ? servers.error.message : null} />
-        {servers.isPending ? (
-          <p role="status">Checking the servers...</p>
-        ) : servers.data?.length === 0 ? (
+        <Loaded query={servers} what="the servers" loading="Checking the servers...">
+          {(list) =>
+            list.length === 0 ? (
           <p>No servers are listed.</p>
         ) : (
           <DataTable
-            rows={servers.data ?? []}
+            rows={list}
             rowKey={(server) => server.id}
             columns={[
               { label: 'Status', cell: (server) => <span className={`server-status ${server.status.toLowerCase()}`}>{server.status}</span> },
@@ -133,7 +133,9 @@ export default function GameServersPage() {
                 : []),
             ]}
           />
-        )}
+        )
+          }
+        </Loaded>
       </section>
       {admin && <ServerForm key={draft.id ?? 'new'} draft={draft} setDraft={setDraft} />}
     </main>

@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { HouseTask, HouseType } from '@site/contracts/house';
 import { DataTable } from '../../components/DataTable.tsx';
+import { Loaded } from '../../components/Loaded.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { viewerOf } from '../../lib/access.ts';
@@ -84,15 +85,16 @@ export default function HousePage() {
         <h1>House TODO</h1>
         <p className="lead">{manage ? 'What the house needs doing and getting. Complete a task when it is done.' : 'What the house needs doing and getting.'}</p>
       </header>
-      <ErrorBubble message={tasks.error ? tasks.error.message : null} />
-      {tasks.isPending ? (
-        <p role="status">Loading the list...</p>
-      ) : (
+      <Loaded query={tasks} what="the list" loading="Loading the list...">
+        {() =>
+          (
         <div className="house-grid">
           <HouseTable title="House To Do:" id="house-todo-title" tasks={ofType('To Do')} manage={manage} onComplete={onComplete} busy={complete.isPending} />
           <HouseTable title="House To Get:" id="house-toget-title" tasks={ofType('To Get')} manage={manage} onComplete={onComplete} busy={complete.isPending} />
         </div>
-      )}
+      )
+        }
+      </Loaded>
       {manage && (
         <section className="card" aria-labelledby="house-add-title">
           <h2 id="house-add-title">Add Task</h2>

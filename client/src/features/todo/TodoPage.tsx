@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { parseTodoStatus, todoMessages, type TodoTask } from '@site/contracts/todo';
 import { DataTable } from '../../components/DataTable.tsx';
+import { Loaded } from '../../components/Loaded.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { trpc } from '../../lib/trpc.ts';
@@ -60,10 +61,9 @@ export default function TodoPage() {
             Show abandoned{hidden > 0 ? ` (${hidden})` : ''}
           </label>
         </div>
-        <ErrorBubble message={tasks.error ? tasks.error.message : null} />
-        {tasks.isPending ? (
-          <p role="status">Loading tasks...</p>
-        ) : shown.length === 0 ? (
+        <Loaded query={tasks} what="your tasks" loading="Loading tasks...">
+          {() =>
+            shown.length === 0 ? (
           <p>No tasks yet.</p>
         ) : (
           <DataTable
@@ -83,7 +83,9 @@ export default function TodoPage() {
               { label: 'Task', className: 'todo-text', cell: (row) => row.task },
             ]}
           />
-        )}
+        )
+          }
+        </Loaded>
       </section>
       <section className="card" aria-labelledby="add-task-title">
         <h2 id="add-task-title">Add Task</h2>

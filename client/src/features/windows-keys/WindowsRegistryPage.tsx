@@ -10,6 +10,7 @@ import {
   type WindowsKey,
 } from '@site/contracts/windows-keys';
 import { DataTable } from '../../components/DataTable.tsx';
+import { Loaded } from '../../components/Loaded.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { copyAndAlert } from '../../lib/clipboard.ts';
@@ -108,15 +109,14 @@ export default function WindowsRegistryPage() {
       </header>
       <section className="card" aria-labelledby="keys-title">
         <h2 id="keys-title">Keys</h2>
-        <ErrorBubble message={keys.error ? keys.error.message : null} />
-        {keys.isPending ? (
-          <p role="status">Loading keys...</p>
-        ) : keys.data?.length === 0 ? (
+        <Loaded query={keys} what="the keys" loading="Loading keys...">
+          {(list) =>
+            list.length === 0 ? (
           <p>No keys are registered yet.</p>
         ) : (
           <DataTable
             className="keys-table"
-            rows={keys.data ?? []}
+            rows={list}
             rowKey={(row) => row.key}
             columns={[
               {
@@ -137,7 +137,9 @@ export default function WindowsRegistryPage() {
               { label: 'Location', className: 'key-location', cell: (row) => row.location },
             ]}
           />
-        )}
+        )
+          }
+        </Loaded>
       </section>
       <RegisterKey />
       <section className="card" aria-labelledby="commands-title">
