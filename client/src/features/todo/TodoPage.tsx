@@ -31,7 +31,8 @@ export default function TodoPage() {
 
   const changeStatus = (row: TodoTask) => {
     const entered = window.prompt(`${STATUS_PROMPT}\n\n${row.task}`, '');
-    if (entered === null) return;
+    // Cancel, or OK on an empty answer: nothing to change.
+    if (entered === null || entered.trim() === '') return;
     if (parseTodoStatus(entered) === null) {
       window.alert(todoMessages.invalidStatus(entered));
       return;

@@ -32,6 +32,10 @@ function RegisterKey() {
       void utils.windowsKeys.list.invalidate();
     },
   });
+  // Once shown, the messages follow the fields: each leaves when what it asks for is done.
+  const recheck = (next: { key?: string; status?: string; location?: string }) => {
+    if (errors.length > 0) setErrors(registrationErrors({ key, status, location, ...next }));
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const found = registrationErrors({ key, status, location });
@@ -45,7 +49,10 @@ function RegisterKey() {
         <TextInput
           label="Key"
           value={key}
-          onValueChange={(value) => setKey(formatKey(value))}
+          onValueChange={(value) => {
+            setKey(formatKey(value));
+            recheck({ key: formatKey(value) });
+          }}
           placeholder="XXXXX-XXXXX-XXXXX-XXXXX-XXXXX"
           autoComplete="off"
           spellCheck={false}
@@ -53,7 +60,14 @@ function RegisterKey() {
         />
         <div className="field">
           <label htmlFor="register-status">Status</label>
-          <select id="register-status" value={status} onChange={(event) => setStatus(event.target.value)}>
+          <select
+            id="register-status"
+            value={status}
+            onChange={(event) => {
+              setStatus(event.target.value);
+              recheck({ status: event.target.value });
+            }}
+          >
             <option value="">{'\u00a0'}</option>
             {WINDOWS_KEY_STATUSES.map((s) => (
               <option key={s} value={s}>
@@ -62,7 +76,15 @@ function RegisterKey() {
             ))}
           </select>
         </div>
-        <TextInput label="Location" value={location} onValueChange={setLocation} maxLength={100} />
+        <TextInput
+          label="Location"
+          value={location}
+          onValueChange={(value) => {
+            setLocation(value);
+            recheck({ location: value });
+          }}
+          maxLength={100}
+        />
         <button type="submit" className="button primary" disabled={add.isPending}>
           Register
         </button>
