@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { it } from 'vitest';
-import { DESKTOP, PHONE, closeWelcome, describeInBrowser, expect, signUp, useSite, waitForShell } from './harness.ts';
+import { DESKTOP, PHONE, closeWelcome, describeInBrowser, expect, logIn, signUp, useSite, waitForShell } from './harness.ts';
 import { scriptedPage } from './members.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ux-e2e-'));
@@ -22,6 +22,14 @@ async function enterThenClick(page: Page, field: Locator, button: Locator, hint 
   await field.press('Enter');
   await page.getByText(hint, { exact: true }).waitFor();
   await button.click();
+}
+
+/** Signs the owner (the account the first test made) in on a page. */
+async function asOwner(page: Page): Promise<Page> {
+  await logIn(page, 'owner', 'owner-password');
+  await page.waitForURL('**/personal');
+  await waitForShell(page);
+  return page;
 }
 
 describeInBrowser('forms take the first click after Enter; tables fit a phone', () => {
@@ -115,14 +123,7 @@ describeInBrowser('forms take the first click after Enter; tables fit a phone', 
   });
 
   it('at 390 px every table page shows each value of each row, labelled, inside the screen', async () => {
-    const page = await site.newPage({ viewport: DESKTOP });
-    await page.goto('/login');
-    await waitForShell(page);
-    const login = page.locator('form', { has: page.getByRole('heading', { name: 'Log In' }) });
-    await login.getByLabel('Name').fill('owner');
-    await login.getByLabel('Password').fill('owner-password');
-    await login.getByRole('button', { name: 'Login' }).click();
-    await page.waitForURL('**/personal');
+    const page = await asOwner(await site.newPage({ viewport: DESKTOP }));
     await page.goto('/admin/dev-dashboard');
     await waitForShell(page);
     await page.getByRole('button', { name: 'Dev Pull' }).click();
@@ -130,13 +131,13 @@ describeInBrowser('forms take the first click after Enter; tables fit a phone', 
     await page.setViewportSize(PHONE);
 
     const pages: [string, string][] = [
-      ['/personal/windows-registry', 'windows-registry-phone'],
-      ['/personal/game-servers', 'game-servers-phone'],
-      ['/admin/finances', 'finance-phone'],
-      ['/admin/dev-dashboard', 'dev-dashboard-phone'],
-      ['/personal/todo', 'todo-phone'],
-      ['/house', 'house-phone'],
-      ['/admin', 'admin-users-phone'],
+      ['/personal/windows-registry', 'table-windows-keys-phone'],
+      ['/personal/game-servers', 'table-game-servers-phone'],
+      ['/admin/finances', 'table-finance-phone'],
+      ['/admin/dev-dashboard', 'table-dev-dashboard-phone'],
+      ['/personal/todo', 'table-todo-phone'],
+      ['/house', 'table-house-phone'],
+      ['/admin', 'table-admin-users-phone'],
     ];
     for (const [address, shot] of pages) {
       await page.goto(address);
@@ -168,21 +169,10 @@ describeInBrowser('forms take the first click after Enter; tables fit a phone', 
   });
 
   /** A signed-in owner page (the account the first test made). */
-  async function ownerPage(viewport = DESKTOP): Promise<Page> {
-    const page = await site.newPage({ viewport });
-    await page.goto('/login');
-    await waitForShell(page);
-    const login = page.locator('form', { has: page.getByRole('heading', { name: 'Log In' }) });
-    await login.getByLabel('Name').fill('owner');
-    await login.getByLabel('Password').fill('owner-password');
-    await login.getByRole('button', { name: 'Login' }).click();
-    await page.waitForURL('**/personal');
-    await waitForShell(page);
-    return page;
-  }
+
 
   it('keyboard: a skip link comes first, dropdown items wait for the arrows, the tower help closes with Escape', async () => {
-    const page = await ownerPage();
+    const page = await asOwner(await site.newPage({ viewport: DESKTOP }));
     await page.goto('/personal/todo');
     await waitForShell(page);
     await page.keyboard.press('Tab');
@@ -217,7 +207,7 @@ describeInBrowser('forms take the first click after Enter; tables fit a phone', 
   });
 
   it('states: a failed load says so with Retry, offline says so, messages leave with their cause', async () => {
-    const page = await ownerPage();
+    const page = await asOwner(await site.newPage({ viewport: DESKTOP }));
     await page.route('**/trpc/todo.list**', (route) => route.abort());
     await page.goto('/personal/todo');
     await waitForShell(page);
@@ -251,13 +241,7 @@ describeInBrowser('forms take the first click after Enter; tables fit a phone', 
     await expect(visitor.locator('[data-testid="navbar"]').count()).resolves.toBe(0);
 
     const { page, alerts } = await scriptedPage(site);
-    await page.goto('/login');
-    await waitForShell(page);
-    const login = page.locator('form', { has: page.getByRole('heading', { name: 'Log In' }) });
-    await login.getByLabel('Name').fill('owner');
-    await login.getByLabel('Password').fill('owner-password');
-    await login.getByRole('button', { name: 'Login' }).click();
-    await page.waitForURL('**/personal');
+    await asOwner(page);
     await page.goto('/personal/todo');
     await waitForShell(page);
     // The harness answers this prompt with an empty OK.

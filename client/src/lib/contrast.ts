@@ -44,32 +44,22 @@ export function nearestReadable(color: string, against: string, ratio = AA_RATIO
 
 /**
  * The pairs the site draws text with: the text colour, the colour under it, and which of the two to
- * change when they clash (the one that does not also pair with something else that reads well).
+ * change when they clash (the one that does not also pair with something else that reads well:
+ * the text colour is shared with the page, so a clashing menu is what changes).
  */
-export type ColorPair = { label: string; text: string; on: string; fix: ColorKey; fixed: (shade: string) => Partial<Colors> };
+export type ColorPair = { label: string; text: string; on: string; fix: ColorKey };
 
 export function sitePairs(colors: Colors): ColorPair[] {
   const card = mix(colors.menuColor, 0.45, colors.backgroundColor);
+  const text = colors.foregroundColor;
   return [
-    { label: 'Navbar text on menus', text: colors.foregroundColor, on: colors.menuColor, fix: 'menuColor', fixed: (menuColor) => ({ menuColor }) },
-    {
-      label: 'Dropdown text on the secondary menu',
-      text: colors.foregroundColor,
-      on: colors.menuColor2,
-      fix: 'menuColor2',
-      fixed: (menuColor2) => ({ menuColor2 }),
-    },
-    { label: 'Button text on buttons', text: colors.foregroundColor, on: colors.menuColor, fix: 'menuColor', fixed: (menuColor) => ({ menuColor }) },
-    {
-      label: 'Text on the background',
-      text: colors.foregroundColor,
-      on: colors.backgroundColor,
-      fix: 'foregroundColor',
-      fixed: (foregroundColor) => ({ foregroundColor }),
-    },
-    { label: 'Text on cards', text: colors.foregroundColor, on: card, fix: 'foregroundColor', fixed: (foregroundColor) => ({ foregroundColor }) },
-    { label: 'Links on the background', text: colors.linkColor, on: colors.backgroundColor, fix: 'linkColor', fixed: (linkColor) => ({ linkColor }) },
-    { label: 'Errors on the background', text: colors.errorColor, on: colors.backgroundColor, fix: 'errorColor', fixed: (errorColor) => ({ errorColor }) },
+    { label: 'Navbar text on menus', text, on: colors.menuColor, fix: 'menuColor' },
+    { label: 'Dropdown text on the secondary menu', text, on: colors.menuColor2, fix: 'menuColor2' },
+    { label: 'Button text on buttons', text, on: colors.menuColor, fix: 'menuColor' },
+    { label: 'Text on the background', text, on: colors.backgroundColor, fix: 'foregroundColor' },
+    { label: 'Text on cards', text, on: card, fix: 'foregroundColor' },
+    { label: 'Links on the background', text: colors.linkColor, on: colors.backgroundColor, fix: 'linkColor' },
+    { label: 'Errors on the background', text: colors.errorColor, on: colors.backgroundColor, fix: 'errorColor' },
   ];
 }
 

@@ -49,7 +49,7 @@ function ContrastList({ colors, onFix }: { colors: Colors; onFix: (change: Parti
                 {ratio.toFixed(1)}:1{low ? ' (too low)' : ''}
               </span>
               {shade && (
-                <button type="button" className="button" onClick={() => onFix(pair.fixed(shade))}>
+                <button type="button" className="button" onClick={() => onFix({ [pair.fix]: shade })}>
                   Use {shade} for {COLOR_LABELS[pair.fix]}
                 </button>
               )}
