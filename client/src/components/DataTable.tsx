@@ -19,26 +19,27 @@ type Props<Row> = {
 /**
  * The site's data table. Wide screens get a table; below 600 px each row becomes a card whose
  * cells carry their column's name (data-label, drawn by site.css), so every value of every row is
- * on screen without scrolling sideways.
+ * on screen without scrolling sideways. The explicit roles keep the table's meaning for screen
+ * readers (and role queries) after the phone layout changes its display from table to block.
  */
 export function DataTable<Row>({ columns, rows, rowKey, rowClassName, className }: Props<Row>) {
   return (
     <div className="table-scroll">
-      <table className={`data-table${className ? ` ${className}` : ''}`}>
-        <thead>
-          <tr>
+      <table className={`data-table${className ? ` ${className}` : ''}`} role="table">
+        <thead role="rowgroup">
+          <tr role="row">
             {columns.map((column) => (
-              <th key={column.label} scope="col">
+              <th key={column.label} scope="col" role="columnheader">
                 {column.hideLabel ? <span className="visually-hidden">{column.label}</span> : column.label}
               </th>
             ))}
           </tr>
         </thead>
-        <tbody>
+        <tbody role="rowgroup">
           {rows.map((row) => (
-            <tr key={rowKey(row)} className={rowClassName?.(row)}>
+            <tr key={rowKey(row)} className={rowClassName?.(row)} role="row">
               {columns.map((column) => (
-                <td key={column.label} className={column.className} data-label={column.hideLabel ? undefined : column.label}>
+                <td key={column.label} className={column.className} data-label={column.hideLabel ? undefined : column.label} role="cell">
                   {column.cell(row)}
                 </td>
               ))}

@@ -41,8 +41,9 @@ function ContrastList({ colors, onFix }: { colors: Colors; onFix: (change: Parti
           const shade = low ? suggestion(pair) : null;
           return (
             <li key={pair.label} className={low ? 'contrast-row low' : 'contrast-row'} data-testid="contrast-row">
-              <span className="contrast-sample" style={{ color: pair.text, background: pair.on }} aria-hidden="true">
-                Aa
+              {/* A swatch, not text: the sample of a clashing pair would itself be unreadable text. */}
+              <span className="contrast-sample" style={{ background: pair.on }} aria-hidden="true">
+                <span style={{ background: pair.text }} />
               </span>
               <span className="contrast-label">{pair.label}</span>
               <span className="contrast-ratio">
