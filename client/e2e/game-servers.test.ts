@@ -28,7 +28,14 @@ describeInBrowser('game servers: live status and copying the address', () => {
     const online = page.getByText('Online', { exact: true });
     await online.waitFor();
     // Online reads as good news (green), not as grey text.
-    const [r, g, b] = (await online.evaluate((el) => getComputedStyle(el).color)).match(/\d+(\.\d+)?/g)?.map(Number) ?? [];
+    const [r, g, b] = await online.evaluate((el) => {
+      // Through a canvas: color-mix() computes to color(srgb ...), a canvas pixel is plain RGB.
+      const context = document.createElement('canvas').getContext('2d');
+      if (!context) return [];
+      context.fillStyle = getComputedStyle(el).color;
+      context.fillRect(0, 0, 1, 1);
+      return [...context.getImageData(0, 0, 1, 1).data];
+    });
     expect(g).toBeGreaterThan((r ?? 0) + 20);
     expect(g).toBeGreaterThan((b ?? 0) + 20);
     await page.getByRole('button', { name: `${port}: copy 127.0.0.1:${port}` }).click();
