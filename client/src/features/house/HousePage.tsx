@@ -86,14 +86,12 @@ export default function HousePage() {
         <p className="lead">{manage ? 'What the house needs doing and getting. Complete a task when it is done.' : 'What the house needs doing and getting.'}</p>
       </header>
       <Loaded query={tasks} what="the list" loading="Loading the list...">
-        {() =>
-          (
-        <div className="house-grid">
-          <HouseTable title="House To Do:" id="house-todo-title" tasks={ofType('To Do')} manage={manage} onComplete={onComplete} busy={complete.isPending} />
-          <HouseTable title="House To Get:" id="house-toget-title" tasks={ofType('To Get')} manage={manage} onComplete={onComplete} busy={complete.isPending} />
-        </div>
-      )
-        }
+        {() => (
+          <div className="house-grid">
+            <HouseTable title="House To Do:" id="house-todo-title" tasks={ofType('To Do')} manage={manage} onComplete={onComplete} busy={complete.isPending} />
+            <HouseTable title="House To Get:" id="house-toget-title" tasks={ofType('To Get')} manage={manage} onComplete={onComplete} busy={complete.isPending} />
+          </div>
+        )}
       </Loaded>
       {manage && (
         <section className="card" aria-labelledby="house-add-title">
