@@ -25,7 +25,19 @@ describeInBrowser('game servers: live status and copying the address', () => {
     await setLevel(owner, 'friend', 1);
     await open(page, '/personal/game-servers');
     await page.getByRole('heading', { name: 'Active Servers:' }).waitFor();
-    await page.getByText('Online', { exact: true }).waitFor();
+    const online = page.getByText('Online', { exact: true });
+    await online.waitFor();
+    // Online reads as good news (green), not as grey text.
+    const [r, g, b] = await online.evaluate((el) => {
+      // Through a canvas: color-mix() computes to color(srgb ...), a canvas pixel is plain RGB.
+      const context = document.createElement('canvas').getContext('2d');
+      if (!context) return [];
+      context.fillStyle = getComputedStyle(el).color;
+      context.fillRect(0, 0, 1, 1);
+      return [...context.getImageData(0, 0, 1, 1).data];
+    });
+    expect(g).toBeGreaterThan((r ?? 0) + 20);
+    expect(g).toBeGreaterThan((b ?? 0) + 20);
     await page.getByRole('button', { name: `${port}: copy 127.0.0.1:${port}` }).click();
     await expect.poll(() => alerts.at(-1)).toBe('Address copied to clipboard');
     await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(`127.0.0.1:${port}`);

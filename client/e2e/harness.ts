@@ -265,7 +265,7 @@ export async function closeWelcome(page: Page, choice: 'OK' | 'Cancel' = 'OK'): 
   const dialog = page.getByRole('dialog', { name: 'Welcome to the hub' });
   await dialog.waitFor();
   const saved = choice === 'Cancel' ? page.waitForResponse((r) => r.url().includes('settings.dismissSplash') && r.ok()) : undefined;
-  await dialog.getByRole('button', { name: choice }).click();
+  await dialog.getByRole('button', { name: choice === 'OK' ? 'Show again next time' : "Don't show again" }).click();
   await saved;
   await dialog.waitFor({ state: 'detached' });
 }

@@ -72,6 +72,14 @@ describeInBrowser('pictures: upload, gallery, viewer and approval', () => {
     await viewer.getByText('Taken on: July 15, 2021').waitFor();
     await expect(viewer.locator('.viewer-caption').textContent()).resolves.toBe('beach');
     await site.screenshot(page, 'pictures-viewer-desktop');
+    // The close button is on top (the viewer is above the navbar), where a click lands.
+    const close = viewer.getByRole('button', { name: 'Close viewer' });
+    await expect(
+      close.evaluate((button) => {
+        const box = button.getBoundingClientRect();
+        return document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2) === button;
+      }),
+    ).resolves.toBe(true);
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => viewer.locator('.viewer-caption').textContent()).toBe('sunset');
     await viewer.getByText('Taken on: July 2021').waitFor();

@@ -135,7 +135,7 @@ describeInBrowser('recipes: authoring, the three views and settings that work', 
     await waitForShell(page);
     await choose(page, 'Measurement System', 'Metric');
     await choose(page, 'Ingredient View', 'List, single column');
-    await choose(page, 'Decimals', 'true');
+    await choose(page, 'Decimals', 'Decimals (0.5)');
     await site.screenshot(page, 'recipes-settings-desktop', { fullPage: true });
     await page.goto(`/personal/recipes/page/${recipeId}`);
     await waitForShell(page);
@@ -146,8 +146,8 @@ describeInBrowser('recipes: authoring, the three views and settings that work', 
     await page.goto('/personal/recipes/settings');
     await waitForShell(page);
     await choose(page, 'Measurement System', 'American');
-    await choose(page, 'Decimals', 'false');
-    await choose(page, 'Improper fractions', 'true');
+    await choose(page, 'Decimals', 'Fractions (1/2)');
+    await choose(page, 'Improper fractions', 'Improper fractions (3/2)');
     await choose(page, 'Ingredient View', 'List, fit screen');
     await choose(page, 'Default View', 'Steps');
     await page.goto(`/personal/recipes/page/${recipeId}`);

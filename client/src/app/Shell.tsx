@@ -1,6 +1,8 @@
 import { useEffect } from 'react';
 import { Link, Outlet, useLocation, useNavigation } from 'react-router-dom';
 import { LoadingCover } from '../components/LoadingCover.tsx';
+import { OfflineBanner } from '../components/Loaded.tsx';
+import { SkipLink } from '../components/SkipLink.tsx';
 import { Navbar, type NavLinkComponent } from '../components/navbar/Navbar.tsx';
 import { applyColors } from '../lib/colors.ts';
 import { trpc } from '../lib/trpc.ts';
@@ -30,7 +32,9 @@ export function Shell() {
   return (
     <>
       {navigation.state === 'loading' && <div className="route-progress" role="progressbar" aria-label="Loading page" />}
+      <SkipLink />
       <Navbar status={status.data ?? SIGNED_OUT} clickToToggle={navbarStyle.data?.clickToToggle ?? false} Link={Link as NavLinkComponent} />
+      <OfflineBanner />
       <Outlet />
     </>
   );

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { CTRL_ENTER_HINT, TextInput } from './TextInput.tsx';
+import { CTRL_ENTER_HINT, TAP_HINT, TextInput } from './TextInput.tsx';
 
 function Form({ onSubmit }: { onSubmit: () => void }) {
   const [value, setValue] = useState('');
@@ -14,6 +14,7 @@ function Form({ onSubmit }: { onSubmit: () => void }) {
       }}
     >
       <TextInput label="Task" value={value} onValueChange={setValue} />
+      <button type="submit">Add</button>
     </form>
   );
 }
@@ -34,5 +35,25 @@ describe('TextInput', () => {
     await userEvent.type(screen.getByLabelText('Task'), 'milk{Control>}{Enter}{/Control}');
     expect(onSubmit).toHaveBeenCalledTimes(1);
     expect(screen.queryByText(CTRL_ENTER_HINT)).not.toBeInTheDocument();
+  });
+
+  it('keeps the hint (and its reserved line) when the field loses focus, until the next keystroke', async () => {
+    render(<Form onSubmit={vi.fn()} />);
+    const hint = document.querySelector('.field-hint');
+    expect(hint).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText('Task'), 'milk{Enter}');
+    await userEvent.click(document.body);
+    expect(screen.getByText(CTRL_ENTER_HINT)).toBe(hint);
+    await userEvent.type(screen.getByLabelText('Task'), 's');
+    expect(screen.queryByText(CTRL_ENTER_HINT)).not.toBeInTheDocument();
+    expect(document.querySelector('.field-hint')).toBe(hint);
+  });
+
+  it('tells a touch user to tap the button', async () => {
+    render(<Form onSubmit={vi.fn()} />);
+    const input = screen.getByLabelText('Task');
+    await userEvent.pointer({ keys: '[TouchA]', target: input });
+    await userEvent.type(input, 'milk{Enter}', { skipClick: true });
+    expect(screen.getByText(TAP_HINT)).toBeInTheDocument();
   });
 });

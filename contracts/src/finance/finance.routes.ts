@@ -29,6 +29,8 @@ export const financeRoutes = defineArea({
     'GET /private/finance/:id/documentation': { access: 3 },
     /** The page's upload of documentation (JSON with base64, larger than the general body limit allows). */
     'POST /private/finance/:id/documentation': { access: 3 },
+    /** The page's save of an entry together with its documentation: both are saved, or neither. */
+    'POST /private/finance/entries': { access: 3 },
     /** One year's entries as CSV. */
     'GET /private/finance/export/:year': { access: 3 },
   },

@@ -115,6 +115,15 @@ export type UpdateCharityValues = z.output<typeof updateCharityInput>;
 export const yearInput = z.object({ year: yearSchema });
 export const entryIdInput = z.object({ id: entryId });
 
+/** The page's save of an entry and its new documentation in one request (id: an edit; none: a new entry). */
+export const saveEntryInput = z.object({
+  id: entryId.optional(),
+  ...entryFields,
+  file: text({ label: 'Documentation', max: 64 * 1024 * 1024 }),
+  fileType: text({ label: 'Documentation type', max: 100, trim: true }).optional(),
+});
+export type SaveEntryValues = z.output<typeof saveEntryInput>;
+
 export const setDocumentationInput = z.object({
   id: entryId,
   file: text({ label: 'Documentation', max: 64 * 1024 * 1024 }),

@@ -79,6 +79,9 @@ export const tradeMessages = {
   unknownResource: (name: string) => `There is no resource called ${name}`,
   notOnList: (island: string, side: 'buy' | 'sell', name: string) =>
     side === 'buy' ? `${island} does not sell ${name}` : `${island} does not buy ${name}`,
+  /** An island names some goods without a price: they count as 0 in the basket's total, but are not traded. */
+  noPrice: (island: string, side: 'buy' | 'sell', name: string) =>
+    side === 'buy' ? `${island} has no price for ${name}, so it cannot be bought here` : `${island} has no price for ${name}, so it cannot be sold here`,
   emptyBasket: 'Choose an amount on at least one line',
   overCapacity: (capacity: number, units: number) =>
     `Your hold carries ${capacity} units per trade; this basket moves ${units}`,

@@ -197,6 +197,33 @@ describe.each(databases)('finance (%s)', (kind) => {
     expect([gone.statusCode, gone.json()]).toEqual([404, { message: charityMessages.noDocumentation }]);
   });
 
+  it('saves an entry and its documentation from the page together, or neither when the file is refused', async () => {
+    const api = await owner(s);
+    const cookie = await cookieFor(s.deps, 3, 'boss');
+    const save = (body: object) => postJson(s.app, '/private/finance/entries', body, cookie);
+
+    const refused = await save({ ...sampleEntry, file: scriptAsPdf.toString('base64'), fileType: 'application/pdf' });
+    expect([refused.statusCode, refused.json()]).toEqual([415, { message: charityMessages.documentationType }]);
+    expect(await api.finance.list({ year: 2024 })).toEqual([]);
+    expect((await save({ ...sampleEntry, recipient: '', file: samplePdf().toString('base64') })).json()).toEqual({ message: charityMessages.recipient });
+    expect(await api.finance.list({ year: 2024 })).toEqual([]);
+
+    const added = await save({ ...sampleEntry, file: `data:application/pdf;base64,${samplePdf().toString('base64')}`, fileType: 'application/pdf' });
+    expect(added.statusCode).toBe(200);
+    const entry = added.json() as { id: number };
+    expect(added.json()).toMatchObject({ recipient: sampleEntry.recipient, hasDocumentation: true, documentationType: 'application/pdf' });
+
+    // An edit with a refused file keeps the old values and the old file.
+    const badEdit = await save({ id: entry.id, ...sampleEntry, item: 'Books', file: '%%%' });
+    expect(badEdit.statusCode).toBe(400);
+    expect(await api.finance.list({ year: 2024 })).toMatchObject([{ item: 'Cash', documentationType: 'application/pdf' }]);
+    const png = await sampleImage('png');
+    const edited = await save({ id: entry.id, ...sampleEntry, item: 'Books', file: png.toString('base64') });
+    expect(edited.json()).toMatchObject({ id: entry.id, item: 'Books', documentationType: 'image/png' });
+    expect((await api.finance.documentation({ id: entry.id })).buffer).toBe(png.toString('base64'));
+    expect((await save({ id: 999, ...sampleEntry, file: png.toString('base64') })).statusCode).toBe(404);
+  });
+
   it('exports a year as CSV, with exact values and formulas defused', async () => {
     const api = await owner(s);
     const cookie = await cookieFor(s.deps, 3, 'boss');
@@ -224,6 +251,7 @@ describe.each(databases)('finance (%s)', (kind) => {
       { method: 'GET' as const, url: `/private/finance/${entry.id}/documentation` },
       { method: 'GET' as const, url: '/private/finance/export/2024' },
       { method: 'POST' as const, url: `/private/finance/${entry.id}/documentation`, payload: { file: samplePdf().toString('base64') } },
+      { method: 'POST' as const, url: '/private/finance/entries', payload: { ...sampleEntry, file: samplePdf().toString('base64') } },
     ];
     for (const request of requests) {
       expect((await s.app.inject(request)).statusCode).toBe(401);

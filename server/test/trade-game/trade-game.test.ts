@@ -54,23 +54,39 @@ describe.each(databases)('trade game (%s)', (kind) => {
     expect((await game.resources(s.deps, player)).reset).toBe(false);
   });
 
-  it('applies a basket: buying costs price times amount in Gold, selling pays it, a missing price pays 0', async () => {
+  it('applies a basket: buying costs price times amount in Gold, selling pays it', async () => {
     player = await newPlayer();
-    const island = await game.island(s.deps, player, { island: 'Palm Harbor' });
-    expect(island.data.sellList.find((i) => i.name === 'Fish')?.price).toBeNull();
     const result = await game.trade(s.deps, player, {
       island: 'Palm Harbor',
       lines: [
         { side: 'buy', name: 'Wood', amount: 5 },
         { side: 'sell', name: 'Stone', amount: 2 },
-        { side: 'sell', name: 'Fish', amount: 3 },
         { side: 'buy', name: 'Grain', amount: 0 },
       ],
     });
-    // Wood 5 x 4 = 20 spent; Stone 2 x 6 = 12 earned; Fish 3 x (no price) = 0.
+    // Wood 5 x 4 = 20 spent; Stone 2 x 6 = 12 earned.
     expect(result.total).toBe(-8);
-    expect(amounts(result.rows)).toEqual({ ...START, Gold: 92, Wood: 25, Stone: 8, Fish: 12 });
+    expect(amounts(result.rows)).toEqual({ ...START, Gold: 92, Wood: 25, Stone: 8 });
     expect(amounts((await game.resources(s.deps, player)).rows)).toEqual(amounts(result.rows));
+  });
+
+  it('refuses goods the island names without a price (the 0 is for the total only), changing nothing', async () => {
+    player = await newPlayer();
+    const island = await game.island(s.deps, player, { island: 'Palm Harbor' });
+    expect(island.data.sellList.find((i) => i.name === 'Fish')?.price).toBeNull();
+    const sold = await refusal(
+      game.trade(s.deps, player, {
+        island: 'Palm Harbor',
+        lines: [
+          { side: 'buy', name: 'Wood', amount: 5 },
+          { side: 'sell', name: 'Fish', amount: 3 },
+        ],
+      }),
+    );
+    expect(sold.message).toBe('Palm Harbor has no price for Fish, so it cannot be sold here');
+    const bought = await refusal(game.trade(s.deps, player, { island: 'Amber Shoals', lines: [{ side: 'buy', name: 'Wood', amount: 2 }] }));
+    expect(bought.message).toBe('Amber Shoals has no price for Wood, so it cannot be bought here');
+    expect(amounts((await game.resources(s.deps, player)).rows)).toEqual(START);
   });
 
   it('refuses the whole basket when anything would go below zero, naming every shortfall', async () => {

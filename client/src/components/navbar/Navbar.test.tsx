@@ -111,4 +111,29 @@ describe('Navbar', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Show navigation bar' }));
     expect(screen.getByTestId('navbar')).not.toHaveClass('navbar-hidden');
   });
+
+  it('keeps dropdown items out of the tab order until the keyboard enters the menu; arrows move, Escape closes', () => {
+    setWidth(1280);
+    render(<Navbar status={{ user: 'o', level: 3 }} clickToToggle={false} Link={A} />);
+    const tabLink = screen.getByRole('link', { name: /Cool Stuff/ });
+    const tab = tabLink.closest('li');
+    if (!tab) throw new Error('no tab');
+    act(() => tabLink.focus());
+    expect(tab).toHaveClass('open');
+    const items = () => [...tab.querySelectorAll<HTMLElement>('.navbar-item')];
+    expect(items().length).toBeGreaterThan(3);
+    expect(items().every((item) => item.tabIndex === -1)).toBe(true);
+    fireEvent.keyDown(tabLink, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(items()[0]);
+    expect(items().every((item) => item.tabIndex === 0)).toBe(true);
+    fireEvent.keyDown(document.activeElement as HTMLElement, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(items()[1]);
+    fireEvent.keyDown(document.activeElement as HTMLElement, { key: 'ArrowUp' });
+    fireEvent.keyDown(document.activeElement as HTMLElement, { key: 'ArrowUp' });
+    expect(document.activeElement).toBe(items().at(-1));
+    fireEvent.keyDown(document.activeElement as HTMLElement, { key: 'Escape' });
+    expect(document.activeElement).toBe(tabLink);
+    expect(tab).not.toHaveClass('open');
+    expect(items().every((item) => item.tabIndex === -1)).toBe(true);
+  });
 });

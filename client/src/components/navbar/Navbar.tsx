@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type ComponentType, type FocusEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import type { Status } from '@site/contracts';
 import { owner } from '../../owner.config.ts';
 import { currentPort, viewerOf } from '../../lib/access.ts';
@@ -13,6 +14,7 @@ export type NavLinkProps = {
   className?: string;
   children: ReactNode;
   onKeyDown?: (event: KeyboardEvent<HTMLAnchorElement>) => void;
+  tabIndex?: number;
   'aria-haspopup'?: 'true';
   'aria-expanded'?: boolean;
 };
@@ -99,8 +101,17 @@ export function buildTabs(status: Status, narrow: boolean, port?: number): Tab[]
   return tabs;
 }
 
+/** The focusable items of a dropdown, in order. */
+const itemsOf = (tab: HTMLElement) => [...tab.querySelectorAll<HTMLElement>('.navbar-item')];
+
+/**
+ * A tab with its dropdown. The dropdown shows on hover or focus (the spec), but its items join the
+ * tab order only once the keyboard enters it (ArrowDown on the tab): Tab alone walks from tab to tab.
+ * Inside, the arrow keys (and Home/End) move between items; Escape closes it and returns to the tab.
+ */
 function DropdownTab({ tab, width, alignRight, Link }: { tab: Tab; width: number | null; alignRight: boolean; Link: NavLinkComponent }) {
   const [open, setOpen] = useState(false);
+  const [entered, setEntered] = useState(false);
   const hideTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(hideTimer.current), []);
   const show = () => {
@@ -109,7 +120,35 @@ function DropdownTab({ tab, width, alignRight, Link }: { tab: Tab; width: number
   };
   const hideSoon = () => {
     clearTimeout(hideTimer.current);
-    hideTimer.current = setTimeout(() => setOpen(false), DROPDOWN_HIDE_DELAY_MS);
+    hideTimer.current = setTimeout(() => {
+      setOpen(false);
+      setEntered(false);
+    }, DROPDOWN_HIDE_DELAY_MS);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLLIElement>) => {
+    const li = event.currentTarget;
+    const items = itemsOf(li);
+    const at = items.indexOf(document.activeElement as HTMLElement);
+    const focusItem = (index: number) => {
+      event.preventDefault();
+      clearTimeout(hideTimer.current);
+      // Rendered at once: a closed dropdown's items cannot take the focus.
+      flushSync(() => {
+        setOpen(true);
+        setEntered(true);
+      });
+      items[index]?.focus();
+    };
+    if (event.key === 'Escape') {
+      // Back to the tab first (its focus would open the dropdown again), then closed.
+      if (at >= 0) li.querySelector<HTMLElement>('.navbar-link')?.focus();
+      clearTimeout(hideTimer.current);
+      setOpen(false);
+      setEntered(false);
+    } else if (event.key === 'ArrowDown') focusItem(at < 0 ? 0 : (at + 1) % items.length);
+    else if (event.key === 'ArrowUp') focusItem(at <= 0 ? items.length - 1 : at - 1);
+    else if (event.key === 'Home' && at >= 0) focusItem(0);
+    else if (event.key === 'End' && at >= 0) focusItem(items.length - 1);
   };
   const onBlur = (event: FocusEvent<HTMLLIElement>) => {
     if (!event.currentTarget.contains(event.relatedTarget as Node | null)) hideSoon();
@@ -122,9 +161,7 @@ function DropdownTab({ tab, width, alignRight, Link }: { tab: Tab; width: number
       onMouseLeave={hideSoon}
       onFocus={show}
       onBlur={onBlur}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') setOpen(false);
-      }}
+      onKeyDown={onKeyDown}
     >
       <Link to={tab.to} className="navbar-link" aria-haspopup="true" aria-expanded={open} onKeyDown={activateOnSpaceOrEnter}>
         {tab.label}
@@ -139,6 +176,7 @@ function DropdownTab({ tab, width, alignRight, Link }: { tab: Tab; width: number
               <button
                 type="button"
                 className="navbar-item"
+                tabIndex={entered ? 0 : -1}
                 onClick={() => {
                   const { text, alert } = item.copy ?? { text: '', alert: '' };
                   void copyAndAlert(text, alert);
@@ -148,12 +186,12 @@ function DropdownTab({ tab, width, alignRight, Link }: { tab: Tab; width: number
                 <span className="item-hint">copy</span>
               </button>
             ) : item.external ? (
-              <a className="navbar-item" href={item.to} target="_blank" rel="noreferrer" onKeyDown={activateOnSpaceOrEnter}>
+              <a className="navbar-item" href={item.to} target="_blank" rel="noreferrer" tabIndex={entered ? 0 : -1} onKeyDown={activateOnSpaceOrEnter}>
                 {item.label}
                 <span className="item-hint">↗</span>
               </a>
             ) : (
-              <Link to={item.to ?? '/'} className="navbar-item" onKeyDown={activateOnSpaceOrEnter}>
+              <Link to={item.to ?? '/'} className="navbar-item" tabIndex={entered ? 0 : -1} onKeyDown={activateOnSpaceOrEnter}>
                 {item.label}
               </Link>
             )}

@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ACCOUNT_LEVELS, LEVEL_NAMES, type Level } from '@site/contracts/levels';
+import { DataTable } from '../../components/DataTable.tsx';
+import { Loaded } from '../../components/Loaded.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { YtdlpNotice } from './YtdlpNotice.tsx';
@@ -35,23 +37,19 @@ export default function AdminUsersPage() {
       <MediaMissingNotice />
       <section className="card" aria-labelledby="users-title">
         <h2 id="users-title">Users</h2>
-        <ErrorBubble message={error ?? (users.error ? users.error.message : null)} />
-        {users.isPending ? (
-          <p role="status">Loading users...</p>
-        ) : (
-          <div className="table-scroll">
-            <table className="data-table">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Authentication level</th>
-                </tr>
-              </thead>
-              <tbody>
-                {users.data?.map((user) => (
-                  <tr key={user.name}>
-                    <td>{user.name}</td>
-                    <td>
+        <ErrorBubble message={error} />
+        <Loaded query={users} what="the users" loading="Loading users...">
+          {(list) =>
+            (
+          <DataTable
+            rows={list}
+            rowKey={(user) => user.name}
+            columns={[
+              { label: 'Name', cell: (user) => user.name },
+              {
+                label: 'Authentication level',
+                cell: (user) => (
+                    <span>
                       <select
                         aria-label={`Level of ${user.name}`}
                         value={user.level}
@@ -69,13 +67,14 @@ export default function AdminUsersPage() {
                           Saved
                         </span>
                       )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+                    </span>
+                ),
+              },
+            ]}
+          />
+        )
+          }
+        </Loaded>
       </section>
       <YtdlpNotice />
     </main>

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { DevAction, DevActionState, DevRun } from '@site/contracts/dev-dashboard';
+import { DataTable } from '../../components/DataTable.tsx';
+import { Loaded } from '../../components/Loaded.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
@@ -124,42 +126,28 @@ export default function DevDashboardPage() {
 
       <section className="card" aria-labelledby="dev-audit-title">
         <h2 id="dev-audit-title">Audit log</h2>
-        {runs.isPending ? (
-          <p role="status">Loading runs...</p>
-        ) : (runs.data ?? []).length === 0 ? (
+        <Loaded query={runs} what="the audit log" loading="Loading runs...">
+          {(list) =>
+            list.length === 0 ? (
           <p>No runs yet.</p>
         ) : (
-          <div className="table-scroll">
-            <table className="data-table dev-audit">
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Who</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Result</th>
-                  <th scope="col">Exit code</th>
-                  <th scope="col">Duration</th>
-                  <th scope="col">Last lines of output</th>
-                </tr>
-              </thead>
-              <tbody>
-                {runs.data?.map((r) => (
-                  <tr key={r.id}>
-                    <td className="dev-nowrap">{formatWhen(r.startedAt)}</td>
-                    <td>{r.who}</td>
-                    <td className="dev-nowrap">{r.action}</td>
-                    <td className="dev-nowrap">{r.status}</td>
-                    <td>{r.exitCode ?? ''}</td>
-                    <td className="dev-nowrap">{formatDuration(r.durationMs)}</td>
-                    <td>
-                      <pre className="dev-tail">{r.output}</pre>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+          <DataTable
+            className="dev-audit"
+            rows={list}
+            rowKey={(r) => r.id}
+            columns={[
+              { label: 'When', className: 'dev-nowrap', cell: (r) => formatWhen(r.startedAt) },
+              { label: 'Who', cell: (r) => r.who },
+              { label: 'Action', className: 'dev-nowrap', cell: (r) => r.action },
+              { label: 'Result', className: 'dev-nowrap', cell: (r) => r.status },
+              { label: 'Exit code', cell: (r) => r.exitCode ?? '' },
+              { label: 'Duration', className: 'dev-nowrap', cell: (r) => formatDuration(r.durationMs) },
+              { label: 'Last lines of output', cell: (r) => <pre className="dev-tail">{r.output}</pre> },
+            ]}
+          />
+        )
+          }
+        </Loaded>
       </section>
 
       {asking?.confirmPhrase && (

@@ -1,10 +1,12 @@
 import { useEffect, useId, useState } from 'react';
 import { formatUsd, type CharityEntry } from '@site/contracts/finance';
+import { DataTable } from '../../components/DataTable.tsx';
+import { Loaded } from '../../components/Loaded.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { CharityForm, type CharitySubmit } from './CharityForm.tsx';
 import { DocumentViewer } from './DocumentViewer.tsx';
-import { uploadDocumentation } from './documents.ts';
+import { saveWithDocumentation } from './documents.ts';
 import './finance.css';
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -44,13 +46,13 @@ export default function FinancesPage() {
     setNotice(null);
     setBusy(true);
     try {
-      const entry = editing ? await update.mutateAsync({ id: editing.id, ...draft }) : await add.mutateAsync(draft);
-      try {
-        if (file) await uploadDocumentation(entry.id, file);
-        else if (dropDoc) await removeDocumentation.mutateAsync({ id: entry.id });
-      } catch (error) {
-        setFormError(`The entry was saved, but not its documentation: ${message(error)}`);
-      }
+      // With a file, the entry and the file go in one request: a refused file saves neither.
+      const entry = file
+        ? await saveWithDocumentation(editing?.id ?? null, draft, file)
+        : editing
+          ? await update.mutateAsync({ id: editing.id, ...draft })
+          : await add.mutateAsync(draft);
+      if (!file && dropDoc) await removeDocumentation.mutateAsync({ id: entry.id });
       setEditing(null);
       setYear(Number(entry.date.slice(0, 4)));
       setNotice(editing ? 'Entry saved.' : 'Entry added.');
@@ -131,45 +133,38 @@ export default function FinancesPage() {
             {notice}
           </p>
         )}
-        <ErrorBubble message={tableError ?? (list.error ? list.error.message : null)} />
-        {list.isPending ? (
-          <p role="status">Loading entries...</p>
-        ) : entries.length === 0 ? (
+        <ErrorBubble message={tableError} />
+        <Loaded query={list} what="the entries" loading="Loading entries...">
+          {() =>
+            entries.length === 0 ? (
           <p>No entries in {year}.</p>
         ) : (
-          <div className="table-scroll">
-            <table className="data-table finance-table">
-              <thead>
-                <tr>
-                  <th scope="col">Charitable</th>
-                  <th scope="col">Recipient</th>
-                  <th scope="col">Value in USD</th>
-                  <th scope="col">Item</th>
-                  <th scope="col">Date</th>
-                  <th scope="col">Documentation</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {entries.map((entry) => (
-                  <tr key={entry.id}>
-                    <td>{entry.charitable ? 'Yes' : 'No'}</td>
-                    <td>{entry.recipient}</td>
-                    <td className="finance-money">{entry.valueCents === null ? '' : formatUsd(entry.valueCents)}</td>
-                    <td>{entry.item}</td>
-                    <td className="finance-date">{entry.date}</td>
-                    <td>
-                      {entry.hasDocumentation ? (
+          <DataTable
+            className="finance-table"
+            rows={entries}
+            rowKey={(entry) => entry.id}
+            columns={[
+              { label: 'Charitable', cell: (entry) => (entry.charitable ? 'Yes' : 'No') },
+              { label: 'Recipient', cell: (entry) => entry.recipient },
+              { label: 'Value in USD', className: 'finance-money', cell: (entry) => (entry.valueCents === null ? '' : formatUsd(entry.valueCents)) },
+              { label: 'Item', cell: (entry) => entry.item },
+              { label: 'Date', className: 'finance-date', cell: (entry) => entry.date },
+              {
+                label: 'Documentation',
+                cell: (entry) =>
+                      entry.hasDocumentation ? (
                         <button type="button" className="button small" onClick={() => setViewing(entry)} aria-label={`View documentation for ${entry.recipient}`}>
                           View
                         </button>
                       ) : (
                         <span className="finance-none">None</span>
-                      )}
-                    </td>
-                    <td className="finance-actions">
+                      ),
+              },
+              {
+                label: 'Actions',
+                hideLabel: true,
+                className: 'finance-actions',
+                cell: (entry) => (
                       <div>
                         <button
                           type="button"
@@ -187,13 +182,13 @@ export default function FinancesPage() {
                           Delete
                         </button>
                       </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+                ),
+              },
+            ]}
+          />
+        )
+          }
+        </Loaded>
       </section>
 
       <CharityForm

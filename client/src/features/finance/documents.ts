@@ -1,4 +1,4 @@
-import { DOCUMENTATION_TYPES } from '@site/contracts/finance';
+import { DOCUMENTATION_TYPES, type CharityDraft, type CharityEntry } from '@site/contracts/finance';
 
 export const DOCUMENT_ACCEPT = [...DOCUMENTATION_TYPES, '.pdf', '.jpg', '.jpeg', '.png', '.webp'].join(',');
 
@@ -14,18 +14,17 @@ function readAsDataUrl(file: File): Promise<string> {
 }
 
 /**
- * Sends documentation for an entry through the page's upload route (a JSON body of base64, the same
- * fields as /api/finance/set_charity_documentation); the server tells the type from the bytes.
+ * Saves an entry (a new one when id is null) together with its documentation in one request, a JSON
+ * body with the file in base64; the server tells the type from the bytes and saves both or neither.
  */
-export async function uploadDocumentation(id: number, file: File): Promise<void> {
-  const response = await fetch(`/private/finance/${id}/documentation`, {
+export async function saveWithDocumentation(id: number | null, draft: CharityDraft, file: File): Promise<CharityEntry> {
+  const response = await fetch('/private/finance/entries', {
     method: 'POST',
     credentials: 'same-origin',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ file: await readAsDataUrl(file), fileType: file.type }),
+    body: JSON.stringify({ ...draft, ...(id === null ? {} : { id }), file: await readAsDataUrl(file), fileType: file.type }),
   });
-  if (!response.ok) {
-    const body = (await response.json().catch(() => null)) as { message?: string } | null;
-    throw new Error(body?.message ?? `The documentation was refused (${response.status})`);
-  }
+  const body = (await response.json().catch(() => null)) as (CharityEntry & { message?: string }) | null;
+  if (!response.ok || body === null) throw new Error(body?.message ?? `The entry was refused (${response.status})`);
+  return body;
 }

@@ -1,5 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { gameServerMessages, type GameServer } from '@site/contracts/game-servers';
+import { DataTable } from '../../components/DataTable.tsx';
+import { Loaded } from '../../components/Loaded.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { viewerOf } from '../../lib/access.ts';
@@ -80,33 +82,19 @@ export default function GameServersPage() {
       </header>
       <section className="card" aria-labelledby="servers-title">
         <h2 id="servers-title">Active Servers:</h2>
-        <ErrorBubble message={servers.error ? servers.error.message : null} />
-        {servers.isPending ? (
-          <p role="status">Checking the servers...</p>
-        ) : servers.data?.length === 0 ? (
+        <Loaded query={servers} what="the servers" loading="Checking the servers...">
+          {(list) =>
+            list.length === 0 ? (
           <p>No servers are listed.</p>
         ) : (
-          <div className="table-scroll">
-            <table className="data-table">
-              <thead>
-                <tr>
-                  <th scope="col">Status</th>
-                  <th scope="col">Port</th>
-                  <th scope="col">Description</th>
-                  {admin && (
-                    <th scope="col">
-                      <span className="visually-hidden">Manage</span>
-                    </th>
-                  )}
-                </tr>
-              </thead>
-              <tbody>
-                {servers.data?.map((server) => (
-                  <tr key={server.id}>
-                    <td>
-                      <span className={`server-status ${server.status.toLowerCase()}`}>{server.status}</span>
-                    </td>
-                    <td>
+          <DataTable
+            rows={list}
+            rowKey={(server) => server.id}
+            columns={[
+              { label: 'Status', cell: (server) => <span className={`server-status ${server.status.toLowerCase()}`}>{server.status}</span> },
+              {
+                label: 'Port',
+                cell: (server) => (
                       <button
                         type="button"
                         className="button server-port-button"
@@ -116,10 +104,17 @@ export default function GameServersPage() {
                       >
                         {server.port}
                       </button>
-                    </td>
-                    <td className="server-description">{server.description}</td>
-                    {admin && (
-                      <td className="server-actions">
+                ),
+              },
+              { label: 'Description', className: 'server-description', cell: (server) => server.description },
+              ...(admin
+                ? [
+                    {
+                      label: 'Manage',
+                      hideLabel: true,
+                      className: 'server-actions',
+                      cell: (server: GameServer) => (
+                        <div>
                         <button
                           type="button"
                           className="button"
@@ -131,14 +126,16 @@ export default function GameServersPage() {
                         <button type="button" className="button" aria-label={`Remove ${server.description}`} onClick={() => confirmRemove(server)}>
                           Remove
                         </button>
-                      </td>
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+                        </div>
+                      ),
+                    },
+                  ]
+                : []),
+            ]}
+          />
+        )
+          }
+        </Loaded>
       </section>
       {admin && <ServerForm key={draft.id ?? 'new'} draft={draft} setDraft={setDraft} />}
     </main>

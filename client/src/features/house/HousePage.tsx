@@ -1,5 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { HouseTask, HouseType } from '@site/contracts/house';
+import { DataTable } from '../../components/DataTable.tsx';
+import { Loaded } from '../../components/Loaded.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { viewerOf } from '../../lib/access.ts';
@@ -16,33 +18,28 @@ function HouseTable(props: { title: string; id: string; tasks: HouseTask[]; mana
       {props.tasks.length === 0 ? (
         <p className="house-empty">Nothing here.</p>
       ) : (
-        <div className="table-scroll house-scroll" tabIndex={0} role="group" aria-labelledby={props.id}>
-          <table className="data-table">
-            <thead>
-              <tr>
-                <th scope="col">Task</th>
-                {props.manage && (
-                  <th scope="col">
-                    <span className="visually-hidden">Action</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {props.tasks.map((task) => (
-                <tr key={task.id}>
-                  <td className="house-text">{task.task}</td>
-                  {props.manage && (
-                    <td className="house-action">
-                      <button type="button" className="button" disabled={props.busy} aria-label={`Complete ${task.task}`} onClick={() => props.onComplete(task)}>
-                        Complete
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        <div className="house-scroll" tabIndex={0} role="group" aria-labelledby={props.id}>
+          <DataTable
+            rows={props.tasks}
+            rowKey={(task) => task.id}
+            columns={[
+              { label: 'Task', className: 'house-text', cell: (task) => task.task },
+              ...(props.manage
+                ? [
+                    {
+                      label: 'Action',
+                      hideLabel: true,
+                      className: 'house-action',
+                      cell: (task: HouseTask) => (
+                        <button type="button" className="button" disabled={props.busy} aria-label={`Complete ${task.task}`} onClick={() => props.onComplete(task)}>
+                          Complete
+                        </button>
+                      ),
+                    },
+                  ]
+                : []),
+            ]}
+          />
         </div>
       )}
     </section>
@@ -88,15 +85,14 @@ export default function HousePage() {
         <h1>House TODO</h1>
         <p className="lead">{manage ? 'What the house needs doing and getting. Complete a task when it is done.' : 'What the house needs doing and getting.'}</p>
       </header>
-      <ErrorBubble message={tasks.error ? tasks.error.message : null} />
-      {tasks.isPending ? (
-        <p role="status">Loading the list...</p>
-      ) : (
-        <div className="house-grid">
-          <HouseTable title="House To Do:" id="house-todo-title" tasks={ofType('To Do')} manage={manage} onComplete={onComplete} busy={complete.isPending} />
-          <HouseTable title="House To Get:" id="house-toget-title" tasks={ofType('To Get')} manage={manage} onComplete={onComplete} busy={complete.isPending} />
-        </div>
-      )}
+      <Loaded query={tasks} what="the list" loading="Loading the list...">
+        {() => (
+          <div className="house-grid">
+            <HouseTable title="House To Do:" id="house-todo-title" tasks={ofType('To Do')} manage={manage} onComplete={onComplete} busy={complete.isPending} />
+            <HouseTable title="House To Get:" id="house-toget-title" tasks={ofType('To Get')} manage={manage} onComplete={onComplete} busy={complete.isPending} />
+          </div>
+        )}
+      </Loaded>
       {manage && (
         <section className="card" aria-labelledby="house-add-title">
           <h2 id="house-add-title">Add Task</h2>

@@ -3,8 +3,9 @@ import { owner } from '../../owner.config.ts';
 import { trpc } from '../../lib/trpc.ts';
 
 /**
- * Asks on each visit to the hub whether to keep showing itself. OK closes it for now; Cancel
- * tells the server never to show it again for this account.
+ * Asks on each visit to the hub whether to keep showing itself. The spec's OK ("Show again next
+ * time") closes it for now; its Cancel ("Don't show again") tells the server never to show it again
+ * for this account. The buttons say what they do.
  */
 export function WelcomePopup() {
   const splash = trpc.settings.splash.useQuery(undefined, { staleTime: Infinity });
@@ -34,7 +35,7 @@ export function WelcomePopup() {
       <p>Show this welcome again next time?</p>
       <div className="link-row">
         <button type="button" className="button primary" autoFocus onClick={() => setClosed(true)}>
-          OK
+          Show again next time
         </button>
         <button
           type="button"
@@ -44,10 +45,9 @@ export function WelcomePopup() {
             dismiss.mutate();
           }}
         >
-          Cancel
+          {"Don't show again"}
         </button>
       </div>
-      <p className="small">Cancel hides it for good.</p>
     </dialog>
   );
 }

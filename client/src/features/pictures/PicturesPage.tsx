@@ -24,9 +24,10 @@ function PageBar({ type, index, pageCount }: { type: PageType; index: number; pa
   return (
     <nav className="gallery-bar" aria-label="Gallery pages">
       {arrow(0, '«', 'First page', index > 0)}
-      {arrow(index - 1, '‹', 'Previous page', index > 0)}
+      {arrow(Math.min(index - 1, last), '‹', 'Previous page', index > 0)}
       <span className="page-counter" data-testid="page-counter">
-        {Math.min(index + 1, Math.max(pageCount, 1))} / {Math.max(pageCount, 1)}
+        {/* Past the last page the counter says so, as the page does. */}
+        {index <= last ? index + 1 : '–'} / {Math.max(pageCount, 1)}
       </span>
       {arrow(index + 1, '›', 'Next page', index < last)}
       {arrow(last, '»', 'Last page', index < last)}
@@ -112,6 +113,11 @@ function Gallery({ type, index }: { type: PageType; index: number }) {
               aria-label={`Open ${picture.desc || 'picture'}${picture.pending ? ' (waiting for approval)' : ''}`}
             >
               <Thumb picture={picture} />
+              {picture.kind === 'video' && (
+                <span className="play-mark" aria-hidden="true">
+                  ▶
+                </span>
+              )}
               {picture.pending && <span className="pending-badge">Pending</span>}
             </button>
           </li>

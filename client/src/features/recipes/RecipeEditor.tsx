@@ -108,7 +108,10 @@ function UnitSelect({ id, value, units, onChange }: { id: string; value: string;
 
 function Editor({ initial, recipeId }: { initial: Draft; recipeId?: number }) {
   const [draft, setDraft] = useState(initial);
-  const [error, setError] = useState<string | null>(null);
+  // A message belongs to the draft it was about: any change to the form takes it away.
+  const [failure, setFailure] = useState<{ message: string; draft: Draft } | null>(null);
+  const error = failure?.draft === draft ? failure.message : null;
+  const setError = (message: string) => setFailure({ message, draft });
   const units = useUnits();
   const navigate = useNavigate();
   const utils = trpc.useUtils();
@@ -137,7 +140,7 @@ function Editor({ initial, recipeId }: { initial: Draft; recipeId?: number }) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setError(null);
+    setFailure(null);
     const result = toInput(draft);
     if ('error' in result) return setError(result.error);
     if (recipeId === undefined) create.mutate(result.input);

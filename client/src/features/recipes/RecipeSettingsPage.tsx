@@ -15,17 +15,22 @@ import { RECIPES_HOME, useRecipeSettings } from './recipe-data.ts';
 
 type Choice<K extends keyof RecipeSettings> = { key: K; title: string; options: readonly { value: RecipeSettings[K]; label: string }[] };
 
-const yesNo = [
-  { value: false, label: 'false' },
-  { value: true, label: 'true' },
+/** The spec's true/false settings, each side named by what it shows. */
+const fractionForms = [
+  { value: false, label: 'Mixed numbers (1 1/2)' },
+  { value: true, label: 'Improper fractions (3/2)' },
+] as const;
+const decimalForms = [
+  { value: false, label: 'Fractions (1/2)' },
+  { value: true, label: 'Decimals (0.5)' },
 ] as const;
 
 const CHOICES = [
   { key: 'defaultView', title: 'Default View', options: RECIPE_VIEWS.map((value) => ({ value, label: RECIPE_VIEW_LABELS[value] })) },
   { key: 'ingredientView', title: 'Ingredient View', options: INGREDIENT_VIEWS.map((value) => ({ value, label: INGREDIENT_VIEW_LABELS[value] })) },
   { key: 'measurementSystem', title: 'Measurement System', options: MEASUREMENT_SYSTEMS.map((value) => ({ value, label: MEASUREMENT_SYSTEM_LABELS[value] })) },
-  { key: 'improperFractions', title: 'Improper fractions', options: yesNo },
-  { key: 'decimals', title: 'Decimals', options: yesNo },
+  { key: 'improperFractions', title: 'Improper fractions', options: fractionForms },
+  { key: 'decimals', title: 'Decimals', options: decimalForms },
 ] as const satisfies readonly Choice<keyof RecipeSettings>[];
 
 /** Every setting is saved for the member as soon as it is picked, and the recipe pages follow it. */

@@ -53,4 +53,20 @@ describe('SettingsPage colours', () => {
     await screen.findByText('Colors saved.');
     expect(stored().menuColor).toBe('#112233');
   });
+
+  it('warns when light background, dark text and a 120 degree rotation put dark text on a dark menu, and offers a readable menu', async () => {
+    setup({ ...DEFAULT_COLORS, backgroundColor: '#f5f5f0', foregroundColor: '#202020' });
+    await screen.findByLabelText('Rotate All Colors');
+    fireEvent.change(screen.getByLabelText('Rotate All Colors'), { target: { value: '120' } });
+    expect(screen.getByText(/^Warning: \d+ pairs? (is|are) below WCAG AA \(4.5:1\)/)).toBeInTheDocument();
+    const navbarRow = screen.getAllByTestId('contrast-row').find((row) => row.textContent?.includes('Navbar text on menus'));
+    expect(navbarRow?.textContent).toMatch(/\d\.\d:1 \(too low\)/);
+    const fix = screen.getAllByRole('button', { name: /^Use #[0-9a-f]{6} for Menus$/ })[0];
+    if (!fix) throw new Error('no fix offered');
+    await userEvent.click(fix);
+    const after = screen.getAllByTestId('contrast-row').find((row) => row.textContent?.includes('Navbar text on menus'));
+    expect(after?.textContent).not.toMatch(/too low/);
+    // The reset arrows stay.
+    expect(screen.getByRole('button', { name: 'Reset Menus to default' })).toBeInTheDocument();
+  });
 });

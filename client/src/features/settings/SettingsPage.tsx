@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { DEFAULT_COLORS, type ColorKey, type Colors } from '@site/contracts/settings';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { COLOR_KEYS, applyColors, rotateAll } from '../../lib/colors.ts';
+import { AA_RATIO, contrastRatio, sitePairs, suggestion } from '../../lib/contrast.ts';
 import { trpc } from '../../lib/trpc.ts';
 
 export const COLOR_LABELS: Record<ColorKey, string> = {
@@ -18,6 +19,48 @@ export const COLOR_LABELS: Record<ColorKey, string> = {
 const PICKER_ORDER: ColorKey[] = ['menuColor', 'backgroundColor', 'foregroundColor', 'accentColor', 'linkColor', 'errorColor', 'menuColor2'];
 
 type Props = { saved: Colors; clickToToggle: boolean };
+
+/**
+ * The contrast of every pair of colours the site draws text with, against WCAG AA (4.5:1); a pair
+ * below it is flagged with the nearest shade that reads, one click away.
+ */
+function ContrastList({ colors, onFix }: { colors: Colors; onFix: (change: Partial<Colors>) => void }) {
+  const pairs = sitePairs(colors).map((pair) => ({ pair, ratio: contrastRatio(pair.text, pair.on) }));
+  const failing = pairs.filter((p) => p.ratio < AA_RATIO).length;
+  return (
+    <div className="contrast" aria-labelledby="contrast-title">
+      <h3 id="contrast-title">Readability</h3>
+      <p className={failing > 0 ? 'contrast-warning' : 'small'} role="status">
+        {failing === 0
+          ? `Every pair reads at WCAG AA (${AA_RATIO}:1) or better.`
+          : `Warning: ${failing} ${failing === 1 ? 'pair is' : 'pairs are'} below WCAG AA (${AA_RATIO}:1) and hard to read.`}
+      </p>
+      <ul className="contrast-list">
+        {pairs.map(({ pair, ratio }) => {
+          const low = ratio < AA_RATIO;
+          const shade = low ? suggestion(pair) : null;
+          return (
+            <li key={pair.label} className={low ? 'contrast-row low' : 'contrast-row'} data-testid="contrast-row">
+              {/* A swatch, not text: the sample of a clashing pair would itself be unreadable text. */}
+              <span className="contrast-sample" style={{ background: pair.on }} aria-hidden="true">
+                <span style={{ background: pair.text }} />
+              </span>
+              <span className="contrast-label">{pair.label}</span>
+              <span className="contrast-ratio">
+                {ratio.toFixed(1)}:1{low ? ' (too low)' : ''}
+              </span>
+              {shade && (
+                <button type="button" className="button" onClick={() => onFix({ [pair.fix]: shade })}>
+                  Use {shade} for {COLOR_LABELS[pair.fix]}
+                </button>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
 
 /** Edits a draft that is painted on the site as you go; Save Colors stores it for the account. */
 export function ColorSettings({ saved, clickToToggle }: Props) {
@@ -100,6 +143,14 @@ export function ColorSettings({ saved, clickToToggle }: Props) {
           <output htmlFor="rotate-all">{rotation}°</output>
         </div>
         <p className="small">Rotation turns the hue of every colour except links and errors.</p>
+        <ContrastList
+          colors={draft}
+          onFix={(fix) => {
+            setRotationBase(null);
+            setRotation(0);
+            change({ ...draft, ...fix });
+          }}
+        />
         <ErrorBubble message={saveColors.error ? saveColors.error.message : null} />
         <div className="link-row">
           <button type="button" className="button primary" disabled={saveColors.isPending} onClick={() => saveColors.mutate(draft)}>

@@ -1,5 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { parseTodoStatus, todoMessages, type TodoTask } from '@site/contracts/todo';
+import { DataTable } from '../../components/DataTable.tsx';
+import { Loaded } from '../../components/Loaded.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { trpc } from '../../lib/trpc.ts';
@@ -29,7 +31,8 @@ export default function TodoPage() {
 
   const changeStatus = (row: TodoTask) => {
     const entered = window.prompt(`${STATUS_PROMPT}\n\n${row.task}`, '');
-    if (entered === null) return;
+    // Cancel, or OK on an empty answer: nothing to change.
+    if (entered === null || entered.trim() === '') return;
     if (parseTodoStatus(entered) === null) {
       window.alert(todoMessages.invalidStatus(entered));
       return;
@@ -59,35 +62,31 @@ export default function TodoPage() {
             Show abandoned{hidden > 0 ? ` (${hidden})` : ''}
           </label>
         </div>
-        <ErrorBubble message={tasks.error ? tasks.error.message : null} />
-        {tasks.isPending ? (
-          <p role="status">Loading tasks...</p>
-        ) : shown.length === 0 ? (
+        <Loaded query={tasks} what="your tasks" loading="Loading tasks...">
+          {() =>
+            shown.length === 0 ? (
           <p>No tasks yet.</p>
         ) : (
-          <div className="table-scroll">
-            <table className="data-table todo-table">
-              <thead>
-                <tr>
-                  <th scope="col">Status</th>
-                  <th scope="col">Task</th>
-                </tr>
-              </thead>
-              <tbody>
-                {shown.map((row) => (
-                  <tr key={row.id} className={`todo-${row.status.toLowerCase()}`}>
-                    <td>
-                      <button type="button" className="button todo-status" aria-label={`${row.status}: change the status of ${row.task}`} onClick={() => changeStatus(row)}>
-                        {row.status}
-                      </button>
-                    </td>
-                    <td className="todo-text">{row.task}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+          <DataTable
+            className="todo-table"
+            rows={shown}
+            rowKey={(row) => row.id}
+            rowClassName={(row) => `todo-${row.status.toLowerCase()}`}
+            columns={[
+              {
+                label: 'Status',
+                cell: (row) => (
+                  <button type="button" className="button todo-status" aria-label={`${row.status}: change the status of ${row.task}`} onClick={() => changeStatus(row)}>
+                    {row.status}
+                  </button>
+                ),
+              },
+              { label: 'Task', className: 'todo-text', cell: (row) => row.task },
+            ]}
+          />
+        )
+          }
+        </Loaded>
       </section>
       <section className="card" aria-labelledby="add-task-title">
         <h2 id="add-task-title">Add Task</h2>

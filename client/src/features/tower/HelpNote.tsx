@@ -1,8 +1,27 @@
-/** The how-to note behind the '?' button. */
+import { useEffect, useRef } from 'react';
+
+/**
+ * The how-to note behind the '?' button. Its Back button stays in view at the top of the note (and
+ * has the focus when it opens), so nobody scrolls through the whole text to leave; Escape closes it.
+ */
 export function HelpNote({ onBack }: { onBack: () => void }) {
+  const back = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    back.current?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onBack();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [onBack]);
   return (
     <section className="tower-help card" aria-labelledby="tower-help-title" data-testid="tower-help">
-      <h2 id="tower-help-title">How to play</h2>
+      <header className="tower-help-header">
+        <h2 id="tower-help-title">How to play</h2>
+        <button ref={back} type="button" className="button primary" onClick={onBack}>
+          Back
+        </button>
+      </header>
       <p>
         Your survivors woke up at the bottom of a tower full of monsters. Get everyone who is still standing onto the stairs (the gold steps) and
         climb. Reach the stairs of the top floor to win. If nobody is left above 0 health after the enemies' turn, the game is lost.
@@ -69,9 +88,6 @@ export function HelpNote({ onBack }: { onBack: () => void }) {
         shown at the top; the same seed and moves always play out the same, and Export replay saves a file that <code>npm run sim -- --replay</code>{' '}
         checks.
       </p>
-      <button type="button" className="button primary" onClick={onBack}>
-        Back
-      </button>
     </section>
   );
 }

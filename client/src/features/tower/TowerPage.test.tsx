@@ -82,6 +82,19 @@ describe('the tower page', () => {
     expect(board()).toBeVisible();
   });
 
+  it('closes the how-to note with Escape, its Back button first in the note and focused', () => {
+    render(<TowerPage />);
+    fireEvent.click(screen.getByRole('button', { name: 'New Game' }));
+    fireEvent.click(screen.getByRole('button', { name: 'How to play' }));
+    const note = screen.getByTestId('tower-help');
+    const back = screen.getByRole('button', { name: 'Back' });
+    expect(note.querySelector('button')).toBe(back);
+    expect(document.activeElement).toBe(back);
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' });
+    expect(screen.queryByTestId('tower-help')).toBeNull();
+    expect(board()).toBeVisible();
+  });
+
   it('shows the engine message word for word, and the Look panel with c and escape', () => {
     render(<TowerPage />);
     fireEvent.change(screen.getByLabelText(/^Seed/), { target: { value: SEED } });

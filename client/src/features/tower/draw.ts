@@ -1,6 +1,7 @@
 import type { Point, Tile } from '@site/game-engine';
 import { TILE_SIZE, type Camera } from './camera.ts';
 import type { Effect, Scene, Token } from './scene.ts';
+import { badgeLabels } from './badges.ts';
 
 export type Highlight = { tiles: readonly Point[]; tone: 'move' | 'look' | 'target' };
 
@@ -167,7 +168,8 @@ function badge(ctx: CanvasRenderingContext2D, cx: number, cy: number, r: number,
   ctx.fillStyle = fill;
   ctx.fill();
   ctx.fillStyle = '#fff';
-  ctx.font = `bold ${Math.round(r * 1.1)}px system-ui, sans-serif`;
+  // Two characters (A1) get a smaller font to fit the token.
+  ctx.font = `bold ${Math.round(r * (letter.length > 1 ? 0.8 : 1.1))}px system-ui, sans-serif`;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   ctx.fillText(letter, cx, cy + 1);
@@ -248,6 +250,7 @@ function slots(n: number): { r: number; at: [number, number][] } {
 }
 
 function drawTokens(ctx: CanvasRenderingContext2D, tokens: readonly Token[], activeId: string | null, theme: Theme, now: number): void {
+  const labels = badgeLabels(tokens);
   const byTile = new Map<string, Token[]>();
   for (const t of tokens) {
     const key = `${t.x},${t.y}`;
@@ -271,7 +274,7 @@ function drawTokens(ctx: CanvasRenderingContext2D, tokens: readonly Token[], act
       }
       const grow = Math.min(1, Math.max(0.05, (now - t.bornAt) / 250));
       const r = layout.r * TILE_SIZE * grow;
-      drawToken(ctx, t, cx, cy, r, t.id === activeId, theme, now);
+      drawToken(ctx, t, labels.get(t.id) ?? '?', cx, cy, r, t.id === activeId, theme, now);
     });
     if (list.length > layout.at.length) {
       const first = list[0];
@@ -285,7 +288,7 @@ function drawTokens(ctx: CanvasRenderingContext2D, tokens: readonly Token[], act
   }
 }
 
-function drawToken(ctx: CanvasRenderingContext2D, t: Token, cx: number, cy: number, r: number, active: boolean, theme: Theme, now: number): void {
+function drawToken(ctx: CanvasRenderingContext2D, t: Token, label: string, cx: number, cy: number, r: number, active: boolean, theme: Theme, now: number): void {
   const downed = t.hp <= 0;
   if (active) {
     ctx.beginPath();
@@ -300,11 +303,11 @@ function drawToken(ctx: CanvasRenderingContext2D, t: Token, cx: number, cy: numb
   tokenPath(ctx, cx, cy + 2, r, square);
   ctx.fillStyle = 'rgba(0, 0, 0, 0.45)';
   ctx.fill();
-  badge(ctx, cx, cy, r, now < t.hitUntil ? '#ffffff' : fill, (t.side === 'survivor' ? t.name : t.kind).charAt(0).toUpperCase(), square);
+  badge(ctx, cx, cy, r, now < t.hitUntil ? '#ffffff' : fill, label, square);
   if (now < t.hitUntil) {
     ctx.fillStyle = fill;
     ctx.font = `bold ${Math.round(r * 1.1)}px system-ui, sans-serif`;
-    ctx.fillText((t.side === 'survivor' ? t.name : t.kind).charAt(0).toUpperCase(), cx, cy + 1);
+    ctx.fillText(label, cx, cy + 1);
   }
   ctx.lineWidth = 2;
   ctx.strokeStyle = t.side === 'survivor' ? '#cfe3ff' : '#2a0d0d';

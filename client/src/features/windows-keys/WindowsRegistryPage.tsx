@@ -9,6 +9,8 @@ import {
   windowsKeyMessages,
   type WindowsKey,
 } from '@site/contracts/windows-keys';
+import { DataTable } from '../../components/DataTable.tsx';
+import { Loaded } from '../../components/Loaded.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { copyAndAlert } from '../../lib/clipboard.ts';
@@ -30,6 +32,10 @@ function RegisterKey() {
       void utils.windowsKeys.list.invalidate();
     },
   });
+  // Once shown, the messages follow the fields: each leaves when what it asks for is done.
+  const recheck = (next: { key?: string; status?: string; location?: string }) => {
+    if (errors.length > 0) setErrors(registrationErrors({ key, status, location, ...next }));
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const found = registrationErrors({ key, status, location });
@@ -43,7 +49,10 @@ function RegisterKey() {
         <TextInput
           label="Key"
           value={key}
-          onValueChange={(value) => setKey(formatKey(value))}
+          onValueChange={(value) => {
+            setKey(formatKey(value));
+            recheck({ key: formatKey(value) });
+          }}
           placeholder="XXXXX-XXXXX-XXXXX-XXXXX-XXXXX"
           autoComplete="off"
           spellCheck={false}
@@ -51,7 +60,14 @@ function RegisterKey() {
         />
         <div className="field">
           <label htmlFor="register-status">Status</label>
-          <select id="register-status" value={status} onChange={(event) => setStatus(event.target.value)}>
+          <select
+            id="register-status"
+            value={status}
+            onChange={(event) => {
+              setStatus(event.target.value);
+              recheck({ status: event.target.value });
+            }}
+          >
             <option value="">{'\u00a0'}</option>
             {WINDOWS_KEY_STATUSES.map((s) => (
               <option key={s} value={s}>
@@ -60,7 +76,15 @@ function RegisterKey() {
             ))}
           </select>
         </div>
-        <TextInput label="Location" value={location} onValueChange={setLocation} maxLength={100} />
+        <TextInput
+          label="Location"
+          value={location}
+          onValueChange={(value) => {
+            setLocation(value);
+            recheck({ location: value });
+          }}
+          maxLength={100}
+        />
         <button type="submit" className="button primary" disabled={add.isPending}>
           Register
         </button>
@@ -107,27 +131,20 @@ export default function WindowsRegistryPage() {
       </header>
       <section className="card" aria-labelledby="keys-title">
         <h2 id="keys-title">Keys</h2>
-        <ErrorBubble message={keys.error ? keys.error.message : null} />
-        {keys.isPending ? (
-          <p role="status">Loading keys...</p>
-        ) : keys.data?.length === 0 ? (
+        <Loaded query={keys} what="the keys" loading="Loading keys...">
+          {(list) =>
+            list.length === 0 ? (
           <p>No keys are registered yet.</p>
         ) : (
-          <div className="table-scroll">
-            <table className="data-table keys-table">
-              <thead>
-                <tr>
-                  <th scope="col">Action</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Location</th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.data?.map((row) => (
-                  <tr key={row.key}>
-                    <td>
-                      {row.status === 'Active' ? (
+          <DataTable
+            className="keys-table"
+            rows={list}
+            rowKey={(row) => row.key}
+            columns={[
+              {
+                label: 'Action',
+                cell: (row) =>
+                      row.status === 'Active' ? (
                         <button type="button" className="button" disabled={update.isPending} aria-label={`Release the key at ${row.location}`} onClick={() => release(row)}>
                           Release
                         </button>
@@ -135,19 +152,16 @@ export default function WindowsRegistryPage() {
                         <button type="button" className="button" disabled={update.isPending} aria-label={`Claim ${row.key}`} onClick={() => claim(row)}>
                           Claim
                         </button>
-                      )}
-                    </td>
-                    <td>
-                      <code className="key-text">{row.status === 'Active' ? MASKED_KEY : row.key}</code>
-                    </td>
-                    <td>{row.status}</td>
-                    <td className="key-location">{row.location}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+                      ),
+              },
+              { label: 'Key', cell: (row) => <code className="key-text">{row.status === 'Active' ? MASKED_KEY : row.key}</code> },
+              { label: 'Status', cell: (row) => row.status },
+              { label: 'Location', className: 'key-location', cell: (row) => row.location },
+            ]}
+          />
+        )
+          }
+        </Loaded>
       </section>
       <RegisterKey />
       <section className="card" aria-labelledby="commands-title">

@@ -80,6 +80,9 @@ describe('YtdlPage', () => {
     await screen.findByRole('button', { name: 'Download' });
     expect(screen.queryByTestId('progress')).toBeNull();
     expect(saved).toHaveLength(1);
+    // The message was about that link: changing the link takes it away.
+    await userEvent.type(screen.getByLabelText('URL'), '2');
+    expect(screen.queryByText(/^Saved as/)).toBeNull();
   });
 
   it('says which codecs the saved file holds, and warns when they may not play everywhere', async () => {

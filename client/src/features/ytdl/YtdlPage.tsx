@@ -174,7 +174,12 @@ export default function YtdlPage() {
             spellCheck={false}
             placeholder="https://www.youtube.com/watch?v=..."
             value={raw}
-            onValueChange={setRaw}
+            onValueChange={(value) => {
+              // The last download's outcome was about the old link.
+              setRaw(value);
+              setSaved(null);
+              setFailure(null);
+            }}
             maxLength={4096}
           />
           <p className="ytdl-video-title" aria-live="polite" data-testid="video-title">

@@ -1,4 +1,4 @@
-import { charityMessages, entryId, setDocumentationInput, yearSchema } from '@site/contracts';
+import { charityMessages, entryId, saveEntryInput, setDocumentationInput, yearSchema } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { HttpRegistrar } from '../../http/routes.ts';
@@ -36,6 +36,17 @@ export function registerFinanceHttp(routes: HttpRegistrar, deps: AppDeps): void 
       return reply.send(await finance.replaceDocument(deps, id, doc));
     },
     // Room for the base64 of the largest allowed file (4/3 of it) and the JSON around it.
+    { bodyLimit: Math.ceil((max * 4) / 3) + 64 * 1024 },
+  );
+
+  // JSON: the entry's fields (and its id for an edit) with `file`, `fileType` as above.
+  routes.route(
+    'POST /private/finance/entries',
+    async (req, reply) => {
+      const parsed = saveEntryInput.safeParse(req.body);
+      if (!parsed.success) throw new AppError('BAD_REQUEST', parsed.error.issues[0]?.message ?? charityMessages.documentationBase64);
+      return reply.send(await finance.saveWithDocument(deps, parsed.data));
+    },
     { bodyLimit: Math.ceil((max * 4) / 3) + 64 * 1024 },
   );
 

@@ -7,6 +7,7 @@ import {
   type CharityEntryValues,
   type CharityOverview,
   type DocumentationType,
+  type SaveEntryValues,
   type UpdateCharityValues,
 } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
@@ -78,7 +79,10 @@ function entryColumns(input: CharityEntryValues) {
  * is written, and removed again if the row is not, so a refused request leaves nothing behind.
  */
 export async function add(deps: AppDeps, input: CharityEntryValues): Promise<CharityEntry> {
-  const doc = input.documentation ? await documentFromBase64(deps, input.documentation) : null;
+  return addChecked(deps, input, input.documentation ? await documentFromBase64(deps, input.documentation) : null);
+}
+
+async function addChecked(deps: AppDeps, input: Omit<CharityEntryValues, 'documentation' | 'documentationType'>, doc: CheckedDocument | null): Promise<CharityEntry> {
   if (doc) await deps.media.put(doc.key, doc.bytes);
   try {
     const row = await repo.insertEntry(deps.db, { ...entryColumns(input), ...documentColumns(doc) });
@@ -119,8 +123,13 @@ export async function documentation(deps: AppDeps, id: number): Promise<CharityD
  * Attaches or replaces an entry's documentation (or removes it, with null): the new file is stored
  * first, the row then points at it, and only then is the old file deleted.
  */
-export async function replaceDocument(deps: AppDeps, id: number, doc: CheckedDocument | null): Promise<CharityEntry> {
-    if (doc) await deps.media.put(doc.key, doc.bytes);
+export async function replaceDocument(
+  deps: AppDeps,
+  id: number,
+  doc: CheckedDocument | null,
+  values?: Omit<UpdateCharityValues, 'id'>,
+): Promise<CharityEntry> {
+  if (doc) await deps.media.put(doc.key, doc.bytes);
   let old: string | null = null;
   let updated: CharityEntryRecord | undefined;
   try {
@@ -128,7 +137,7 @@ export async function replaceDocument(deps: AppDeps, id: number, doc: CheckedDoc
       const row = await repo.lockEntry(trx, id);
       if (!row) throw new AppError('NOT_FOUND', charityMessages.unknownEntry);
       old = row.documentation_key;
-      return repo.updateEntry(trx, id, documentColumns(doc));
+      return repo.updateEntry(trx, id, { ...(values ? entryColumns(values) : {}), ...documentColumns(doc) });
     });
   } catch (error) {
     if (doc) await deps.media.delete(doc.key);
@@ -144,6 +153,18 @@ export async function setDocumentation(deps: AppDeps, input: { id: number; file:
 }
 
 export const removeDocumentation = (deps: AppDeps, id: number) => replaceDocument(deps, id, null);
+
+/**
+ * The page's save of an entry with a new file: the file is checked before anything is written, then
+ * the entry and its documentation are written together, so a refused file leaves no entry behind
+ * (and an edit keeps its old values).
+ */
+export async function saveWithDocument(deps: AppDeps, input: SaveEntryValues): Promise<CharityEntry> {
+  const { id, file, fileType: _type, ...values } = input;
+  const doc = await documentFromBase64(deps, file);
+  if (id === undefined) return addChecked(deps, values, doc);
+  return replaceDocument(deps, id, doc, values);
+}
 
 const CSV_HEADER = ['Date', 'Recipient', 'Item', 'Value in USD', 'Charitable', 'Documentation'];
 

@@ -143,7 +143,10 @@ export async function trade(deps: AppDeps, user: SessionUser, input: TradeInput,
   if (lines.length === 0) throw new AppError('BAD_REQUEST', tradeMessages.emptyBasket);
   for (const line of lines) {
     const list = line.side === 'buy' ? found.buyList : found.sellList;
-    if (!list.some((item) => item.name === line.name)) throw new AppError('BAD_REQUEST', tradeMessages.notOnList(found.name, line.side, line.name));
+    const item = list.find((listed) => listed.name === line.name);
+    if (!item) throw new AppError('BAD_REQUEST', tradeMessages.notOnList(found.name, line.side, line.name));
+    // Goods for nothing either way: the spec's 0 is for the basket's total, not a trade.
+    if (item.price === undefined) throw new AppError('BAD_REQUEST', tradeMessages.noPrice(found.name, line.side, line.name));
   }
   const now = opts.now ?? Date.now();
   return deps.db.transaction().execute(async (trx) => {

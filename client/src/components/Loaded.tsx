@@ -1,0 +1,70 @@
+import { useSyncExternalStore, type ReactNode } from 'react';
+
+function subscribe(onChange: () => void): () => void {
+  window.addEventListener('online', onChange);
+  window.addEventListener('offline', onChange);
+  return () => {
+    window.removeEventListener('online', onChange);
+    window.removeEventListener('offline', onChange);
+  };
+}
+
+/** Whether the browser says it is online, following its online/offline events. */
+export function useOnline(): boolean {
+  return useSyncExternalStore(
+    subscribe,
+    () => navigator.onLine,
+    () => true,
+  );
+}
+
+export const OFFLINE_TEXT = 'You are offline';
+
+/**
+ * What a panel shows instead of its contents when they could not be loaded: that loading failed
+ * (never an empty list, which would look like lost data), why, and a Retry button.
+ */
+export function LoadFailed({ what, error, onRetry }: { what: string; error: { message: string } | null; onRetry: () => void }) {
+  const online = useOnline();
+  return (
+    <div className="load-failed" role="alert">
+      <p>
+        <strong>{online ? `Could not load ${what}.` : `${OFFLINE_TEXT}: could not load ${what}.`}</strong>
+        {online && error ? ` ${error.message}` : ''}
+      </p>
+      <button type="button" className="button" onClick={onRetry}>
+        Retry
+      </button>
+    </div>
+  );
+}
+
+/** A line across the top of every page while the browser is offline. */
+export function OfflineBanner() {
+  const online = useOnline();
+  if (online) return null;
+  return (
+    <p className="offline-banner" role="status">
+      {OFFLINE_TEXT}. Changes cannot be saved until the connection is back.
+    </p>
+  );
+}
+
+type Query<T> = { data: T | undefined; error: { message: string } | null; refetch: () => unknown };
+
+/**
+ * A query's three states in one place: its contents once loaded (with the failure above them when a
+ * refresh fails), the failure with Retry when nothing could be loaded, else the loading line.
+ */
+export function Loaded<T>({ query, what, loading, children }: { query: Query<T>; what: string; loading: string; children: (data: T) => ReactNode }) {
+  const failed = query.error ? <LoadFailed what={what} error={query.error} onRetry={() => void query.refetch()} /> : null;
+  if (query.data !== undefined) {
+    return (
+      <>
+        {failed}
+        {children(query.data)}
+      </>
+    );
+  }
+  return failed ?? <p role="status">{loading}</p>;
+}
