@@ -4,6 +4,7 @@ import { createDb, DatabaseInUseError, dbTargetFromConfig } from './db/database.
 import { migrateToLatest } from './db/migrate.ts';
 import { listenForSessionChanges } from './identity/session-events.ts';
 import { dropExtraConnections, listen } from './http/ports.ts';
+import { setupCode, setupCodeNotice } from './areas/auth/setup-code.ts';
 import { buildApp, createDeps } from './app.ts';
 
 async function main(): Promise<void> {
@@ -63,6 +64,9 @@ async function main(): Promise<void> {
   // The line browser tests and scripts wait for, independent of LOG_LEVEL.
   console.log(`site: listening on ${address}`);
   if (extra) console.log(`site: also listening on ${extra}`);
+  // While no account exists, the code that lets the owner's account be made from another machine.
+  const code = await setupCode(handle.db).catch((err: unknown) => void app.log.warn({ err }, 'no setup code'));
+  if (code) console.log(`site: ${setupCodeNotice(code)}`);
 }
 
 main().catch((error: unknown) => {
