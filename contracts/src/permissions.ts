@@ -24,8 +24,8 @@ export type HttpRoutePath = keyof typeof httpRoutes;
 
 /**
  * True when the viewer meets the rule: an access, or a row (page, procedure or HTTP route) whose
- * `alsoOnPort` opens it to every signed-in member when `port` (the port the page is served on, as the
- * browser sees it) is that port. Pending accounts (level 0) pass only rules of 0. The port may be
+ * `alsoOnPort` opens it to every signed-in member when `port` (the port the request was served on:
+ * its connection's, or a trusted proxy's, never the Host header; server/src/http/ports.ts) is that port. Pending accounts (level 0) pass only rules of 0. The port may be
  * given as a function: it is then read only when the rule's level alone does not decide.
  */
 export function allows(

@@ -6,6 +6,7 @@ import { serverAreas } from './areas/index.ts';
 import type { ServerArea } from './areas/area.ts';
 import { deleteExpiredSessions } from './identity/sessions.repository.ts';
 import { createHttpRegistrar } from './http/routes.ts';
+import { closeExtraListeners, proxyTrust } from './http/ports.ts';
 import { pingDb } from './db/database.ts';
 import type { AppDeps } from './deps.ts';
 import { hostGuard } from './http/hosts.ts';
@@ -110,6 +111,10 @@ export async function buildApp(
     sweeper = setInterval(sweep, 60 * 60 * 1000).unref();
   });
   app.addHook('onClose', async () => clearInterval(sweeper));
+  // EXTRA_PORT's listener (http/ports.ts) stops with the main one; its requests in flight finish first.
+  let extraClosed: Promise<void> = Promise.resolve();
+  app.addHook('preClose', async () => void (extraClosed = closeExtraListeners(app)));
+  app.addHook('onClose', () => extraClosed);
 
   mountTrpc(app, deps);
   mountLegacyApi(app, deps);
@@ -135,9 +140,8 @@ export async function buildApp(
 const HSTS = 'max-age=31536000; includeSubDomains';
 
 /** Fastify takes a hop count as a function of the hop (its number form is not in its types). */
-function fastifyTrustProxy(trust: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
-  if (typeof trust === 'number') return (_address, hop) => hop < trust;
-  return trust;
+function fastifyTrustProxy(trust: TrustProxy): boolean | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'boolean' ? trust : proxyTrust(trust);
 }
 
 const HELMET: FastifyHelmetOptions = {

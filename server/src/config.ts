@@ -38,6 +38,12 @@ function searchUp(start: string): string | null {
 export const environment = [
   { name: 'PORT', default: '8080', meaning: 'TCP port the server listens on' },
   {
+    name: 'EXTRA_PORT',
+    default: '(unset)',
+    meaning:
+      'A second port the server also listens on (8443): pages and calls whose rule opens them on 8443 open there, told from the port the connection arrived on, never from the Host header',
+  },
+  {
     name: 'HOST',
     default: '0.0.0.0',
     meaning: 'Address to listen on; 0.0.0.0 serves the LAN, 127.0.0.1 only this machine',
@@ -156,6 +162,7 @@ const int = (min: number, max: number) => z.coerce.number().int().min(min).max(m
 
 const schema = z.object({
   PORT: int(0, 65535).default(8080),
+  EXTRA_PORT: int(1, 65535).optional(),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
@@ -230,6 +237,8 @@ export type Env = z.infer<typeof schema>;
 
 export type Config = {
   port: number;
+  /** A second port to listen on (EXTRA_PORT, 8443), or null. */
+  extraPort: number | null;
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
@@ -278,6 +287,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
   }
   return {
     port: e.PORT,
+    extraPort: e.EXTRA_PORT ?? null,
     host: e.HOST,
     dataDir,
     databaseUrl: e.DATABASE_URL,

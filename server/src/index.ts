@@ -3,6 +3,8 @@ import { startControlChannel } from './db/control.ts';
 import { createDb, DatabaseInUseError, dbTargetFromConfig } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { listenForSessionChanges } from './identity/session-events.ts';
+import { dropExtraConnections, listen } from './http/ports.ts';
+import { setupCode, setupCodeNotice } from './areas/auth/setup-code.ts';
 import { buildApp, createDeps } from './app.ts';
 
 async function main(): Promise<void> {
@@ -36,6 +38,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => {
       app.log.warn('requests still running at the shutdown time limit; closing their connections');
       app.server.closeAllConnections();
+      dropExtraConnections(app);
     }, config.timeouts.shutdownMs);
     let code = 0;
     try {
@@ -55,11 +58,15 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   await listener?.ready;
-  const address = await app.listen({ port: config.port, host: config.host });
+  const [address, extra] = await listen(app, config);
   const database = handle.kind === 'postgres' ? 'PostgreSQL' : `PGlite in ${config.dataDir}`;
-  app.log.info(`Serving ${address} (database: ${database})`);
+  app.log.info(`Serving ${address}${extra ? ` and ${extra}` : ''} (database: ${database})`);
   // The line browser tests and scripts wait for, independent of LOG_LEVEL.
   console.log(`site: listening on ${address}`);
+  if (extra) console.log(`site: also listening on ${extra}`);
+  // While no account exists, the code that lets the owner's account be made from another machine.
+  const code = await setupCode(handle.db).catch((err: unknown) => void app.log.warn({ err }, 'no setup code'));
+  if (code) console.log(`site: ${setupCodeNotice(code)}`);
 }
 
 main().catch((error: unknown) => {

@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -15,6 +16,7 @@ import { createDb, type Database, type DbHandle } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createContextInner } from '../src/trpc/context.ts';
 import { appRouter } from '../src/trpc/root.ts';
+import { listen } from '../src/http/ports.ts';
 
 export type TestDbKind = 'pglite' | 'postgres';
 
@@ -159,5 +161,38 @@ export function postJson(app: FastifyInstance, url: string, body?: unknown, cook
       ...(cookie ? { cookie } : {}),
     },
     ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+}
+
+/**
+ * Makes the test server listen for real: PORT on an ephemeral port and the second listener
+ * (EXTRA_PORT) on 8443, both on a random address of 127.0.0.0/8 so that parallel runs on one machine
+ * do not meet on 8443. Returns a live view of the two base URLs.
+ */
+export function useListeningServer(s: TestServer): { main: string; extra: string } {
+  const urls = { main: '', extra: '' };
+  beforeAll(async () => {
+    const host = `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
+    const [main, extra] = await listen(s.app, { port: 0, host, extraPort: 8443 });
+    urls.main = main ?? '';
+    urls.extra = extra ?? '';
+  }, 60_000);
+  return urls;
+}
+
+export type RawResponse = { status: number; headers: http.IncomingHttpHeaders; body: string };
+
+/** One request over a real socket, with any headers (Host and X-Forwarded-* included). */
+export function rawRequest(base: string, method: string, url: string, headers: Record<string, string> = {}, body?: string): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(new URL(url, base), { method, agent: false, headers: { ...headers, ...(body === undefined ? {} : { 'content-length': Buffer.byteLength(body) }) } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
   });
 }

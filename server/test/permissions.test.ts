@@ -5,6 +5,7 @@ import {
   allows,
   ACCOUNT_LEVELS,
   httpRoutes,
+  legacyApi,
   procedures,
   type HttpRoutePath,
   type HttpRow,
@@ -15,9 +16,9 @@ import {
 import { splitKey } from '../src/http/routes.ts';
 import { samples } from './area-tables.ts';
 import { createContextInner } from '../src/trpc/context.ts';
-import { invoke } from '../src/trpc/invoke.ts';
+import { findProcedure, invoke } from '../src/trpc/invoke.ts';
 import { appRouter } from '../src/trpc/root.ts';
-import { cookieFor, createUser, databases, useTestServer } from './helpers.ts';
+import { cookieFor, createUser, databases, rawRequest, useListeningServer, useTestServer, type RawResponse } from './helpers.ts';
 
 // `samples` (test/area-tables.ts) holds a valid input per procedure, typed over the whole permission
 // table: a procedure added there fails the typecheck until its area's samples cover it.
@@ -35,8 +36,21 @@ describe('the permission table', () => {
   });
 });
 
+function rawOf(res: { statusCode: number; headers: Record<string, unknown>; body: string }): RawResponse {
+  return { status: res.statusCode, headers: res.headers as RawResponse['headers'], body: res.body };
+}
+
+/** A refusal by the table's gate (not the handler's own answer to a sample input). */
+function isGateRefusal(res: RawResponse): boolean {
+  if (!String(res.headers['content-type'] ?? '').includes('json')) return false;
+  const json = JSON.parse(res.body) as { message?: string; error?: { message?: string } };
+  const message = json.message ?? json.error?.message;
+  return message !== undefined && gateMessages.includes(message);
+}
+
 describe.each(databases)('permission matrix (%s)', (kind) => {
   const s = useTestServer(kind);
+  const listening = useListeningServer(s);
   const paths = Object.keys(procedures) as ProcedurePath[];
 
   // One test per procedure, called as anonymous and at every level (one database reset, not five),
@@ -76,24 +90,79 @@ describe.each(databases)('permission matrix (%s)', (kind) => {
     for (const level of viewers) {
       const cookie = level === null ? undefined : await cookieFor(s.deps, level, `viewer${level}`);
       for (const port of portsOf(row)) {
-        const res = await s.app.inject({
-          method: method as 'GET',
-          url,
-          headers: {
-            ...(port ? { host: `localhost:${port}` } : {}),
-            ...(cookie ? { cookie } : {}),
-            ...(method === 'GET' || method === 'HEAD' ? {} : { 'content-type': 'application/json' }),
-          },
-          ...(method === 'GET' || method === 'HEAD' ? {} : { payload: '{}' }),
-        });
+        // The usual port through inject; the port a rule names through the real second listener.
+        const headers = {
+          ...(cookie ? { cookie } : {}),
+          ...(method === 'GET' || method === 'HEAD' ? {} : { 'content-type': 'application/json' }),
+        };
+        const body = method === 'GET' || method === 'HEAD' ? undefined : '{}';
+        const res = port
+          ? await rawRequest(listening.extra, method, url, headers, body)
+          : await s.app.inject({ method: method as 'GET', url, headers, ...(body === undefined ? {} : { payload: body }) }).then(rawOf);
         const who = `${key} as ${level === null ? 'anonymous' : `level ${level}`}${port ? ` on port ${port}` : ''}`;
-        const message = String(res.headers['content-type'] ?? '').includes('json') ? (res.json() as { message?: string }).message : undefined;
-        const refused = message !== undefined && gateMessages.includes(message);
-        const allowed = allows(row, level === null ? null : { name: 'v', level }, port ?? 80);
-        expect(res.statusCode, who).toBeLessThan(500);
+        const refused = isGateRefusal(res);
+        const allowed = allows(row, level === null ? null : { name: 'v', level }, port);
+        expect(res.status, who).toBeLessThan(500);
         if (allowed) expect(refused, who).toBe(false);
-        else expect([res.statusCode, refused], who).toEqual([level === null ? 401 : 403, true]);
+        else expect([res.status, refused], who).toEqual([level === null ? 401 : 403, true]);
       }
     }
+  });
+});
+
+/**
+ * Port 8443 is a fact of the connection (EXTRA_PORT's second listener), never of what the client
+ * writes: every call a rule opens on 8443, over /trpc, /api and the HTTP routes, is refused to a
+ * friend who only claims 8443 in Host or X-Forwarded-* on the usual port, and answered on the real one.
+ */
+describe.each(databases)('port 8443 comes from the socket (%s)', (kind) => {
+  const s = useTestServer(kind);
+  const listening = useListeningServer(s);
+  const spoofs: Record<string, string>[] = [
+    { host: 'localhost:8443' },
+    { host: '127.0.0.1:8443' },
+    { 'x-forwarded-host': 'localhost:8443' },
+    { 'x-forwarded-port': '8443' },
+    { host: 'localhost:8443', 'x-forwarded-host': 'localhost:8443', 'x-forwarded-port': '8443', 'x-forwarded-proto': 'https', forwarded: 'host=localhost:8443' },
+  ];
+  type Call = { label: string; method: string; url: string; body?: string };
+  const json = { 'content-type': 'application/json' };
+  const calls: Call[] = [];
+  for (const path of Object.keys(procedures) as ProcedurePath[]) {
+    const rule = procedures[path] as ProcedureAccess;
+    if (typeof rule !== 'object' || rule.alsoOnPort === undefined) continue;
+    const input = samples[path];
+    if (findProcedure(path)?._def.type === 'query') {
+      const query = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`;
+      calls.push({ label: `/trpc/${path}`, method: 'GET', url: `/trpc/${path}${query}` });
+    } else calls.push({ label: `/trpc/${path}`, method: 'POST', url: `/trpc/${path}`, body: JSON.stringify(input ?? {}) });
+  }
+  for (const [url, route] of Object.entries(legacyApi)) {
+    const rule = procedures[route.procedure as ProcedurePath] as ProcedureAccess;
+    if (typeof rule === 'object' && rule.alsoOnPort !== undefined) calls.push({ label: url, method: 'POST', url, body: '{}' });
+  }
+  for (const key of Object.keys(httpRoutes) as HttpRoutePath[]) {
+    const row = httpRoutes[key] as HttpRow;
+    if (row.alsoOnPort === undefined) continue;
+    const [method, pattern] = splitKey(key);
+    const url = pattern.replace(/:[A-Za-z_]+/g, 'sample').replace(/\*/g, 'sample');
+    calls.push({ label: key, method, url, ...(method === 'GET' || method === 'HEAD' ? {} : { body: '{}' }) });
+  }
+
+  it('has rules that open on 8443 to check (recipes, the trade game)', () => {
+    expect(calls.map((c) => c.label)).toEqual(expect.arrayContaining(['/trpc/recipes.list', '/api/recipes/get_list', 'GET /private/recipes/:file', '/trpc/tradeGame.trade']));
+  });
+
+  it.each(calls.map((c) => [c.label, c] as const))('%s: refused to a friend spoofing 8443, answered on the real 8443 listener', async (_label, call) => {
+    await createUser(s.deps, 'existing', 3);
+    const cookie = await cookieFor(s.deps, 1, 'friend');
+    const headers = { cookie, ...(call.body === undefined ? {} : json) };
+    for (const spoof of spoofs) {
+      const res = await rawRequest(listening.main, call.method, call.url, { ...headers, ...spoof }, call.body);
+      expect([JSON.stringify(spoof), res.status, isGateRefusal(res)]).toEqual([JSON.stringify(spoof), 403, true]);
+    }
+    const real = await rawRequest(listening.extra, call.method, call.url, headers, call.body);
+    expect(real.status).toBeLessThan(500);
+    expect(isGateRefusal(real)).toBe(false);
   });
 });

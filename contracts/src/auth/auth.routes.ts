@@ -17,7 +17,7 @@ export const authRoutes = defineArea({
   api: {
     '/api/signup_attempt': {
       procedure: 'auth.signup',
-      input: { name: 'signupName', password: 'signupPass', confirmPassword: 'signupConfPass' },
+      input: { name: 'signupName', password: 'signupPass', confirmPassword: 'signupConfPass', setupCode: 'setupCode' },
       output: statusOut,
     },
     '/api/login_attempt': {

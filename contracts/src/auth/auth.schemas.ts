@@ -22,7 +22,13 @@ export const authMessages = {
   nameInvisible: 'Username may not contain invisible or direction-changing characters',
   signupThrottled: 'Too many accounts created from this address. Try again later.',
   oneLoginPerBatch: 'A batch may carry at most one auth.login or auth.signup call',
+  setupCodeNeeded:
+    'This first account will own the site. Create it on the server machine itself, or enter the setup code the server printed in its log when it started (`npm run user -- setup-code` on the server prints it again).',
+  setupCodeWrong: 'That setup code is not right. Copy it from the server\'s log, or run `npm run user -- setup-code` on the server.',
 } as const;
+
+/** Shown (and sent) only when the server answers setupCodeNeeded or setupCodeWrong. */
+export const SETUP_CODE_MAX = 64;
 
 /**
  * The sign-up checks, in the spec's order. The client runs the same function before sending,
@@ -45,6 +51,8 @@ export const signupInput = z.object({
   name: nameField,
   password: passwordField,
   confirmPassword: passwordField,
+  /** The one-time code for the first account when it is not created from the server machine itself. */
+  setupCode: text({ label: 'Setup code', max: SETUP_CODE_MAX, trim: true }).optional(),
 });
 export type SignupInput = z.infer<typeof signupInput>;
 

@@ -1,26 +1,28 @@
-import { defineArea } from '../area.ts';
+import { defineArea, type PortRule } from '../area.ts';
 
 /**
- * The page is listed for admins, and for every member when the site is served on port 8443. The
- * procedures are open to every member on any port (rather than `{ access: 3, alsoOnPort: 8443 }` as
- * recipes are): each call only reads or changes the caller's own game.
+ * The page is the admins', and every member's when the site is served on port 8443 (site.md: shown
+ * for level 3+ or on port 8443). Its calls follow the page's rule, from the same row, as recipes do:
+ * a friend on the usual port cannot play through /trpc or /api what the page does not offer them.
  */
+const page: PortRule = { access: 3, alsoOnPort: 8443 };
+
 export const tradeGameRoutes = defineArea({
   procedures: {
-    'tradeGame.islands': 1,
-    'tradeGame.resources': 1,
-    'tradeGame.island': 1,
-    'tradeGame.trade': 1,
-    'tradeGame.techs': 1,
-    'tradeGame.buyTech': 1,
-    'tradeGame.offers': 1,
-    'tradeGame.makeOffer': 1,
-    'tradeGame.acceptOffer': 1,
-    'tradeGame.withdrawOffer': 1,
-    'tradeGame.reset': 1,
+    'tradeGame.islands': page,
+    'tradeGame.resources': page,
+    'tradeGame.island': page,
+    'tradeGame.trade': page,
+    'tradeGame.techs': page,
+    'tradeGame.buyTech': page,
+    'tradeGame.offers': page,
+    'tradeGame.makeOffer': page,
+    'tradeGame.acceptOffer': page,
+    'tradeGame.withdrawOffer': page,
+    'tradeGame.reset': page,
   },
   pages: {
-    '/personal/trade-game': { access: 3, alsoOnPort: 8443, label: 'Trade Game', group: 'cool' },
+    '/personal/trade-game': { ...page, label: 'Trade Game', group: 'cool' },
   },
   api: {
     '/api/trade_game/get_islands': { procedure: 'tradeGame.islands' },

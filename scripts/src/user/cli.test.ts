@@ -28,6 +28,34 @@ describe('npm run user', () => {
     expect((await user('list')).out).toMatch(/2\s+Family\s+Friend/);
   }, 120_000);
 
+  it('prints the setup code: read from the database, or asked of the server that holds it', async () => {
+    const fresh = fs.mkdtempSync(path.join(os.tmpdir(), 'site-setup-code-'));
+    const run = cliRunner(path.join(import.meta.dirname, 'cli.ts'), { DATA_DIR: fresh, DATABASE_URL: '', LOG_LEVEL: 'silent' });
+    try {
+      const offline = await run('setup-code');
+      const code = /Setup code: ([A-Z2-9]{5}-[A-Z2-9]{5})/.exec(offline.out)?.[1];
+      expect([offline.code, code]).toEqual([0, expect.any(String)]);
+
+      // A server holding the embedded database answers over its control socket, with the same code.
+      const { createDb } = await import('@site/server/db/database');
+      const { startControlChannel } = await import('@site/server/db/control');
+      const { insertUser } = await import('@site/server/identity/users.repository');
+      const handle = await createDb({ kind: 'pglite', dataDir: fresh });
+      const channel = await startControlChannel(handle.db, fresh);
+      try {
+        expect((await run('setup-code')).out).toContain(`Setup code: ${code}`);
+        await insertUser(handle.db, { name: 'Owner', passwordHash: 'x', level: 3 });
+        const after = await run('setup-code');
+        expect([after.code, after.out]).toEqual([0, expect.stringContaining('An account exists already')]);
+      } finally {
+        await channel.close();
+        await handle.close();
+      }
+    } finally {
+      fs.rmSync(fresh, { recursive: true, force: true });
+    }
+  }, 180_000);
+
   it('says exactly what to do while a server holds the embedded database', async () => {
     const { createDb } = await import('@site/server/db/database');
     const handle = await createDb({ kind: 'pglite', dataDir });

@@ -3,6 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { backupTo, BackupError, type BackupManifest } from './backup.ts';
 import type { Database } from './database.ts';
+import { setupCode } from '../areas/auth/setup-code.ts';
 
 /**
  * The local control channel of a server on the embedded database (PGlite). PGlite opens its folder
@@ -13,8 +14,9 @@ import type { Database } from './database.ts';
  * Authentication is the file system's, like PostgreSQL's peer authentication: only the user who runs
  * the server (and root) can open the socket. It is not reachable over the network and is not an HTTP
  * route of the site (it has its own tiny http.Server on the socket, not Fastify), so it is not in
- * the permission table. One request: POST /backup {"file": "/absolute/path.tar.gz"} → 200 with the
- * manifest, or 4xx/500 with {"error": "readable message"}.
+ * the permission table. Requests: POST /backup {"file": "/absolute/path.tar.gz"} → 200 with the
+ * manifest, or 4xx/500 with {"error": "readable message"}; GET /setup-code → {"code": "ABCDE-FGHJK"}
+ * while no account exists, else {"code": null} (`npm run user -- setup-code`).
  */
 export const CONTROL_SOCKET = 'control.sock';
 
@@ -47,6 +49,12 @@ export async function startControlChannel(db: Database, dataDir: string, log?: L
   let busy = false;
   const server = http.createServer((req, res) => {
     void (async () => {
+      if (req.method === 'GET' && req.url === '/setup-code') {
+        return setupCode(db).then(
+          (code) => reply(res, 200, { code }),
+          (error: unknown) => reply(res, 500, { error: `The server could not read the setup code: ${String(error)}` }),
+        );
+      }
       if (req.method !== 'POST' || req.url !== '/backup') return reply(res, 404, { error: `Unknown command ${req.method} ${req.url}` });
       if (busy) return reply(res, 409, { error: 'A backup is already running; try again when it is done' });
       busy = true;
@@ -133,5 +141,31 @@ export function requestBackup(dataDir: string, file: string): Promise<BackupMani
       } else reject(error);
     });
     req.end(body);
+  });
+}
+
+/** Asks the server holding DATA_DIR for the first account's setup code (null once an account exists). */
+export function requestSetupCode(dataDir: string): Promise<string | null> {
+  const socketPath = controlSocketPath(dataDir);
+  return new Promise((resolve, reject) => {
+    const req = http.get({ socketPath, path: '/setup-code' }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => {
+        try {
+          const body = JSON.parse(text) as { code?: string | null; error?: string };
+          if (res.statusCode === 200) resolve(body.code ?? null);
+          else reject(new Error(body.error ?? `The server answered ${res.statusCode}`));
+        } catch {
+          reject(new Error(`The server answered ${res.statusCode} without a readable message`));
+        }
+      });
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED') reject(new ControlUnavailableError(`No server answers on ${socketPath}`));
+      else if (error.code === 'EACCES') reject(new Error(`${socketPath} belongs to another user: run this as the user who runs the server`));
+      else reject(error);
+    });
   });
 }

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyPluginCallback, Fastif
 import { accessMessages, allows, httpRoutes, type HttpRow, type HttpRoutePath } from '@site/contracts';
 import type { AppDeps } from '../deps.ts';
 import { AppError, httpStatus } from '../errors.ts';
-import { browserPort, resolveSession, type RequestSession } from '../identity/request-session.ts';
+import { resolveSession, type RequestSession } from '../identity/request-session.ts';
+import { servedPort } from './ports.ts';
 import type { SessionUser } from '../identity/session-user.ts';
 import { accessRefusal } from '../trpc/procedures.ts';
 
@@ -57,7 +58,7 @@ export function createHttpRegistrar(
           try {
             const session = await resolveSession(deps.sessions, req, reply);
             const viewer = session.user ? { name: session.user.name, level: session.user.level } : null;
-            if (!allows(row, viewer, () => browserPort(req))) throw accessRefusal(viewer);
+            if (!allows(row, viewer, () => servedPort(req, deps.config))) throw accessRefusal(viewer);
             // What a signed-in caller gets is theirs: not kept by any cache unless the handler says otherwise.
             if (session.user) reply.header('cache-control', 'no-store');
             return await handler(req, reply, { user: session.user as never, session });

@@ -62,15 +62,6 @@ class ReplySessionCookie implements SessionCookie {
 
 type SerializeOptions = Parameters<FastifyInstance['serializeCookie']>[2];
 
-/**
- * The port the page is served on, as the browser sees it: the Host header's (the forwarded one behind
- * a trusted proxy), else the scheme's default, as the client's `currentPort()` reads its address.
- * Rows with `alsoOnPort` (8443) open to every member there.
- */
-export function browserPort(req: FastifyRequest): number {
-  return req.port ?? (req.protocol === 'https' ? 443 : 80);
-}
-
 /** The cookies of the request, parsed only here (the one place that reads cookies). */
 function cookies(req: FastifyRequest): Record<string, string | undefined> {
   const header = req.headers.cookie;

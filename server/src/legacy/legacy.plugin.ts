@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { legacyApi, type Conversion, type FieldMap, type FieldSource, type LegacyErrorBody } from '@site/contracts';
 import type { AppDeps } from '../deps.ts';
 import { createContext, type Context } from '../trpc/context.ts';
-import { errorShapeOf, invoke } from '../trpc/invoke.ts';
+import { errorShapeOf, findProcedure, invoke } from '../trpc/invoke.ts';
 
 const source = (s: FieldSource): { field: string; as?: Conversion } => (typeof s === 'string' ? { field: s } : s);
 
@@ -16,20 +16,58 @@ function convert(value: unknown, as: Conversion | undefined): unknown {
       if (value === 'false') return false;
       return value;
     case 'text':
-      return typeof value === 'string' ? value : String(value);
+      return typeof value === 'string' || value === null || value === undefined ? value : String(value);
     default:
       return value;
   }
 }
 
-/** Builds the procedure input from the legacy payload: to-field <- legacy field. */
-export function mapInput(map: FieldMap, payload: Record<string, unknown>): Record<string, unknown> {
+/**
+ * Builds the procedure input from the legacy payload: to-field <- legacy field. Old clients send
+ * null for a value they do not have: for the fields in `nullMeansAbsent` (optional ones that refuse
+ * null) a null is left out, as if absent; anywhere else it reaches the procedure, whose validation
+ * refuses it naming the field.
+ */
+export function mapInput(map: FieldMap, payload: Record<string, unknown>, nullMeansAbsent: ReadonlySet<string> = new Set()): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   for (const [to, from] of Object.entries(map)) {
     const { field, as } = source(from);
-    if (Object.hasOwn(payload, field)) input[to] = convert(payload[field], as);
+    if (!Object.hasOwn(payload, field)) continue;
+    const value = payload[field];
+    if (value === null && nullMeansAbsent.has(to)) continue;
+    input[to] = convert(value, as);
   }
   return input;
+}
+
+type SchemaLike = {
+  safeParse?: (value: unknown) => { success: boolean };
+  shape?: Record<string, SchemaLike>;
+  def?: { type?: string; in?: SchemaLike; innerType?: SchemaLike };
+};
+
+/** The fields of a procedure's input object, through the wrappers around it (optional, transform). */
+function inputFields(schema: SchemaLike | undefined): Record<string, SchemaLike> {
+  for (let s = schema, depth = 0; s && depth < 8; depth++) {
+    if (s.shape && typeof s.shape === 'object') return s.shape;
+    s = s.def?.type === 'pipe' ? s.def.in : s.def?.innerType;
+  }
+  return {};
+}
+
+function accepts(schema: SchemaLike, value: unknown): boolean {
+  try {
+    return schema.safeParse?.(value).success ?? true;
+  } catch {
+    return false;
+  }
+}
+
+/** The input fields of a procedure that may be left out but do not take null: there null means absent. */
+export function nullMeansAbsentFields(procedure: string): Set<string> {
+  const inputs = (findProcedure(procedure)?._def as { inputs?: SchemaLike[] } | undefined)?.inputs ?? [];
+  const fields = inputFields(inputs[0]);
+  return new Set(Object.keys(fields).filter((name) => !accepts(fields[name]!, null) && accepts(fields[name]!, undefined)));
 }
 
 /** Builds the legacy response from the procedure output: legacy field <- output field. */
@@ -55,6 +93,7 @@ export function mountLegacyApi(app: FastifyInstance, deps: AppDeps): void {
   for (const [url, route] of Object.entries(legacyApi)) {
     const inputMap: FieldMap | undefined = 'input' in route ? route.input : undefined;
     const outputMap: FieldMap | undefined = 'output' in route ? route.output : undefined;
+    const nullMeansAbsent = nullMeansAbsentFields(route.procedure);
     app.post(url, async (req, reply) => {
       // Answers depend on who asks: no cache (browser or shared) may keep them.
       reply.header('cache-control', 'no-store');
@@ -63,7 +102,7 @@ export function mountLegacyApi(app: FastifyInstance, deps: AppDeps): void {
         const answer: LegacyErrorBody = { message: 'The request body must be a JSON object' };
         return reply.code(400).send(answer);
       }
-      const input = inputMap ? mapInput(inputMap, body as Record<string, unknown>) : undefined;
+      const input = inputMap ? mapInput(inputMap, body as Record<string, unknown>, nullMeansAbsent) : undefined;
       let ctx: Context | undefined;
       try {
         const made = createContext(deps, req, reply);

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { findRepoRoot } from '../config.ts';
 
-export type SpawnedServer = { url: string; dataDir: string; process: ChildProcess; stop: () => Promise<void> };
+export type SpawnedServer = { url: string; dataDir: string; process: ChildProcess; stop: () => Promise<void>; output: () => string };
 
 /**
  * Starts the built server (`server/dist/index.js`, so run the server build first) on 127.0.0.1 with a
@@ -57,5 +57,5 @@ export async function spawnServer(
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
     });
-  return { url, dataDir, process: child, stop };
+  return { url, dataDir, process: child, stop, output: () => output };
 }

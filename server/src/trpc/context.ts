@@ -1,8 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Viewer } from '@site/contracts';
 import type { AppDeps } from '../deps.ts';
-import { browserPort, noCookie, noDevice, resolveSession, type DeviceCookie, type RequestSession, type SessionCookie } from '../identity/request-session.ts';
+import { noCookie, noDevice, resolveSession, type DeviceCookie, type RequestSession, type SessionCookie } from '../identity/request-session.ts';
 import type { SessionUser } from '../identity/session-user.ts';
+import { servedPort } from '../http/ports.ts';
 
 export type Context = {
   deps: AppDeps;
@@ -15,7 +16,7 @@ export type Context = {
   cookie: SessionCookie;
   /** The browser's device cookie (login limits, areas/auth). */
   device: DeviceCookie;
-  /** The port the page is served on (`browserPort`), for `allows` to read only when a rule's `alsoOnPort` decides; none without HTTP. */
+  /** The port the request was served on (`servedPort`: its connection's, never the Host header), for `allows` to read only when a rule's `alsoOnPort` decides; none without HTTP. */
   port: () => number | undefined;
 };
 
@@ -51,6 +52,6 @@ export function createContext(deps: AppDeps, req: FastifyRequest, reply: Fastify
   const session = resolveSession(deps.sessions, req, reply);
   // Named fields rather than a spread of `s`: this runs on every request, and V8 copies a spread slowly.
   const build = (s: RequestSession) =>
-    createContextInner(deps, { user: s.user, sessionHash: s.sessionHash, ip: req.ip, cookie: s.cookie, device: s.device, port: () => browserPort(req) });
+    createContextInner(deps, { user: s.user, sessionHash: s.sessionHash, ip: req.ip, cookie: s.cookie, device: s.device, port: () => servedPort(req, deps.config) });
   return session instanceof Promise ? session.then(build) : build(session);
 }

@@ -16,7 +16,11 @@ const pidFile = path.join(dir, 'grandchild.pid');
 /** Harmless commands: print, fail, and sleep past a short limit leaving a grandchild behind. */
 const commands = {
   'dev-pull': { argv: [node, '-e', "console.log('pulled dev'); console.error('a warning'); console.log(process.cwd())"], cwd: dir },
-  'prod-pull': { argv: [node, '-e', "console.log('pulled prod')"] },
+  'prod-pull': {
+    argv: [node, '-e', "console.log('pulled prod'); console.error(JSON.stringify(Object.keys(process.env).sort()))"],
+    env: { SITE_STAGE: 'prod' },
+    passEnv: ['DEV_TEST_PASSED'],
+  },
   'dev-launch': {
     argv: [
       node,
@@ -109,6 +113,22 @@ describe.each(databases)('dev dashboard, not configured (%s)', (kind) => {
 describe.each(databases)('dev dashboard (%s)', (kind) => {
   const s = useTestServer(kind, { DEV_COMMANDS_FILE: commandsFile });
 
+  it("gives a command PATH, HOME, LANG and what the commands file names, never the server's settings", async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, { DATABASE_URL: 'postgres://site:hunter2@db/site', SECRET_TOKEN: 'x', DEV_TEST_PASSED: 'yes', LANG: 'C.UTF-8' });
+    try {
+      const api = callerFor(s.deps, await createUser(s.deps, 'owner', 3));
+      const run = await finished(s, api, (await api.devDashboard.prodPull({ confirm: 'pull to prod' })).id);
+      const names = JSON.parse(run.output.split('\n')[1] ?? '[]') as string[];
+      expect(names.filter((n) => !['PATH', 'HOME', 'LANG'].includes(n))).toEqual(['DEV_TEST_PASSED', 'SITE_STAGE']);
+      expect(names).toContain('PATH');
+      expect(run.output).not.toContain('hunter2');
+    } finally {
+      for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+      Object.assign(process.env, saved);
+    }
+  });
+
   it('runs an action, streams its output into the run, and keeps the audit row', async () => {
     const owner = await createUser(s.deps, 'owner', 3);
     const api = callerFor(s.deps, owner);
@@ -161,7 +181,8 @@ describe.each(databases)('dev dashboard (%s)', (kind) => {
     const res = await postJson(s.app, '/api/dev/prod-pull', { confirm: '  PULL TO PROD ' }, cookie);
     expect(res.statusCode).toBe(200);
     const run = await finished(s, api, (res.json() as DevRun).id);
-    expect(run).toMatchObject({ action: 'prod-pull', who: 'boss', status: 'succeeded', output: 'pulled prod\n' });
+    expect(run).toMatchObject({ action: 'prod-pull', who: 'boss', status: 'succeeded' });
+    expect(run.output.split('\n')[0]).toBe('pulled prod');
   });
 
   it('runs one action at a time, and the time limit kills the whole process group', async () => {

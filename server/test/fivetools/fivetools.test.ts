@@ -175,4 +175,32 @@ describe.each(databases)('the mirror at /api/5etools/ (%s)', (kind) => {
     const folder = await get('/api/5etools/data', cookie);
     expect([folder.statusCode, folder.headers.location]).toEqual([302, '/api/5etools/data/']);
   });
+
+  it('serves only regular files whose real path stays inside the folder: links out of it are refused', async () => {
+    await installFivetools(fixtureZip(work), dir);
+    const outside = path.join(work, 'outside');
+    fs.mkdirSync(outside, { recursive: true });
+    fs.writeFileSync(path.join(outside, 'secret.json'), '{"secret":"TOP-SECRET-CONTENT"}');
+    // Links placed inside the mirror: to /etc/passwd, to a file and a folder outside, a dangling one,
+    // a compressed twin that leads out, and one that stays inside (served).
+    fs.symlinkSync('/etc/passwd', path.join(dir, 'passwd.txt'));
+    fs.symlinkSync(path.join(outside, 'secret.json'), path.join(dir, 'data', 'secret.json'));
+    fs.symlinkSync(outside, path.join(dir, 'elsewhere'));
+    fs.symlinkSync(path.join(outside, 'gone.json'), path.join(dir, 'dangling.json'));
+    fs.writeFileSync(path.join(outside, 'evil.br'), 'TOP-SECRET-CONTENT');
+    fs.rmSync(path.join(dir, 'data', 'spells.json.br'));
+    fs.symlinkSync(path.join(outside, 'evil.br'), path.join(dir, 'data', 'spells.json.br'));
+    fs.symlinkSync(path.join(dir, 'index.html'), path.join(dir, 'start.html'));
+    const cookie = await cookieFor(s.deps, 1, 'reader');
+    for (const url of ['/api/5etools/passwd.txt', '/api/5etools/data/secret.json', '/api/5etools/elsewhere/secret.json', '/api/5etools/elsewhere/', '/api/5etools/dangling.json']) {
+      const res = await get(url, cookie);
+      expect([url, res.statusCode]).toEqual([url, 404]);
+      expect(res.body).not.toMatch(/TOP-SECRET-CONTENT|root:/);
+    }
+    const spells = await get('/api/5etools/data/spells.json', cookie, { 'accept-encoding': 'br, gzip' });
+    expect([spells.statusCode, spells.headers['content-encoding']]).toEqual([200, 'gzip']);
+    expect(spells.rawPayload.toString('latin1')).not.toContain('TOP-SECRET-CONTENT');
+    const inside = await get('/api/5etools/start.html', cookie);
+    expect(inside.statusCode).toBe(200);
+  });
 });

@@ -3,7 +3,7 @@ import { TRPCError } from '@trpc/server';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { accessMessages, DEFAULT_RECIPE_SETTINGS, KITCHEN_UNITS, recipeFromJsonLd } from '@site/contracts';
 import { insertKitchenUnits, recipesMigrations } from '../../src/areas/recipes/recipes.migrations.ts';
-import { callerFor, cookieFor, createUser, databases, postJson, useTestServer } from '../helpers.ts';
+import { callerFor, cookieFor, createUser, databases, postJson, rawRequest, useListeningServer, useTestServer } from '../helpers.ts';
 import { pancakes } from './recipes.samples.ts';
 
 const fixture = (name: string) => fs.readFileSync(new URL(`../../../contracts/src/recipes/fixtures/${name}`, import.meta.url), 'utf8');
@@ -20,6 +20,7 @@ async function rejection(promise: Promise<unknown>): Promise<{ code: string; mes
 
 describe.each(databases)('recipes (%s)', (kind) => {
   const s = useTestServer(kind);
+  const listening = useListeningServer(s);
   const owner = async (name = 'owner') => callerFor(s.deps, await createUser(s.deps, name, 3));
   beforeEach(() => insertKitchenUnits(s.db));
 
@@ -189,13 +190,13 @@ describe.each(databases)('recipes (%s)', (kind) => {
     const { recipe_id } = await (await owner()).recipes.create(pancakes);
     const friend = await cookieFor(s.deps, 1);
     const pending = await cookieFor(s.deps, 0, 'pending');
-    const call = (host: string, cookie: string, method: 'GET' | 'POST', url: string, body?: unknown) =>
-      s.app.inject({
-        method,
-        url,
-        headers: { host, cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-      });
+    // 8443 is the real second listener (EXTRA_PORT); a Host header naming 8443 on the usual port opens nothing.
+    const call = async (host: string, cookie: string, method: 'GET' | 'POST', url: string, body?: unknown) => {
+      const base = host === 'localhost:8443' ? listening.extra : listening.main;
+      const headers = { cookie, ...(host === 'localhost:8443' ? {} : { host }), ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+      const res = await rawRequest(base, method, url, headers, body === undefined ? undefined : JSON.stringify(body));
+      return { statusCode: res.status, json: () => JSON.parse(res.body) as unknown };
+    };
     const get = `/trpc/recipes.get?input=${encodeURIComponent(JSON.stringify({ recipeId: recipe_id }))}`;
 
     const list = await call('localhost:8443', friend, 'POST', '/api/recipes/get_list');
@@ -213,6 +214,8 @@ describe.each(databases)('recipes (%s)', (kind) => {
     expect((await call('localhost:8443', pending, 'POST', '/api/recipes/get_list')).statusCode).toBe(403);
     // On any other port the page is the owner's.
     expect((await call('localhost:8080', friend, 'POST', '/api/recipes/get_list')).statusCode).toBe(403);
+    expect((await call('localhost:8443', pending, 'GET', get)).statusCode).toBe(403);
+    expect((await call('127.0.0.1:8443', friend, 'POST', '/api/recipes/get_list')).statusCode).toBe(403);
     expect((await call('localhost', friend, 'GET', get)).statusCode).toBe(403);
     expect(await (await owner('owner2')).recipes.list()).toHaveLength(1);
   });

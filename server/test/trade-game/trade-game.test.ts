@@ -224,8 +224,26 @@ describe.each(databases)('trade game (%s)', (kind) => {
     expect(island.data.buyList.find((i) => i.name === 'Wood')?.price).toBe(4);
   });
 
+  it("follows the page's rule: a friend on the usual port is refused on /trpc and /api, as recipes are", async () => {
+    const friend = await cookieFor(s.deps, 1, 'friend');
+    const body = { island: 'Palm Harbor', lines: [{ side: 'buy', name: 'Fish', amount: 2 }] };
+    for (const [url, payload] of [
+      ['/trpc/tradeGame.trade', body],
+      ['/trpc/tradeGame.resources', undefined],
+      ['/api/trade_game/get_islands', {}],
+      ['/api/trade_game/get_resources', {}],
+      ['/api/trade_game/get_island_data', { island: 'Palm Harbor' }],
+      ['/api/trade_game/reset_player', {}],
+    ] as const) {
+      const res = await postJson(s.app, url, payload, friend);
+      expect([url, res.statusCode]).toEqual([url, 403]);
+    }
+    const res = await s.app.inject({ method: 'GET', url: '/trpc/tradeGame.offers', headers: { cookie: friend } });
+    expect(res.statusCode).toBe(403);
+  });
+
   it('trades over /trpc with the session cookie, and refuses anonymous callers', async () => {
-    const cookie = await cookieFor(s.deps, 1, 'friend');
+    const cookie = await cookieFor(s.deps, 3, 'admin');
     const body = { island: 'Palm Harbor', lines: [{ side: 'buy', name: 'Fish', amount: 2 }] };
     const res = await postJson(s.app, '/trpc/tradeGame.trade', body, cookie);
     expect(res.statusCode).toBe(200);

@@ -3,6 +3,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { FakeTrpcError, SIGNED_OUT, renderWithSite } from '../../test/render.tsx';
+import { authMessages } from '@site/contracts/auth';
 import LoginPage from './LoginPage.tsx';
 import PreauthPage from './PreauthPage.tsx';
 
@@ -52,6 +53,39 @@ describe('LoginPage sign-up checks', () => {
     await fillSignup('sam', 'pw', 'pw');
     expect(await within(panel('Create Account')).findByRole('alert')).toHaveTextContent('That username is already taken');
     expect(calls.find((c) => c.path === 'auth.signup')?.input).toEqual({ name: 'sam', password: 'pw', confirmPassword: 'pw' });
+  });
+
+  it('asks for the setup code when the server says the first account needs it, and sends it', async () => {
+    const { calls } = renderWithSite(<LoginPage />, {
+      path: '/login',
+      procedures: {
+        'auth.status': () => SIGNED_OUT,
+        'auth.signup': (input) => {
+          const code = (input as { setupCode?: string }).setupCode;
+          if (code === undefined) throw new FakeTrpcError(authMessages.setupCodeNeeded, {}, 403);
+          if (code !== 'ABCDE-FGHJK') throw new FakeTrpcError(authMessages.setupCodeWrong, {}, 403);
+          return { user: 'owner', level: 3 };
+        },
+      },
+    });
+    const form = await screen.findByRole('form', { name: 'Create Account' });
+    expect(within(form).queryByLabelText('Setup code')).toBeNull();
+    await fillSignup('owner', 'long enough pw', 'long enough pw');
+    expect(await within(form).findByRole('alert')).toHaveTextContent(authMessages.setupCodeNeeded);
+    const user = userEvent.setup();
+    await user.type(within(form).getByLabelText('Setup code'), 'WRONG');
+    await user.click(within(form).getByRole('button', { name: 'Make Account' }));
+    await within(form).findByText(authMessages.setupCodeWrong);
+    await user.clear(within(form).getByLabelText('Setup code'));
+    await user.type(within(form).getByLabelText('Setup code'), 'ABCDE-FGHJK');
+    await user.click(within(form).getByRole('button', { name: 'Make Account' }));
+    await expect.poll(() => calls.filter((c) => c.path === 'auth.signup').length).toBe(3);
+    expect(calls.filter((c) => c.path === 'auth.signup').at(-1)?.input).toEqual({
+      name: 'owner',
+      password: 'long enough pw',
+      confirmPassword: 'long enough pw',
+      setupCode: 'ABCDE-FGHJK',
+    });
   });
 
   it('shows a failed login in the login panel, and sends a pending account to /preauth with the message', async () => {

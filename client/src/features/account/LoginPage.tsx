@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
-import { signupProblem } from '@site/contracts/auth';
+import { authMessages, signupProblem } from '@site/contracts/auth';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { trpc } from '../../lib/trpc.ts';
@@ -26,6 +26,9 @@ export default function LoginPage() {
   const [signupPass, setSignupPass] = useState('');
   const [signupConfPass, setSignupConfPass] = useState('');
   const [signupError, setSignupError] = useState<string | null>(null);
+  // The first account, made from another machine than the server's, needs the setup code from its log.
+  const [needsCode, setNeedsCode] = useState(false);
+  const [setupCode, setSetupCode] = useState('');
   // Set once a call succeeded, so the redirect for signed-in visitors does not race the navigation.
   const [done, setDone] = useState(false);
 
@@ -65,10 +68,14 @@ export default function LoginPage() {
     setSignupError(problem);
     if (problem) return;
     signup.mutate(
-      { name: signupName, password: signupPass, confirmPassword: signupConfPass },
+      { name: signupName, password: signupPass, confirmPassword: signupConfPass, ...(needsCode && setupCode.trim() !== '' ? { setupCode } : {}) },
       {
         onSuccess: afterSuccess,
-        onError: (error) => setSignupError(describe(error).message),
+        onError: (error) => {
+          const { message } = describe(error);
+          if (message === authMessages.setupCodeNeeded || message === authMessages.setupCodeWrong) setNeedsCode(true);
+          setSignupError(message);
+        },
       },
     );
   };
@@ -98,6 +105,7 @@ export default function LoginPage() {
             value={signupConfPass}
             onValueChange={setSignupConfPass}
           />
+          {needsCode && <TextInput label="Setup code" name="setupCode" autoComplete="off" value={setupCode} onValueChange={setSetupCode} />}
           <ErrorBubble message={signupError} testId="signup-error" />
           <button type="submit" className="button primary" disabled={signup.isPending}>
             {signup.isPending ? 'Making account...' : 'Make Account'}

@@ -2,6 +2,7 @@ import { useState, type CSSProperties } from 'react';
 import type { IslandData, IslandItem } from '@site/contracts/trade-game';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { trpc } from '../../lib/trpc.ts';
+import { useUpdateResources } from './resources.ts';
 import { amountOf, basketLines, lineKey, signed, totals, type Amounts, type Side } from './basket.ts';
 
 /** The island chooser and the chosen island's market, in that island's colours. */
@@ -29,12 +30,13 @@ export function MainTab({ myIsland, islands }: { myIsland: string; islands: stri
 
 function Market({ island }: { island: IslandData }) {
   const utils = trpc.useUtils();
+  const updateResources = useUpdateResources();
   const [amounts, setAmounts] = useState<Amounts>({});
   const [done, setDone] = useState<string | null>(null);
   const trade = trpc.tradeGame.trade.useMutation({
     onSuccess: (result) => {
       utils.tradeGame.island.setData({ island: island.island_name }, result.island);
-      utils.tradeGame.resources.setData(undefined, { rows: result.rows, reset: false });
+      updateResources(result.rows);
       setAmounts({});
       setDone(`Trade done: ${signed(result.total)} Gold`);
     },

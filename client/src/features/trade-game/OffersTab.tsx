@@ -2,12 +2,14 @@ import { useState } from 'react';
 import type { TradeOffer } from '@site/contracts/trade-game';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { trpc } from '../../lib/trpc.ts';
+import { useUpdateResources } from './resources.ts';
 
 const describe = (offer: TradeOffer) => `${offer.give.amount} ${offer.give.name} for ${offer.want.amount} ${offer.want.name}`;
 
 /** Offers between players: make one, accept someone else's, withdraw one's own. */
 export function OffersTab({ resources }: { resources: string[] }) {
   const utils = trpc.useUtils();
+  const updateResources = useUpdateResources();
   const offers = trpc.tradeGame.offers.useQuery(undefined, { refetchInterval: 5000 });
   const [give, setGive] = useState(resources[1] ?? '');
   const [giveAmount, setGiveAmount] = useState('1');
@@ -15,8 +17,7 @@ export function OffersTab({ resources }: { resources: string[] }) {
   const [wantAmount, setWantAmount] = useState('1');
   const [message, setMessage] = useState<string | null>(null);
   const refresh = (rows?: { name: string; img_src: string; amount: number }[]) => {
-    if (rows) utils.tradeGame.resources.setData(undefined, { rows, reset: false });
-    else void utils.tradeGame.resources.invalidate();
+    updateResources(rows);
     void utils.tradeGame.offers.invalidate();
   };
   const make = trpc.tradeGame.makeOffer.useMutation({

@@ -1,13 +1,15 @@
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { trpc } from '../../lib/trpc.ts';
+import { useUpdateResources } from './resources.ts';
 
 export function TechTab() {
   const utils = trpc.useUtils();
+  const updateResources = useUpdateResources();
   const techs = trpc.tradeGame.techs.useQuery();
   const buy = trpc.tradeGame.buyTech.useMutation({
     onSuccess: (result) => {
       utils.tradeGame.techs.setData(undefined, result.techs);
-      utils.tradeGame.resources.setData(undefined, { rows: result.rows, reset: false });
+      updateResources(result.rows);
       void utils.tradeGame.island.invalidate();
     },
   });

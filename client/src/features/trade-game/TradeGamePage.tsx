@@ -4,6 +4,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { MainTab } from './MainTab.tsx';
 import { OffersTab } from './OffersTab.tsx';
 import { TechTab } from './TechTab.tsx';
+import { useResources } from './resources.ts';
 import './trade-game.css';
 
 const TABS = ['Main', 'Tech', 'Player Trades'] as const;
@@ -12,7 +13,7 @@ const tabId = (tab: Tab) => `trade-tab-${tab.toLowerCase().replace(' ', '-')}`;
 
 /** /personal/trade-game: the player's resources, then the tabs Main, Tech and Player Trades, and Reset Data. */
 export default function TradeGamePage() {
-  const resources = trpc.tradeGame.resources.useQuery();
+  const resources = useResources();
   const islands = trpc.tradeGame.islands.useQuery();
   const [tab, setTab] = useState<Tab>('Main');
   const tabRefs = useRef<Record<string, HTMLButtonElement | null>>({});

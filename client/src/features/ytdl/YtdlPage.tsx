@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { cutVideoLink, embedLink, FORMAT_LABELS, YTDL_FORMATS, ytdlMessages, type YtdlCodecs, type YtdlFormat, type YtdlProgress } from '@site/contracts/ytdl';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
-import { trpc } from '../../lib/trpc.ts';
+import { trpc, useMutationQuery } from '../../lib/trpc.ts';
 import { describeDelivered, describeProgress } from './format.ts';
 import './ytdl.css';
 
@@ -92,7 +92,12 @@ export default function YtdlPage() {
   const link = cutVideoLink(raw);
   const settledLink = useSettled(link, TYPING_PAUSE_MS);
   const version = trpc.ytdl.version.useQuery(undefined, { staleTime: Infinity });
-  const info = trpc.ytdl.info.useQuery({ url: settledLink }, { enabled: looksLikeLink(settledLink), retry: false, staleTime: Infinity });
+  const utils = trpc.useUtils();
+  // ytdl.info is a mutation on the server (it runs yt-dlp); the page keeps its answer per link.
+  const info = useMutationQuery([['ytdl', 'info'], { url: settledLink }], () => utils.client.ytdl.info.mutate({ url: settledLink }), {
+    enabled: looksLikeLink(settledLink),
+    staleTime: Infinity,
+  });
   const start = trpc.ytdl.start.useMutation();
   const cancel = trpc.ytdl.cancel.useMutation();
   const progress = trpc.ytdl.progress.useQuery({ job: job ?? '' }, { enabled: job !== null, refetchInterval: POLL_MS, gcTime: 0 });

@@ -72,8 +72,24 @@ const sessionEvents: Migration = {
   },
 };
 
+/** The one-time setup code of a site without accounts (areas/auth/setup-code.ts): one row at most. */
+const setupCode: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('auth_setup_code')
+      .addColumn('id', 'smallint', (c) => c.primaryKey().defaultTo(1).check(sql`id = 1`))
+      .addColumn('code', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+      .execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.dropTable('auth_setup_code').execute();
+  },
+};
+
 export const authMigrations = {
   '20261123_auth_limits': limits,
   '20261123_auth_name_keys': nameKeys,
   '20261123_auth_session_events': sessionEvents,
+  '20261124_auth_setup_code': setupCode,
 };

@@ -14,6 +14,7 @@ import type { SessionUser } from '../../identity/session-user.ts';
 import * as repo from '../../identity/users.repository.ts';
 import { COMMON_PASSWORDS } from './common-passwords.ts';
 import { limitKey, type LimitRule } from './limits.ts';
+import { codeMatches, forgetSetupCode, isLoopback, setupCode } from './setup-code.ts';
 
 export const statusOf = (user: { name: string; level: number } | null): Status => ({
   user: user?.name ?? null,
@@ -42,6 +43,7 @@ export function signupPolicyProblem(name: string, password: string): string | nu
 
 /**
  * Creates an account: the very first one becomes the owner (level 3), every later one waits at 0.
+ * The first one needs the setup code unless it comes from the server machine itself (setup-code.ts).
  * Sign-ups are counted per client address before the password is hashed.
  */
 export async function signup(deps: AppDeps, input: SignupInput, client: Client): Promise<SessionUser> {
@@ -55,13 +57,22 @@ export async function signup(deps: AppDeps, input: SignupInput, client: Client):
   if (!(await deps.limits.reserve([{ key: limitKey('signup', client.ip), max: maxAttempts, windowMs }]))) {
     throw new AppError('TOO_MANY_REQUESTS', authMessages.signupThrottled);
   }
+  const local = isLoopback(client.ip);
+  // Made (and kept) outside the sign-up's transaction, which a refusal rolls back.
+  const expectedCode = local ? null : await setupCode(deps.db);
   const passwordHash = await deps.passwords.hash(input.password);
   try {
     const user = await deps.db.transaction().execute(async (trx) => {
       await repo.lockUsers(trx);
       if (await repo.findUserByName(trx, name)) throw new AppError('CONFLICT', authMessages.nameTaken);
-      const level = (await repo.countUsers(trx)) === 0 ? 3 : 0;
-      return repo.insertUser(trx, { name, passwordHash, level });
+      const first = (await repo.countUsers(trx)) === 0;
+      if (first && !local) {
+        if (!input.setupCode) throw new AppError('FORBIDDEN', authMessages.setupCodeNeeded);
+        if (expectedCode === null || !codeMatches(input.setupCode, expectedCode)) throw new AppError('FORBIDDEN', authMessages.setupCodeWrong);
+      }
+      const row = await repo.insertUser(trx, { name, passwordHash, level: first ? 3 : 0 });
+      if (first) await forgetSetupCode(trx);
+      return row;
     });
     return { id: user.id, name: user.name, level: user.level as SessionUser['level'] };
   } catch (error) {

@@ -23,7 +23,15 @@ export interface AuthDevicesTable {
   created_at: ColumnType<Date, never, never>;
 }
 
+/** The one-time code that lets the owner's account be created from another machine (setup-code.ts). */
+export interface AuthSetupCodeTable {
+  id: ColumnType<number, number | undefined, never>;
+  code: string;
+  created_at: ColumnType<Date, never, never>;
+}
+
 export interface AuthTables {
   auth_limits: AuthLimitsTable;
   auth_devices: AuthDevicesTable;
+  auth_setup_code: AuthSetupCodeTable;
 }

@@ -9,12 +9,35 @@ export const MAX_TIMEOUT_SECONDS = 6 * 60 * 60;
 
 const argPart = z.string().min(1, 'an argument may not be empty').refine((s) => !s.includes('\0'), 'an argument may not contain NUL');
 
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name is letters, digits and _');
+
 const command = z.strictObject({
   argv: z.array(argPart).min(1, 'argv must name a program'),
   cwd: z.string().min(1).refine((p) => path.isAbsolute(p), 'cwd must be an absolute path').optional(),
   timeoutSeconds: z.number().int().min(1).max(MAX_TIMEOUT_SECONDS).optional(),
+  /** Variables set for the command, with their values. */
+  env: z.record(envName, argPart).optional(),
+  /** Variables of the server's own environment passed on to the command, by name. */
+  passEnv: z.array(envName).optional(),
 });
 export type DevCommand = z.infer<typeof command>;
+
+/** What every command gets from the server's environment: enough to find programs and speak the locale. */
+export const BASE_ENV = ['PATH', 'HOME', 'LANG'] as const;
+
+/**
+ * The environment of a command: PATH, HOME and LANG from the server's, the variables the commands
+ * file passes on by name (`passEnv`) and those it sets (`env`), nothing else. The server's own
+ * settings (DATABASE_URL and its password, every other variable) never reach the owner's programs.
+ */
+export function commandEnvironment(cmd: Pick<DevCommand, 'env' | 'passEnv'>, parent: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of [...BASE_ENV, ...(cmd.passEnv ?? [])]) {
+    const value = parent[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return { ...env, ...cmd.env };
+}
 
 const file = z.strictObject(Object.fromEntries(DEV_ACTIONS.map((a) => [a, command.optional()])) as Record<DevAction, z.ZodOptional<typeof command>>);
 

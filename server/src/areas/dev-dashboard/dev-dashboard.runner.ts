@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import type { DevRunStatus } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
-import type { DevCommand } from './dev-commands.ts';
+import { commandEnvironment, type DevCommand } from './dev-commands.ts';
 import * as repo from './dev-dashboard.repository.ts';
 
 /** How much of the output is kept (the end of it), in the database and on the page. */
@@ -66,7 +66,7 @@ export function createRunner(deps: AppDeps): Runner {
         shell: false,
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: process.env,
+        env: commandEnvironment(command),
       });
 
       const flush = () => {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import send, { type SendOptions } from '@fastify/send';
 import { FIVETOOLS_INSTALL_COMMAND } from '@site/contracts';
@@ -69,10 +70,16 @@ async function serveMirror(deps: AppDeps, req: FastifyRequest, reply: FastifyRep
   reply.header('cache-control', CACHE_CONTROL);
 
   const target = requested.endsWith('/') ? `${requested}index.html` : requested;
+  const realRoot = await fs.promises.realpath(root).catch(() => null);
+  const where = realRoot === null ? 'missing' : await placeInMirror(realRoot, target);
+  if (where === 'outside') {
+    return reply.code(404).header('cache-control', 'no-store').type('application/json').send({ message: `Nothing at ${PREFIX}${requested}` });
+  }
   const compressible = isCompressible(decodeSafely(target));
   if (compressible) reply.header('vary', 'Accept-Encoding');
-  if (compressible && !req.headers.range) {
+  if (compressible && !req.headers.range && realRoot !== null) {
     for (const encoding of acceptedEncodings(req.headers['accept-encoding'])) {
+      if ((await placeInMirror(realRoot, target + COMPRESSED_SUFFIX[encoding])) !== 'inside') continue;
       const result = await send(req.raw, target + COMPRESSED_SUFFIX[encoding], options);
       if (result.type !== 'file') {
         result.stream.destroy();
@@ -107,6 +114,34 @@ async function serveMirror(deps: AppDeps, req: FastifyRequest, reply: FastifyRep
           ? 'Range Not Satisfiable'
           : 'Bad request';
   return reply.code(status >= 500 ? 500 : status).header('cache-control', 'no-store').type('application/json').send({ message });
+}
+
+/**
+ * Where a requested path really leads: 'inside' for a regular file or a folder whose real path (every
+ * symbolic link followed) stays inside the mirror's real folder; 'outside' for anything else that
+ * exists (a link out of the folder, a FIFO, a device); 'missing' when nothing is there (send answers
+ * 404). A link placed inside FIVETOOLS_DIR therefore never serves /etc/passwd.
+ */
+async function placeInMirror(realRoot: string, rawPath: string): Promise<'inside' | 'outside' | 'missing'> {
+  const decoded = decodeSafely(rawPath);
+  if (decoded.includes('\0')) return 'missing';
+  let real: string;
+  try {
+    real = await fs.promises.realpath(path.join(realRoot, decoded));
+  } catch (error) {
+    // A dangling link (its target is gone) is refused like any other link out of the mirror.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return (await isLink(path.join(realRoot, decoded))) ? 'outside' : 'missing';
+    return code === 'ENOTDIR' ? 'missing' : 'outside';
+  }
+  if (real !== realRoot && !real.startsWith(realRoot + path.sep)) return 'outside';
+  const stat = await fs.promises.stat(real).catch(() => null);
+  if (!stat) return 'missing';
+  return stat.isFile() || stat.isDirectory() ? 'inside' : 'outside';
+}
+
+async function isLink(file: string): Promise<boolean> {
+  return (await fs.promises.lstat(file).catch(() => null))?.isSymbolicLink() ?? false;
 }
 
 function decodeSafely(value: string): string {

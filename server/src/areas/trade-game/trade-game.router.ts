@@ -4,7 +4,7 @@ import * as game from './trade-game.service.ts';
 
 export const tradeGameRouter = router({
   islands: procedure('tradeGame.islands').query(({ ctx }) => game.islands(ctx.deps, ctx.user)),
-  resources: procedure('tradeGame.resources').query(({ ctx }) => game.resources(ctx.deps, ctx.user)),
+  resources: procedure('tradeGame.resources').mutation(({ ctx }) => game.resources(ctx.deps, ctx.user)),
   island: procedure('tradeGame.island')
     .input(islandInput)
     .query(({ ctx, input }) => game.island(ctx.deps, ctx.user, input)),

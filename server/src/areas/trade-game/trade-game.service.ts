@@ -106,15 +106,16 @@ function islandData(island: ContentIsland, pressures: Map<string, number>, mods:
 
 /* ---------- reading ---------- */
 
+/** Only reads (a query): a player without a game yet is shown the island their game will start on. */
 export async function islands(deps: AppDeps, user: SessionUser): Promise<IslandsOutput> {
-  return deps.db.transaction().execute(async (trx) => {
-    await ensurePlayer(trx, user);
-    const player = await repo.findPlayer(trx, user.id);
-    return { islands: content.islands.map((i) => ({ island_name: i.name })), myIsland: player?.my_island ?? homeIslandOf(user.id) };
-  });
+  const player = await repo.findPlayer(deps.db, user.id);
+  return { islands: content.islands.map((i) => ({ island_name: i.name })), myIsland: player?.my_island ?? homeIslandOf(user.id) };
 }
 
-/** `reset` is true the first time a fresh game (new player, or after a reset) is read. */
+/**
+ * `reset` is true the first time a fresh game (new player, or after a reset) is read. It starts the
+ * game and marks it seen, so it is a mutation (no query changes state).
+ */
 export async function resources(deps: AppDeps, user: SessionUser): Promise<ResourcesOutput> {
   return deps.db.transaction().execute(async (trx) => {
     await ensurePlayer(trx, user);

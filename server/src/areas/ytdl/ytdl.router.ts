@@ -10,9 +10,11 @@ import { ytdlService } from './ytdl.service.ts';
 export const ytdlRouter = router({
   version: procedure('ytdl.version').query(({ ctx }) => ytdlService(ctx.deps).version()),
   status: procedure('ytdl.status').query(({ ctx }) => ytdlService(ctx.deps).status()),
+  // A mutation: it runs yt-dlp against a link and ends the member's previous lookup, which no
+  // cross-site GET may do (no query changes state).
   info: procedure('ytdl.info')
     .input(ytdlInfoInput)
-    .query(({ ctx, input }) => ytdlService(ctx.deps).info(ctx.user.id, input.url)),
+    .mutation(({ ctx, input }) => ytdlService(ctx.deps).info(ctx.user.id, input.url)),
   start: procedure('ytdl.start')
     .input(ytdlStartInput)
     .mutation(({ ctx, input }) => ytdlService(ctx.deps).start(ctx.user.id, input)),
