@@ -8,6 +8,8 @@
  *    127.0.0.1: the server's RSS growth (goal <= 64 MB) and MB/s next to a plain stream copy of a
  *    file of the same size on the same disk (goal >= 0.5 of the copy).
  * 3. Thumbnails per second for 12-megapixel JPEGs (sharp: rotate, 400 px WebP, 1600 px display).
+ * 4. A gallery page under load over HTTP next to /api/login_status (gallery-load.ts).
+ * Name sections to run only those: npm run bench:pictures -- paging gallery (paging, upload, thumbnails, gallery).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,6 +32,7 @@ import { deriveFiles } from '@site/server/areas/pictures/pictures.media';
 import { galleryCounts } from '@site/server/areas/pictures/pictures.repository';
 import { createLocalStorage } from '@site/server/media/index';
 import { openBenchSite, serveUntilStdinEnds } from './bench-site.ts';
+import { galleryUnderLoad } from './gallery-load.ts';
 
 const PICTURES = Number(process.env.BENCH_PICTURES ?? 100_000);
 const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
@@ -214,7 +217,7 @@ if (process.argv.includes('--serve')) {
   await serve();
 } else {
   console.log(`Pictures benchmarks on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'})`);
-  await paging();
-  await upload();
-  await thumbnails();
+  const sections = { paging, upload, thumbnails, gallery: galleryUnderLoad };
+  const named = process.argv.slice(2).filter((arg) => arg in sections) as (keyof typeof sections)[];
+  for (const name of named.length > 0 ? named : (Object.keys(sections) as (keyof typeof sections)[])) await sections[name]();
 }
