@@ -2,9 +2,10 @@ import type { AppDeps } from './deps.ts';
 import type { DbHandle } from './db/database.ts';
 import { listenInProcess, listenToChannels, type ChannelListener, type Listening } from './db/notifications.ts';
 import { sessionChanges } from './identity/session-events.ts';
+import { galleryChanges } from './areas/pictures/pictures.page-cache.ts';
 
 /** Every in-memory cache that the database's change notifications keep true. */
-const listenersOf = (deps: AppDeps): ChannelListener[] => [sessionChanges(deps.sessions)];
+const listenersOf = (deps: AppDeps): ChannelListener[] => [sessionChanges(deps.sessions), galleryChanges(deps.db)];
 
 /**
  * Starts listening for the database's change notifications (`ready` once listening): on PostgreSQL

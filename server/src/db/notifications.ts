@@ -68,6 +68,7 @@ export function listenToChannels(url: string, listeners: readonly ChannelListene
       clearTimeout(retry);
       const c = client;
       client = undefined;
+      tell(false);
       await c?.end().catch(() => {});
     },
   };

@@ -10,6 +10,7 @@ import { formatBytes, MediaTooLargeError, type IncomingFile } from '../../media/
 import { MIME, originalKey, parseFileName, removePictureFiles, variantKey } from './pictures.files.ts';
 import { exifDate, sniff } from './pictures.media.ts';
 import * as repo from './pictures.repository.ts';
+import { galleryChanged } from './pictures.page-cache.ts';
 import { toPicture } from './pictures.service.ts';
 import { nudgeWorker } from './pictures.worker.ts';
 
@@ -102,6 +103,7 @@ async function upload(req: FastifyRequest, deps: AppDeps, user: SessionUser) {
         uploaded_by: user.id,
       }),
     );
+    galleryChanged(deps.db);
     nudgeWorker(deps);
     const picture = toPicture({ ...row, uploader: user.name });
     return { ...picture, message: picture.pending ? pictureMessages.pendingNote : 'Uploaded' };
