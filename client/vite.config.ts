@@ -7,6 +7,7 @@ import { createServer, defineConfig, type Plugin } from 'vite';
 import { DEFAULT_COLORS } from '../contracts/src/settings/settings.schemas.ts';
 import { owner } from './src/owner.config.ts';
 import { colorsToCss } from './src/lib/colors.ts';
+import { precompress } from './precompress.ts';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const apiTarget = process.env.API_URL ?? `http://localhost:${process.env.PORT ?? '8080'}`;
@@ -52,7 +53,7 @@ function sitePages(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), sitePages()],
+  plugins: [react(), sitePages(), precompress()],
   build: {
     manifest: true,
     target: 'es2022',
