@@ -2,7 +2,6 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import type { Plugin } from 'vite';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -22,34 +21,24 @@ async function* filesUnder(dir: string): AsyncGenerator<string> {
 
 /**
  * Writes a .br (brotli, highest quality) and a .gz (gzip level 9) beside every text file of the
- * build, once, after every other plugin has written its files (the prerendered About page too).
+ * build in `outDir`; the build calls it once every page is written (the prerendered About page too).
  * The server sends them to browsers that accept them (server/src/http/static.ts, preCompressed), so
  * no request pays for compressing.
  */
-export function precompress(): Plugin {
-  let outDir = '';
-  return {
-    name: 'site-precompress',
-    apply: 'build',
-    configResolved(config) {
-      outDir = path.resolve(config.root, config.build.outDir);
-    },
-    async closeBundle() {
-      const jobs: Promise<void>[] = [];
-      for await (const file of filesUnder(outDir)) {
-        jobs.push(
-          (async () => {
-            const bytes = await fs.readFile(file);
-            if (bytes.length < MIN_BYTES) return;
-            const [br, gz] = await Promise.all([
-              brotli(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
-              gzipAsync(bytes, { level: 9 }),
-            ]);
-            await Promise.all([fs.writeFile(`${file}.br`, br), fs.writeFile(`${file}.gz`, gz)]);
-          })(),
-        );
-      }
-      await Promise.all(jobs);
-    },
-  };
+export async function compressBuild(outDir: string): Promise<void> {
+  const jobs: Promise<void>[] = [];
+  for await (const file of filesUnder(outDir)) {
+    jobs.push(
+      (async () => {
+        const bytes = await fs.readFile(file);
+        if (bytes.length < MIN_BYTES) return;
+        const [br, gz] = await Promise.all([
+          brotli(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
+          gzipAsync(bytes, { level: 9 }),
+        ]);
+        await Promise.all([fs.writeFile(`${file}.br`, br), fs.writeFile(`${file}.gz`, gz)]);
+      })(),
+    );
+  }
+  await Promise.all(jobs);
 }
