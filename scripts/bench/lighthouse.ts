@@ -113,7 +113,10 @@ async function main(): Promise<void> {
       );
       if (process.env.LIGHTHOUSE_DETAILS === '1') {
         for (const [key, a] of Object.entries(result.audits) as [string, { score?: number | null; title?: string; scoreDisplayMode?: string }][]) {
-          if (a.score !== null && a.score !== undefined && a.score < 1 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'manual') console.log(`      ${key}: ${a.score} ${a.title ?? ''}`);
+          if (a.score === null || a.score === undefined || a.score >= 1 || a.scoreDisplayMode === 'informative' || a.scoreDisplayMode === 'manual') continue;
+          console.log(`      ${key}: ${a.score} ${a.title ?? ''}`);
+          const items = (result.audits[key]?.details as { items?: unknown[] } | undefined)?.items ?? [];
+          for (const item of items.slice(0, 3)) console.log(`          ${JSON.stringify(item).slice(0, 300)}`);
         }
       }
     }
