@@ -15,12 +15,8 @@ function AnchorLink({ to, children, ...rest }: NavLinkProps) {
   );
 }
 
-/**
- * The About page as its own small document: the shell's cover and navbar without the router. Built
- * with Preact in place of React (vite.config.ts); an address with 'print' in it shows the page alone.
- */
-export function StandaloneAbout({ startup, print = false }: { startup: Startup | null; print?: boolean }) {
-  if (print) return <About />;
+/** The About page as its own small document: the shell's cover and navbar without the router. */
+export function StandaloneAbout({ startup }: { startup: Startup | null }) {
   return (
     <>
       <LoadingCover visible={startup === null} />

@@ -8,9 +8,6 @@ import { StandaloneAbout } from './StandaloneAbout.tsx';
 // Ask before React starts: the answers are usually back by the time hydration ends.
 const startupPromise = loadStartup();
 
-// The app's rule: an address containing 'print' shows the page without navbar and loading cover.
-const print = `${window.location.pathname}${window.location.search}`.includes('print');
-
 function AboutDocument() {
   const [startup, setStartup] = useState<Startup | null>(null);
   useEffect(() => {
@@ -24,7 +21,7 @@ function AboutDocument() {
       live = false;
     };
   }, []);
-  return <StandaloneAbout startup={startup} print={print} />;
+  return <StandaloneAbout startup={startup} />;
 }
 
 const root = document.getElementById('root');
@@ -34,9 +31,6 @@ const app = (
     <AboutDocument />
   </StrictMode>
 );
-// The build prerenders the page (for the address without 'print'); the dev server does not.
-if (root.firstElementChild && !print) hydrateRoot(root, app);
-else {
-  root.replaceChildren();
-  createRoot(root).render(app);
-}
+// The build prerenders the page; the dev server does not.
+if (root.firstElementChild) hydrateRoot(root, app);
+else createRoot(root).render(app);
