@@ -2,7 +2,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppDeps } from '../../src/deps.ts';
 import * as pictures from '../../src/areas/pictures/pictures.service.ts';
+import { cachedGalleryRead, galleryChanges } from '../../src/areas/pictures/pictures.page-cache.ts';
 import * as repo from '../../src/areas/pictures/pictures.repository.ts';
+import type { Database } from '../../src/db/database.ts';
 import { createDeps } from '../../src/app.ts';
 import type { Listening } from '../../src/db/notifications.ts';
 import type { SessionUser } from '../../src/identity/session-user.ts';
@@ -86,5 +88,42 @@ describe.each(databases)('the gallery page cache (%s)', (kind) => {
     expect(await pictures.page(deps, friend, 24, 0)).not.toBe(first);
     await sql`update pictures set caption = 'renamed' where caption = 'second'`.execute(db.db);
     expect(await captions(friend)).toEqual(['third', 'renamed', 'first']);
+  });
+});
+
+describe('the gallery page cache, bounded', () => {
+  it('keeps at most 20,000 pictures: the oldest answers go first, a failed read is not kept', async () => {
+    const db = {} as Database;
+    galleryChanges(db).onListening(true);
+    let reads = 0;
+    const page = (key: string, pictures: number) =>
+      cachedGalleryRead(
+        db,
+        key,
+        async () => {
+          reads += 1;
+          return { key, pictures };
+        },
+        (answer) => answer.pictures,
+      );
+    await page('a', 12_000);
+    await page('a', 12_000);
+    expect(reads).toBe(1);
+    await page('b', 7_000);
+    await page('a', 12_000);
+    expect(reads).toBe(2);
+    await page('c', 5_000); // 24,000 held: 'a' goes
+    await page('b', 7_000);
+    await page('c', 5_000);
+    expect(reads).toBe(3);
+    await page('a', 12_000);
+    expect(reads).toBe(4);
+
+    const failing = () => cachedGalleryRead(db, 'broken', () => Promise.reject(new Error('database down')));
+    await expect(failing()).rejects.toThrow('database down');
+    await expect(failing()).rejects.toThrow('database down');
+    let tries = 0;
+    await cachedGalleryRead(db, 'broken', async () => ++tries);
+    expect(tries).toBe(1);
   });
 });

@@ -61,7 +61,7 @@ async function readPageInfo(deps: AppDeps, user: SessionUser, type: PageType, in
 
 /** The whole page in one call: its label, counts and pictures (the client's grid). */
 export function page(deps: AppDeps, user: SessionUser, type: PageType, index: number): Promise<PicturePage> {
-  return cachedGalleryRead(deps.db, cacheKey(user, 'page', type, index), () => readWholePage(deps, user, type, index));
+  return cachedGalleryRead(deps.db, cacheKey(user, 'page', type, index), () => readWholePage(deps, user, type, index), (p) => p.pictures.length);
 }
 
 async function readWholePage(deps: AppDeps, user: SessionUser, type: PageType, index: number): Promise<PicturePage> {
