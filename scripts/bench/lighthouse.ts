@@ -69,7 +69,11 @@ async function serve(): Promise<void> {
   });
 }
 
-type Result = { categories: Record<string, { score: number | null }>; audits: Record<string, { numericValue?: number; details?: unknown }> };
+type Result = {
+  categories: Record<string, { score: number | null }>;
+  audits: Record<string, { numericValue?: number; details?: unknown }>;
+  runtimeError?: { code: string; message: string };
+};
 
 /** The JavaScript the page load transferred (bytes on the wire, headers included). */
 function scriptBytes(result: Result): number {
@@ -106,6 +110,11 @@ async function main(): Promise<void> {
       });
       const result = run?.lhr as unknown as Result | undefined;
       if (!result) throw new Error(`no Lighthouse result for ${page.path}`);
+      // A run Chromium could not finish (a busy machine now and then): say so rather than print zeros.
+      if (result.runtimeError) {
+        console.log(`  ${page.path.padEnd(30)} Lighthouse could not measure it: ${result.runtimeError.code} ${result.runtimeError.message}`);
+        continue;
+      }
       const score = (key: string) => String(Math.round((result.categories[key]?.score ?? 0) * 100)).padStart(4);
       const audit = (key: string) => result.audits[key]?.numericValue ?? NaN;
       console.log(
