@@ -2,39 +2,83 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { createServer, defineConfig, type Plugin } from 'vite';
+import { build, createServer, defineConfig, type InlineConfig, type Plugin } from 'vite';
 // A relative path: the config loader leaves workspace packages to Node, which cannot run .ts.
 import { DEFAULT_COLORS } from '../contracts/src/settings/settings.schemas.ts';
 import { owner } from './src/owner.config.ts';
 import { colorsToCss } from './src/lib/colors.ts';
+import { compressBuild } from './precompress.ts';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const apiTarget = process.env.API_URL ?? `http://localhost:${process.env.PORT ?? '8080'}`;
 
+/** The manifest of the About page's own build (the app's is .vite/manifest.json; client/first-load.ts reads both). */
+const ABOUT_MANIFEST = '.vite/about-manifest.json';
+
 /**
- * Fills the owner's title into both HTML pages, paints the default colours before any script runs
- * (a style attribute, which the CSP allows, instead of an inline script, which it does not), and after
- * the build renders the About page to static markup inside dist/about/index.html so the public page
- * shows its content at once and only needs a small script to hydrate.
+ * The public About page is built on its own with Preact's React-compatible runtime in place of React
+ * (the same components: the About cards, the navbar, the loading cover), so a visitor's first load is
+ * a few KB of script instead of React's; every other page is the React app.
  */
-function sitePages(): Plugin {
-  let outDir = path.join(root, 'dist');
+const preactInPlaceOfReact = {
+  'react-dom/client': 'preact/compat/client',
+  'react-dom/server': 'preact/compat/server',
+  'react-dom': 'preact/compat',
+  'react/jsx-runtime': 'preact/jsx-runtime',
+  'react/jsx-dev-runtime': 'preact/jsx-runtime',
+  react: 'preact/compat',
+};
+const aliasList = Object.entries(preactInPlaceOfReact).map(([find, replacement]) => ({ find: new RegExp(`^${find}$`), replacement }));
+
+/** Fills the owner's title and paints the default colours before any script runs (a style attribute, which the CSP allows). */
+function pageTemplate(): Plugin {
   return {
-    name: 'site-pages',
-    configResolved(config) {
-      outDir = path.resolve(config.root, config.build.outDir);
-    },
+    name: 'site-page-template',
     transformIndexHtml(html) {
       return html
         .replaceAll('%SITE_TITLE%', owner.siteTitle)
         .replace('<html lang="en">', `<html lang="en" style="${colorsToCss(DEFAULT_COLORS)}">`);
     },
-    async writeBundle() {
+  };
+}
+
+/**
+ * After the app's build: builds the About page (Preact, into the same folder), renders it to static
+ * markup inside dist/about/index.html so the public page shows its content at once and only needs a
+ * small script to hydrate, and writes the .br and .gz files of the whole build.
+ */
+function aboutPage(): Plugin {
+  let outDir = path.join(root, 'dist');
+  let mode = 'production';
+  return {
+    name: 'site-about-page',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+      mode = config.mode;
+    },
+    async closeBundle() {
+      const about: InlineConfig = {
+        configFile: false,
+        root,
+        mode,
+        logLevel: 'warn',
+        plugins: [pageTemplate()],
+        resolve: { alias: aliasList },
+        build: {
+          outDir,
+          emptyOutDir: false,
+          manifest: ABOUT_MANIFEST,
+          target: 'es2022',
+          rolldownOptions: { treeshake: { manualPureFunctions: ['z'] }, input: { about: path.join(root, 'about', 'index.html') } },
+        },
+      };
+      await build(about);
       const server = await createServer({
         configFile: false,
         root,
         logLevel: 'error',
-        plugins: [react()],
+        resolve: { alias: aliasList },
         server: { middlewareMode: true, hmr: false, ws: false },
         appType: 'custom',
       });
@@ -47,12 +91,13 @@ function sitePages(): Plugin {
       } finally {
         await server.close();
       }
+      await compressBuild(outDir);
     },
   };
 }
 
 export default defineConfig({
-  plugins: [react(), sitePages()],
+  plugins: [react(), pageTemplate(), aboutPage()],
   build: {
     manifest: true,
     target: 'es2022',
@@ -60,10 +105,7 @@ export default defineConfig({
       // Schemas built at the top of a contracts module are values nobody on the page may use; marking
       // zod's builders pure lets pages that need one message or default leave the zod runtime behind.
       treeshake: { manualPureFunctions: ['z'] },
-      input: {
-        app: path.join(root, 'index.html'),
-        about: path.join(root, 'about', 'index.html'),
-      },
+      input: { app: path.join(root, 'index.html') },
     },
   },
   server: {

@@ -8,11 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { createDeps, type AppDeps } from '@site/server/app';
 import { loadConfig } from '@site/server/config';
-import { createDb } from '@site/server/db/database';
+import { createDb, type DbHandle } from '@site/server/db/database';
 import { migrateToLatest } from '@site/server/db/migrate';
 import { insertUser } from '@site/server/identity/users.repository';
 
-export type BenchSite = { dir: string; deps: AppDeps; cookie: string; close(): Promise<void> };
+export type BenchSite = { dir: string; handle: DbHandle; deps: AppDeps; cookie: string; close(): Promise<void> };
 
 /** A migrated database and the app's dependencies in a new folder named from `prefix`; `env` adds configuration. */
 export async function openBenchSite(prefix: string, env: Record<string, string> = {}): Promise<BenchSite> {
@@ -25,6 +25,7 @@ export async function openBenchSite(prefix: string, env: Record<string, string> 
   const cookie = `sid=${(await deps.sessions.create(user.id)).token}`;
   return {
     dir,
+    handle,
     deps,
     cookie,
     close: async () => {

@@ -10,7 +10,9 @@
  * 3. Thumbnails per second for 12-megapixel JPEGs (sharp: rotate, 400 px WebP, 1600 px display).
  * 4. HEIC-to-display conversions per second for iPhone-size (12 MP) HEVC photos (needs heif-enc).
  * 5. The peak RSS one derivation of a 14,000 x 14,000 PNG adds (a child process's VmHWM).
- * BENCH_ONLY=heic,png (names: paging, upload, thumbnails, heic, png) runs only those.
+ * 6. A gallery page under load over HTTP next to /api/login_status (gallery-load.ts).
+ * Name sections to run only those: npm run bench:pictures -- paging gallery (paging, upload, thumbnails,
+ * heic, png, gallery).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -33,6 +35,7 @@ import { deriveFiles } from '@site/server/areas/pictures/pictures.media';
 import { galleryCounts } from '@site/server/areas/pictures/pictures.repository';
 import { createLocalStorage } from '@site/server/media/index';
 import { openBenchSite, serveUntilStdinEnds } from './bench-site.ts';
+import { galleryUnderLoad } from './gallery-load.ts';
 
 const PICTURES = Number(process.env.BENCH_PICTURES ?? 100_000);
 const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
@@ -285,13 +288,7 @@ if (process.argv.includes('--serve')) {
   await deriveOne(mediaDir, stem, fileType);
 } else {
   console.log(`Pictures benchmarks on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'})`);
-  const only = process.env.BENCH_ONLY?.split(',');
-  const sections: [string, () => Promise<void>][] = [
-    ['paging', paging],
-    ['upload', upload],
-    ['thumbnails', thumbnails],
-    ['heic', heicDisplays],
-    ['png', hugePng],
-  ];
-  for (const [name, run] of sections) if (!only || only.includes(name)) await run();
+  const sections = { paging, upload, thumbnails, heic: heicDisplays, png: hugePng, gallery: galleryUnderLoad };
+  const named = process.argv.slice(2).filter((arg) => arg in sections) as (keyof typeof sections)[];
+  for (const name of named.length > 0 ? named : (Object.keys(sections) as (keyof typeof sections)[])) await sections[name]();
 }

@@ -30,7 +30,7 @@ async function serverProcessArgs(moduleUrl: string, args: string[], nodeArgs: st
   if (!bundles.has(outfile)) {
     const bundle = async () => {
       const { serverBuildOptions } = (await import(pathToFileURL(path.join(serverDir, 'build-options.mjs')).href)) as { serverBuildOptions: BuildOptionsOf };
-      await build(serverBuildOptions({ entry: self, outfile, external: ['autocannon', 'esbuild'] }));
+      await build(serverBuildOptions({ entry: self, outfile, external: ['autocannon', 'esbuild', 'lighthouse', 'chrome-launcher'] }));
     };
     bundles.set(outfile, bundle());
   }

@@ -2,10 +2,10 @@ import { ConfigError, loadConfig } from './config.ts';
 import { startControlChannel } from './db/control.ts';
 import { createDb, DatabaseInUseError, dbTargetFromConfig } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { listenForSessionChanges } from './identity/session-events.ts';
 import { dropExtraConnections, listen } from './http/ports.ts';
 import { setupCode, setupCodeNotice } from './areas/auth/setup-code.ts';
 import { buildApp, createDeps } from './app.ts';
+import { watchDatabaseChanges } from './watch-changes.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -13,9 +13,8 @@ async function main(): Promise<void> {
   await migrateToLatest(handle.db);
   const deps = createDeps(config, handle.db);
   const app = await buildApp(deps);
-  // On PostgreSQL other processes (a second instance, `npm run user`) change sessions and levels too.
-  const listener =
-    handle.kind === 'postgres' && config.databaseUrl ? listenForSessionChanges(config.databaseUrl, deps.sessions, app.log) : undefined;
+  // On PostgreSQL other processes (a second instance, `npm run user`) change sessions, levels and pictures too.
+  const listener = watchDatabaseChanges(handle, deps, app.log);
   // On PGlite this process alone can open the database: `npm run backup` asks it over DATA_DIR/control.sock.
   const control =
     handle.kind === 'pglite'
@@ -48,7 +47,7 @@ async function main(): Promise<void> {
       code = 1;
     } finally {
       clearTimeout(force);
-      await listener?.stop();
+      await listener.stop();
       await control?.close().catch(() => {});
       await handle.close();
       process.exit(code);
@@ -57,7 +56,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
-  await listener?.ready;
+  await listener.ready;
   const [address, extra] = await listen(app, config);
   const database = handle.kind === 'postgres' ? 'PostgreSQL' : `PGlite in ${config.dataDir}`;
   app.log.info(`Serving ${address}${extra ? ` and ${extra}` : ''} (database: ${database})`);

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDeps } from '../src/app.ts';
+import * as picturesRepo from '../src/areas/pictures/pictures.repository.ts';
 import { spawnServer, type SpawnedServer } from '../src/testing/spawn-server.ts';
 import { createTestDb, createUser, testConfig, TEST_PASSWORD, type TestDb } from './helpers.ts';
+import { pictureRow } from './pictures/pictures.fixtures.ts';
 
 /**
  * Two server processes on one PostgreSQL (how the site outgrows one process or machine): the login
@@ -57,6 +59,30 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two instances on one PostgreSQL',
 
     expect((await post(a, '/api/logout', undefined, friend)).status).toBe(200);
     await statusBecomes(b, friend, { user: null });
+  }, 60_000);
+
+  it("forgets a gallery page it keeps when a picture changes through the other instance", async () => {
+    const deps = createDeps(testConfig(), db.db);
+    const owner = await createUser(deps, 'Keeper', 3);
+    const cookie = `sid=${(await deps.sessions.create(owner.id)).token}`;
+    const picture = await picturesRepo.insertPicture(db.db, pictureRow(owner, 'before', [2024, 5, 1]));
+    const input = encodeURIComponent(JSON.stringify({ 0: { type: 24, index: 0 } }));
+    const captions = async (server: SpawnedServer) => {
+      const res = await fetch(`${server.url}/trpc/pictures.page?batch=1&input=${input}`, { headers: { cookie } });
+      const [body] = (await res.json()) as [{ result: { data: { pictures: { desc: string }[] } } }];
+      return body.result.data.pictures.map((p) => p.desc);
+    };
+    await vi.waitFor(async () => expect(await captions(b)).toEqual(['before']), { timeout: NOTIFY_BOUND_MS, interval: 10 });
+    expect(await captions(b)).toEqual(['before']);
+
+    const update = await fetch(`${a.url}/trpc/pictures.update`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ id: picture.id, caption: 'after', date: '2024-05-01' }),
+    });
+    expect(update.status, await update.text()).toBe(200);
+    expect(await captions(a)).toEqual(['after']);
+    await vi.waitFor(async () => expect(await captions(b)).toEqual(['after']), { timeout: NOTIFY_BOUND_MS, interval: 10 });
   }, 60_000);
 
   it('counts login failures across instances', async () => {

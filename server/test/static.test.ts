@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, createDeps } from '../src/app.ts';
@@ -33,6 +34,39 @@ describe('serving the built client', () => {
     const asset = await app.inject({ method: 'GET', url: '/assets/main-abc123.js' });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it("sends the build's brotli or gzip file to a browser that accepts it, with Vary: Accept-Encoding", async () => {
+    const script = `export const text = ${JSON.stringify('compressible '.repeat(200))};`;
+    const page = `<!doctype html><title>about</title><p>${'words '.repeat(300)}</p>`;
+    for (const [file, text] of [
+      [path.join(dist, 'assets', 'big-def456.js'), script],
+      [path.join(dist, 'about', 'big', 'index.html'), page],
+    ] as const) {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, text);
+      fs.writeFileSync(`${file}.br`, brotliCompressSync(text));
+      fs.writeFileSync(`${file}.gz`, gzipSync(text));
+    }
+    for (const [url, text, type] of [
+      ['/assets/big-def456.js', script, 'javascript'],
+      ['/about/big', page, 'text/html'],
+    ] as const) {
+      const get = (acceptEncoding?: string) => app.inject({ method: 'GET', url, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
+      const br = await get('gzip, deflate, br, zstd');
+      expect([br.statusCode, br.headers['content-encoding'], br.headers.vary]).toEqual([200, 'br', 'accept-encoding']);
+      expect(br.headers['content-type']).toContain(type);
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(text);
+      expect(br.rawPayload.length).toBeLessThan(text.length / 4);
+      const gz = await get('gzip');
+      expect([gz.headers['content-encoding'], gz.headers.vary]).toEqual(['gzip', 'accept-encoding']);
+      expect(gunzipSync(gz.rawPayload).toString()).toBe(text);
+      const plain = await get();
+      expect([plain.headers['content-encoding'], plain.headers.vary, plain.body]).toEqual([undefined, 'accept-encoding', text]);
+    }
+    // A file the build left uncompressed (too small to gain) goes out as it is.
+    const small = await app.inject({ method: 'GET', url: '/assets/main-abc123.js', headers: { 'accept-encoding': 'br, gzip' } });
+    expect([small.statusCode, small.headers['content-encoding'], small.body]).toEqual([200, undefined, 'console.log(1)']);
   });
 
   it('serves a prerendered page from <path>/index.html', async () => {

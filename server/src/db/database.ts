@@ -18,7 +18,15 @@ export type DbTarget =
   | { kind: 'pglite'; dataDir: string }
   | { kind: 'pglite-memory' };
 
-export type DbHandle = { db: Database; kind: DbTarget['kind']; close: () => Promise<void> };
+export type DbHandle = {
+  db: Database;
+  kind: DbTarget['kind'];
+  close: () => Promise<void>;
+  /** PGlite only: its own NOTIFYs, delivered in process (PostgreSQL's need a connection: db/notifications.ts). */
+  listen?: (channel: string, onNotify: (payload: string) => void) => Promise<() => Promise<void>>;
+};
+
+const pgliteListen = (client: PGlite) => (channel: string, onNotify: (payload: string) => void) => client.listen(channel, onNotify);
 
 export class DatabaseInUseError extends Error {}
 
@@ -162,7 +170,7 @@ export async function createDb(target: DbTarget): Promise<DbHandle> {
   if (target.kind === 'pglite-memory') {
     const client = await PGlite.create();
     const db = new Kysely<Tables>({ dialect: new PGliteDialect(client) });
-    return { db, kind: target.kind, close: () => db.destroy() };
+    return { db, kind: target.kind, close: () => db.destroy(), listen: pgliteListen(client) };
   }
   const dir = path.join(target.dataDir, 'pglite');
   fs.mkdirSync(dir, { recursive: true });
@@ -175,6 +183,7 @@ export async function createDb(target: DbTarget): Promise<DbHandle> {
     return {
       db,
       kind: target.kind,
+      listen: pgliteListen(client),
       close: async () => {
         if (closed) return;
         closed = true;

@@ -18,6 +18,8 @@ const isServerPath = (url: string) => SERVER_PREFIXES.some((p) => url === p || u
 
 /**
  * Serves the built client: hashed files under /assets cached for a year, everything else revalidated.
+ * The build writes a .br and a .gz beside each text file (client/precompress.ts); a browser that
+ * accepts one gets it (brotli first), with Vary: Accept-Encoding so caches keep them apart.
  * A GET of any other unknown path answers the prerendered page at <path>/index.html when the client
  * built one, else the client's index.html with 200, and the client router shows its own not-found view.
  */
@@ -32,10 +34,12 @@ export async function registerClient(app: FastifyInstance, clientDist: string): 
       wildcard: true,
       index: false,
       redirect: false,
+      preCompressed: true,
       setHeaders(reply, filePath) {
         const inAssets = path.relative(path.join(clientDist, 'assets'), filePath);
         const hashed = !inAssets.startsWith('..') && !path.isAbsolute(inAssets);
         reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+        reply.header('vary', 'accept-encoding');
       },
     });
   }
@@ -65,6 +69,6 @@ export async function registerClient(app: FastifyInstance, clientDist: string): 
         : inside && isFile(path.join(clientDist, relative, 'index.html'))
           ? path.join(relative, 'index.html')
           : 'index.html';
-    return reply.code(200).header('cache-control', 'no-cache').sendFile(file, clientDist);
+    return reply.code(200).header('cache-control', 'no-cache').header('vary', 'accept-encoding').sendFile(file, clientDist);
   });
 }

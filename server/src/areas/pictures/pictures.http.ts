@@ -11,6 +11,7 @@ import { originalKey, parseFileName, removePictureFiles, variantKey } from './pi
 import { monthPageOf } from './pictures.layout.ts';
 import { fileCaptureDate, sniff } from './pictures.media.ts';
 import * as repo from './pictures.repository.ts';
+import { galleryChanged } from './pictures.page-cache.ts';
 import { toPicture } from './pictures.service.ts';
 import { nudgeWorker } from './pictures.worker.ts';
 
@@ -116,6 +117,7 @@ async function upload(req: FastifyRequest, deps: AppDeps, user: SessionUser): Pr
       await file.discard();
       return answer(deps, user, stored.row, pictureMessages.duplicate, true);
     }
+    galleryChanged(deps.db);
     nudgeWorker(deps);
     return answer(deps, user, stored.row, stored.row.status === 'pending' ? pictureMessages.pendingNote : 'Uploaded', false);
   } catch (error) {

@@ -167,8 +167,35 @@ const hashesAndPreviews: Migration = {
   },
 };
 
+/**
+ * The page cache (pictures.page-cache.ts): any statement that changes pictures (a thumbnail made
+ * too, which the layout token above ignores) or renames or deletes an account (a page names its
+ * uploaders) NOTIFYs site_pictures at commit, so every server process forgets its pages.
+ */
+const galleryNotify: Migration = {
+  async up(db: Kysely<any>) {
+    await sql`
+      create function pictures_notify_gallery() returns trigger language plpgsql as $$
+      begin
+        perform pg_notify('site_pictures', tg_table_name);
+        return null;
+      end
+      $$`.execute(db);
+    await sql`create trigger pictures_gallery_notify after insert or update or delete or truncate on pictures
+      for each statement execute function pictures_notify_gallery()`.execute(db);
+    await sql`create trigger users_gallery_notify after update of name or delete on users
+      for each statement execute function pictures_notify_gallery()`.execute(db);
+  },
+  async down(db: Kysely<any>) {
+    await sql`drop trigger users_gallery_notify on users`.execute(db);
+    await sql`drop trigger pictures_gallery_notify on pictures`.execute(db);
+    await sql`drop function pictures_notify_gallery()`.execute(db);
+  },
+};
+
 export const picturesMigrations = {
   '20261123_pictures_tables': pictures,
   '20261124_pictures_layout_cache': layoutCache,
   '20261125_pictures_hashes': hashesAndPreviews,
+  '20261126_pictures_gallery_notify': galleryNotify,
 };

@@ -16,8 +16,11 @@ import { readPage } from './pictures.layout.ts';
 import type { Paging } from './pictures.paging.ts';
 import * as repo from './pictures.repository.ts';
 import { removePictureFiles } from './pictures.files.ts';
+import { cachedGalleryRead, galleryChanged } from './pictures.page-cache.ts';
 
 const lookerOf = (user: SessionUser): repo.Looker => ({ id: user.id, admin: user.level >= 3 });
+/** A cached answer's key: admins see every pending picture, members their own. */
+const cacheKey = (user: SessionUser, what: string, type: PageType, index: number) => `${user.level >= 3 ? 'admin' : user.id} ${what} ${type} ${index}`;
 
 export function toPicture(row: repo.PictureCard): Picture {
   return {
@@ -44,7 +47,11 @@ function emptyLabel(type: PageType, paging: Paging): string {
 }
 
 /** `/api/pictures/get_all`: how many pictures the page holds and how many pages the type has. */
-export async function pageInfo(deps: AppDeps, user: SessionUser, type: PageType, index: number): Promise<PageInfo> {
+export function pageInfo(deps: AppDeps, user: SessionUser, type: PageType, index: number): Promise<PageInfo> {
+  return cachedGalleryRead(deps.db, cacheKey(user, 'info', type, index), () => readPageInfo(deps, user, type, index));
+}
+
+async function readPageInfo(deps: AppDeps, user: SessionUser, type: PageType, index: number): Promise<PageInfo> {
   const { paging } = await readPage(deps.db, lookerOf(user), type, index, null);
   return {
     pageLength: paging.page?.length ?? 0,
@@ -54,7 +61,11 @@ export async function pageInfo(deps: AppDeps, user: SessionUser, type: PageType,
 }
 
 /** The whole page in one call: its label, counts and pictures (the client's grid). */
-export async function page(deps: AppDeps, user: SessionUser, type: PageType, index: number): Promise<PicturePage> {
+export function page(deps: AppDeps, user: SessionUser, type: PageType, index: number): Promise<PicturePage> {
+  return cachedGalleryRead(deps.db, cacheKey(user, 'page', type, index), () => readWholePage(deps, user, type, index), (p) => p.pictures.length);
+}
+
+async function readWholePage(deps: AppDeps, user: SessionUser, type: PageType, index: number): Promise<PicturePage> {
   const { paging, pictures } = await readPage(deps.db, lookerOf(user), type, index, { offset: 0, limit: Number.POSITIVE_INFINITY });
   return {
     type,
@@ -86,6 +97,7 @@ export async function pendingCount(deps: AppDeps): Promise<{ count: number }> {
 
 export async function approve(deps: AppDeps, id: number): Promise<Picture> {
   await deps.db.transaction().execute((trx) => repo.approve(trx, id));
+  galleryChanged(deps.db);
   const row = await repo.findById(deps.db, id);
   if (!row) throw new AppError('NOT_FOUND', pictureMessages.notFound);
   return toPicture(row);
@@ -99,12 +111,14 @@ export async function remove(deps: AppDeps, id: number, onlyPending: boolean): P
     return repo.deletePicture(trx, id);
   });
   if (!row) throw new AppError('NOT_FOUND', pictureMessages.notFound);
+  galleryChanged(deps.db);
   await removePictureFiles(deps, row.stem, row.file_type);
   return { id };
 }
 
 export async function update(deps: AppDeps, id: number, caption: string, date: CaptureDate): Promise<Picture> {
   const row = await deps.db.transaction().execute((trx) => repo.updatePicture(trx, id, caption, date));
+  galleryChanged(deps.db);
   if (!row) throw new AppError('NOT_FOUND', pictureMessages.notFound);
   const full = await repo.findById(deps.db, id);
   if (!full) throw new AppError('NOT_FOUND', pictureMessages.notFound);

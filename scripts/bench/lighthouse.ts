@@ -1,0 +1,139 @@
+/**
+ * npm run bench:lighthouse - Lighthouse (the npm package, its default mobile setting: simulated
+ * throttling on an emulated phone) against Chromium (LIGHTHOUSE_CHROME, default /usr/bin/chromium)
+ * for the public pages as a visitor and the member pages as a signed-in admin. Prints performance,
+ * accessibility and best-practices per page, first contentful paint, largest contentful paint, total
+ * blocking time and the JavaScript on the wire. Builds the client first (--no-build to skip).
+ * LIGHTHOUSE_PAGES=/about,/login runs only those; LIGHTHOUSE_DETAILS=1 lists the audits that failed.
+ * The server is the production bundle in a child process (server-process.ts) on a fresh PGlite with
+ * a few real pictures (thumbnails made by its worker) and one recipe.
+ * Goal: performance >= 95, accessibility 100, best practices 100 on every page.
+ */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import sharp from 'sharp';
+import { buildApp } from '@site/server/app';
+import { create as createRecipe } from '@site/server/areas/recipes/recipes.service';
+import { cliActor } from '@site/server/identity/session-user';
+import { watchDatabaseChanges } from '@site/server/watch-changes';
+import { openBenchSite, serveUntilStdinEnds } from './bench-site.ts';
+import { startBenchProcess } from './server-process.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const clientDir = path.join(root, 'client');
+const CHROME = process.env.LIGHTHOUSE_CHROME ?? '/usr/bin/chromium';
+
+type Served = { base: string; cookie: string; recipe: number };
+
+/** Child process: the site with its built client, a gallery of real pictures and one recipe. */
+async function serve(): Promise<void> {
+  const site = await openBenchSite('bench-lighthouse-', { CLIENT_DIST: path.join(clientDir, 'dist') });
+  const app = await buildApp(site.deps);
+  const watching = watchDatabaseChanges(site.handle, site.deps, app.log);
+  await watching.ready;
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  for (let i = 0; i < 6; i++) {
+    const photo = await sharp({ create: { width: 1200, height: 900, channels: 3, background: { r: 40 * i, g: 120, b: 200 - 20 * i } } })
+      .jpeg({ quality: 80 })
+      .toBuffer();
+    const form = new FormData();
+    form.append('caption', `Picture ${i + 1}`);
+    form.append('date', `2025-0${i + 1}-1${i}`);
+    form.append('file', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), `picture-${i}.jpg`);
+    const res = await fetch(`${base}/api/pictures/upload`, { method: 'POST', headers: { cookie: site.cookie }, body: form });
+    if (!res.ok) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
+  }
+  for (let tries = 0; ; tries++) {
+    const left = await site.deps.db.selectFrom('pictures').select('id').where('thumb_status', '!=', 'ready').execute();
+    if (left.length === 0) break;
+    if (tries > 600) throw new Error('the thumbnails were not made in a minute');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const { recipe_id } = await createRecipe(site.deps, cliActor, {
+    title: 'Pancakes',
+    author: 'Gran',
+    foreword: 'Sunday mornings.',
+    servings: 4,
+    steps: [
+      { instructions: 'Mix the flour, milk and eggs.', ingredients: [{ name: 'flour', plural_name: 'flour', quantity: 200, unit_abbreviation: 'g', image: null }] },
+      { instructions: 'Fry in butter.', ingredients: [{ name: 'egg', plural_name: 'eggs', quantity: 2, unit_abbreviation: null, image: null }] },
+    ],
+  });
+  process.stdout.write(`${JSON.stringify({ base, cookie: site.cookie, recipe: recipe_id } satisfies Served)}\n`);
+  serveUntilStdinEnds(site, async () => {
+    await app.close();
+    await watching.stop();
+  });
+}
+
+type Result = {
+  categories: Record<string, { score: number | null }>;
+  audits: Record<string, { numericValue?: number; details?: unknown }>;
+  runtimeError?: { code: string; message: string };
+};
+
+/** The JavaScript the page load transferred (bytes on the wire, headers included). */
+function scriptBytes(result: Result): number {
+  const items = (result.audits['network-requests']?.details as { items?: { resourceType?: string; transferSize?: number }[] } | undefined)?.items ?? [];
+  return items.filter((item) => item.resourceType === 'Script').reduce((sum, item) => sum + (item.transferSize ?? 0), 0);
+}
+
+async function main(): Promise<void> {
+  if (!process.argv.includes('--no-build')) {
+    console.log('Building the client...');
+    execFileSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], { cwd: clientDir, stdio: 'inherit' });
+  }
+  const { process: child, info } = await startBenchProcess<Served>(import.meta.url, ['--serve']);
+  const chrome = await chromeLauncher.launch({ chromePath: CHROME, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  const pages: { path: string; member: boolean }[] = [
+    { path: '/about', member: false },
+    { path: '/login', member: false },
+    { path: '/personal', member: true },
+    { path: '/personal/pictures', member: true },
+    { path: `/personal/recipes/page/${info.recipe}`, member: true },
+    { path: '/house', member: true },
+  ];
+  const only = (process.env.LIGHTHOUSE_PAGES ?? '').split(',').filter(Boolean);
+  try {
+    console.log(`\nLighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, mobile, simulated throttling; Chromium ${CHROME}`);
+    console.log(`  ${'page'.padEnd(30)} perf  a11y  best   FCP s  LCP s  TBT ms   JS on the wire`);
+    for (const page of pages.filter((p) => only.length === 0 || only.includes(p.path))) {
+      const run = await lighthouse(`${info.base}${page.path}`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility', 'best-practices'],
+        ...(page.member ? { extraHeaders: { cookie: info.cookie } } : {}),
+      });
+      const result = run?.lhr as unknown as Result | undefined;
+      if (!result) throw new Error(`no Lighthouse result for ${page.path}`);
+      // A run Chromium could not finish (a busy machine now and then): say so rather than print zeros.
+      if (result.runtimeError) {
+        console.log(`  ${page.path.padEnd(30)} Lighthouse could not measure it: ${result.runtimeError.code} ${result.runtimeError.message}`);
+        continue;
+      }
+      const score = (key: string) => String(Math.round((result.categories[key]?.score ?? 0) * 100)).padStart(4);
+      const audit = (key: string) => result.audits[key]?.numericValue ?? NaN;
+      console.log(
+        `  ${page.path.padEnd(30)} ${score('performance')}  ${score('accessibility')}  ${score('best-practices')}  ${(audit('first-contentful-paint') / 1000).toFixed(1).padStart(6)} ${(audit('largest-contentful-paint') / 1000).toFixed(1).padStart(6)} ${audit('total-blocking-time').toFixed(0).padStart(7)}   ${(scriptBytes(result) / 1024).toFixed(1)} KB`,
+      );
+      if (process.env.LIGHTHOUSE_DETAILS === '1') {
+        for (const [key, a] of Object.entries(result.audits) as [string, { score?: number | null; title?: string; scoreDisplayMode?: string }][]) {
+          if (a.score === null || a.score === undefined || a.score >= 1 || a.scoreDisplayMode === 'informative' || a.scoreDisplayMode === 'manual') continue;
+          console.log(`      ${key}: ${a.score} ${a.title ?? ''}`);
+          const items = (result.audits[key]?.details as { items?: unknown[] } | undefined)?.items ?? [];
+          for (const item of items.slice(0, 3)) console.log(`          ${JSON.stringify(item).slice(0, 300)}`);
+        }
+      }
+    }
+  } finally {
+    chrome.kill();
+    child.stdin.end();
+  }
+}
+
+if (process.argv.includes('--serve')) await serve();
+else await main();
