@@ -57,9 +57,13 @@ async function serve(): Promise<void> {
     author: 'Gran',
     foreword: 'Sunday mornings.',
     servings: 4,
+    servings_max: null,
+    prep_minutes: 10,
+    cook_minutes: 20,
+    total_minutes: 30,
     steps: [
-      { instructions: 'Mix the flour, milk and eggs.', ingredients: [{ name: 'flour', plural_name: 'flour', quantity: 200, unit_abbreviation: 'g', image: null }] },
-      { instructions: 'Fry in butter.', ingredients: [{ name: 'egg', plural_name: 'eggs', quantity: 2, unit_abbreviation: null, image: null }] },
+      { section: '', instructions: 'Mix the flour, milk and eggs.', ingredients: [{ name: 'flour', plural_name: 'flour', quantity: 200, quantity_max: null, note: '', unit_abbreviation: 'g', image: null }] },
+      { section: '', instructions: 'Fry in butter.', ingredients: [{ name: 'egg', plural_name: 'eggs', quantity: 2, quantity_max: null, note: '', unit_abbreviation: null, image: null }] },
     ],
   });
   process.stdout.write(`${JSON.stringify({ base, cookie: site.cookie, recipe: recipe_id } satisfies Served)}\n`);
