@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from './config.ts';
+import { commandBackup } from './areas/backups/backups.service.ts';
 import { startControlChannel } from './db/control.ts';
 import { createDb, DatabaseInUseError, dbTargetFromConfig } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -17,7 +18,7 @@ async function main(): Promise<void> {
   // On PGlite this process alone can open the database: `npm run backup` asks it over DATA_DIR/control.sock.
   const control =
     handle.kind === 'pglite'
-      ? await startControlChannel(handle.db, config.dataDir, app.log).catch((err: unknown) => {
+      ? await startControlChannel((file) => commandBackup(deps, file), config.dataDir, app.log).catch((err: unknown) => {
           app.log.warn({ err }, 'no control socket in DATA_DIR: `npm run backup` needs the server stopped');
           return undefined;
         })

@@ -1,10 +1,7 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
-import { pipeline } from 'node:stream/promises';
 import { sql, type Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import {
@@ -14,13 +11,10 @@ import {
   MANIFEST,
   readArchive,
   readSmallEntry,
-  safeRelative,
   type ArchiveEntry,
   type ManifestEntry,
 } from './backup-archive.ts';
 import { createDb, dbTargetFromConfig, type DbHandle } from './database.ts';
-import { migrateToLatest } from './migrate.ts';
-import { migrations } from './migrations/index.ts';
 
 export { BackupError } from './backup-archive.ts';
 
@@ -51,7 +45,7 @@ export type BackupManifest = {
   leftOut: LeftOut[];
   entries: ManifestEntry[];
 };
-type LegacyManifest = { format: 1; createdAt: string; migrations: string[]; tables: string[] };
+export type LegacyManifest = { format: 1; createdAt: string; migrations: string[]; tables: string[] };
 
 /** The folders a site keeps its files in, and the ones a backup must not take. */
 export type BackupFolders = { dataDir: string; mediaDir: string; fivetoolsDir: string; backupDir: string | null };
@@ -64,15 +58,15 @@ export const foldersOf = (config: Pick<Config, 'dataDir' | 'mediaDir' | 'fivetoo
 });
 
 /** A data folder alone (media and the 5eTools copy at their default places inside it). */
-const asFolders = (folders: BackupFolders | string): BackupFolders =>
+export const asFolders = (folders: BackupFolders | string): BackupFolders =>
   typeof folders === 'string' ? { dataDir: folders, mediaDir: path.join(folders, 'media'), fivetoolsDir: path.join(folders, '5etools'), backupDir: null } : folders;
 
 export class BackupBusyError extends BackupError {}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tables are read as the database has them
-type AnyDb = Kysely<any>;
+export type AnyDb = Kysely<any>;
 
-async function tableNames(db: AnyDb): Promise<string[]> {
+export async function tableNames(db: AnyDb): Promise<string[]> {
   const result = await sql<{ tablename: string }>`
     select tablename from pg_tables
     where schemaname = current_schema() and tablename not like 'kysely_migration%'
@@ -81,7 +75,7 @@ async function tableNames(db: AnyDb): Promise<string[]> {
 }
 
 /** Tables ordered so that every table comes after the tables its foreign keys point to. */
-async function loadOrder(db: AnyDb, tables: string[]): Promise<string[]> {
+export async function loadOrder(db: AnyDb, tables: string[]): Promise<string[]> {
   const result = await sql<{ child: string; parent: string }>`
     select c.relname as child, p.relname as parent
     from pg_constraint k
@@ -216,12 +210,15 @@ export type BackupResult = { manifest: BackupManifest; file: string; size: numbe
 
 let running = false;
 
+/** Whether this process is writing a backup now. */
+export const backupRunning = () => running;
+
 /**
  * Writes the archive of an open database and the site's folders to `file`: to FILE.partial first,
- * synced and verified, then renamed. One backup at a time in a process (the control socket and the
+ * synced and verified, then renamed. `signal` stops it between two files (the server stopping). One backup at a time in a process (the control socket and the
  * scheduler share this); on any failure the partial file is removed and nothing has FILE's name.
  */
-export async function backupTo(db: AnyDb, folders: BackupFolders | string, file: string): Promise<BackupResult> {
+export async function backupTo(db: AnyDb, folders: BackupFolders | string, file: string, signal?: AbortSignal): Promise<BackupResult> {
   if (running) throw new BackupBusyError('A backup is already running; try again when it is done');
   running = true;
   const f = asFolders(folders);
@@ -236,6 +233,7 @@ export async function backupTo(db: AnyDb, folders: BackupFolders | string, file:
     for (const table of tables) await archive.addFile(`db/${table}.ndjson`, path.join(stage, `${table}.ndjson`));
     await fsp.rm(stage, { recursive: true, force: true });
     for await (const { name, source } of siteFiles(f, [target, partial])) {
+      if (signal?.aborted) throw new BackupError('The server stopped before the backup finished');
       try {
         await archive.addFile(name, source);
       } catch (error) {
@@ -272,7 +270,7 @@ export async function backupTo(db: AnyDb, folders: BackupFolders | string, file:
 const isManifest = (value: unknown): value is BackupManifest | LegacyManifest =>
   typeof value === 'object' && value !== null && ((value as { format?: unknown }).format === 1 || (value as { format?: unknown }).format === 2);
 
-async function parseManifest(entry: ArchiveEntry, file: string): Promise<BackupManifest | LegacyManifest> {
+export async function parseManifest(entry: ArchiveEntry, file: string): Promise<BackupManifest | LegacyManifest> {
   let value: unknown;
   try {
     value = JSON.parse((await readSmallEntry(entry)).toString('utf8'));
@@ -327,161 +325,6 @@ function compareEntries(expected: ManifestEntry[], seen: ManifestEntry[]): strin
   }
   for (const name of listed.keys()) if (!found.has(name)) problems.push(`${name} is missing`);
   return problems;
-}
-
-/** The manifest of an archive: verified in full (format 2), or read from its start (format 1). */
-async function readManifest(file: string): Promise<BackupManifest | LegacyManifest> {
-  for await (const entry of readArchive(file)) {
-    if (entry.name === MANIFEST) {
-      const manifest = await parseManifest(entry, file);
-      if (manifest.format === 1) return manifest;
-    }
-    break;
-  }
-  return (await verifyArchive(file)).manifest;
-}
-
-const tableText = async (db: AnyDb, table: string) =>
-  String((await sql<{ rows: unknown }>`select coalesce(json_agg(t order by t::text), '[]'::json)::text as rows from ${sql.table(table)} t`.execute(db)).rows[0]?.rows);
-
-/**
- * The rows the migrations themselves put in (reference data such as recipe units), per table: a
- * freshly migrated database holds them, so they neither make a database "not empty" nor clash with
- * the same rows in the archive. Asked of a throw-away in-memory database migrated the same way.
- */
-async function seededTables(): Promise<Map<string, string>> {
-  const fresh = await createDb({ kind: 'pglite-memory' });
-  try {
-    await migrateToLatest(fresh.db);
-    const seeded = new Map<string, string>();
-    for (const table of await tableNames(fresh.db)) {
-      const text = await tableText(fresh.db, table);
-      if (text !== '[]') seeded.set(table, text);
-    }
-    return seeded;
-  } finally {
-    await fresh.close();
-  }
-}
-
-/** Whether a database holds no data of the site yet (a fresh database, or migrated but unused). */
-async function isEmptyDatabase(db: AnyDb, seeded: Map<string, string>): Promise<boolean> {
-  for (const table of await tableNames(db)) {
-    const row = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)}`.execute(db);
-    if (Number(row.rows[0]?.n ?? 0) === 0) continue;
-    if (seeded.get(table) !== (await tableText(db, table))) return false;
-  }
-  return true;
-}
-
-/** Where an entry goes when restoring: a staged table, a file of a folder, or nowhere. */
-function destination(entry: ArchiveEntry, format: 1 | 2, folders: BackupFolders, stage: string): string | null {
-  if (entry.name === MANIFEST || entry.type === 'directory') return null;
-  const name = safeRelative(entry.name);
-  const [root = '', ...rest] = name.split('/');
-  const rel = rest.join('/');
-  if (format === 2) {
-    if (root === 'db' && rest.length === 1 && rel.endsWith('.ndjson')) return path.join(stage, rel);
-    if (root === 'data' && rel) return path.join(folders.dataDir, rel);
-    if (root === 'media' && rel) return path.join(folders.mediaDir, rel);
-  } else {
-    if (root === 'db' && rest.length === 1 && rel.endsWith('.json')) return path.join(stage, rel.replace(/\.json$/, '.ndjson'));
-    if (root === 'files' && rel) return path.join(folders.dataDir, rel);
-  }
-  throw new BackupError(`The archive holds an entry this version does not know: ${entry.name}`);
-}
-
-/** Inserts a staged table's rows in batches (format 1 holds one JSON array, format 2 a row per line). */
-async function loadTable(db: AnyDb, table: string, staged: string, format: 1 | 2): Promise<void> {
-  const insert = (rows: string) =>
-    sql`insert into ${sql.table(table)} overriding system value
-      select * from json_populate_recordset(null::${sql.table(table)}, ${rows}::json)`.execute(db);
-  if (!fs.existsSync(staged)) return;
-  if (format === 1) {
-    await insert(await fsp.readFile(staged, 'utf8'));
-    return;
-  }
-  let batch: string[] = [];
-  const lines = readline.createInterface({ input: fs.createReadStream(staged, 'utf8'), crlfDelay: Infinity });
-  for await (const line of lines) {
-    if (line === '') continue;
-    batch.push(line);
-    if (batch.length === 500) {
-      await insert(`[${batch.join(',')}]`);
-      batch = [];
-    }
-  }
-  if (batch.length > 0) await insert(`[${batch.join(',')}]`);
-}
-
-/** Restores an archive into an empty database and empty data and media folders. */
-export async function restoreFrom(db: AnyDb, folders: BackupFolders | string, file: string): Promise<BackupManifest | LegacyManifest> {
-  const f = asFolders(folders);
-  const manifest = await readManifest(file);
-  const unknown = manifest.migrations.filter((m) => !Object.hasOwn(migrations, m));
-  if (unknown.length > 0) {
-    throw new BackupError(`The backup was made by a newer version of the site (migrations ${unknown.join(', ')}): update the code first`);
-  }
-  const seeded = await seededTables();
-  if (!(await isEmptyDatabase(db, seeded))) throw new BackupError('The database is not empty: restore into a new, empty database or data folder');
-  for await (const existing of siteFiles(f)) {
-    throw new BackupError(`${existing.source} already exists: restore into an empty data folder (and media folder)`);
-  }
-  const listed = manifest.format === 2 ? new Map(manifest.entries.map((e) => [e.name, e])) : null;
-  const stage = await fsp.mkdtemp(path.join(os.tmpdir(), 'site-restore-'));
-  const written: string[] = [];
-  try {
-    for await (const entry of readArchive(file)) {
-      const target = destination(entry, manifest.format, f, stage);
-      if (!target) continue;
-      await fsp.mkdir(path.dirname(target), { recursive: true });
-      written.push(target);
-      // Hashed again as it is written: the archive must not have changed since it was verified.
-      const hash = createHash('sha256');
-      await pipeline(
-        entry.stream,
-        async function* (chunks: AsyncIterable<Buffer>) {
-          for await (const chunk of chunks) {
-            hash.update(chunk);
-            yield chunk;
-          }
-        },
-        fs.createWriteStream(target, { flags: 'wx' }),
-      );
-      const want = listed?.get(entry.name);
-      if (listed && want?.sha256 !== hash.digest('hex')) throw new BackupError(`${file} changed while it was being restored (${entry.name})`);
-    }
-    await migrateToLatest(db);
-    const tables = (await tableNames(db)).filter((t) => manifest.tables.includes(t));
-    const order = await loadOrder(db, tables);
-    await db.transaction().execute(async (trx) => {
-      // The migrations' own rows are in the archive too: they make way for it (children first).
-      for (const table of [...order].reverse()) if (seeded.has(table)) await sql`delete from ${sql.table(table)}`.execute(trx);
-      for (const table of order) {
-        await loadTable(trx, table, path.join(stage, `${table}.ndjson`), manifest.format);
-        await resetIdentity(trx, table);
-      }
-    });
-    return manifest;
-  } catch (error) {
-    for (const target of written.reverse()) await fsp.rm(target, { force: true });
-    throw error;
-  } finally {
-    await fsp.rm(stage, { recursive: true, force: true });
-  }
-}
-
-/** Moves each identity or serial column's sequence past the restored ids. */
-async function resetIdentity(db: AnyDb, table: string): Promise<void> {
-  const columns = await sql<{ column_name: string }>`
-    select column_name from information_schema.columns
-    where table_schema = current_schema() and table_name = ${table}
-      and (is_identity = 'YES' or column_default like 'nextval(%')`.execute(db);
-  for (const { column_name: column } of columns.rows) {
-    await sql`select setval(pg_get_serial_sequence(${table}, ${column}), coalesce((select max(${sql.ref(column)}) from ${sql.table(table)}), 0) + 1, false)`.execute(
-      db,
-    );
-  }
 }
 
 /** Opens the configured database for a backup or restore (PGlite: only when no server holds it). */
