@@ -139,7 +139,8 @@ export async function* readArchive(file: string): AsyncGenerator<ArchiveEntry> {
   }
 }
 
-function unreadable(file: string, error: unknown): Error {
+/** The error for an archive that cannot be read to its end (a BackupError passes as it is). */
+export function unreadable(file: string, error: unknown): Error {
   if (error instanceof BackupError) return error;
   const message = error instanceof Error ? error.message : String(error);
   return new BackupError(`${file} is damaged or not a .tar.gz backup (${message})`);

@@ -11,6 +11,7 @@ import {
   MANIFEST,
   readArchive,
   readSmallEntry,
+  unreadable,
   type ArchiveEntry,
   type ManifestEntry,
 } from './backup-archive.ts';
@@ -292,15 +293,19 @@ const FORMAT_1 = 'was made by an older version of the site (format 1) and has no
 export async function verifyArchive(file: string): Promise<VerifyResult> {
   const seen: ManifestEntry[] = [];
   let manifest: BackupManifest | undefined;
-  for await (const entry of readArchive(file)) {
-    if (manifest) throw new BackupError(`${file}: an entry (${entry.name}) follows the manifest, which must be last`);
-    if (entry.name === MANIFEST) {
-      const read = await parseManifest(entry, file);
-      if (read.format === 1) throw new BackupError(`${file} ${FORMAT_1}`);
-      manifest = read;
-      continue;
+  try {
+    for await (const entry of readArchive(file)) {
+      if (manifest) throw new BackupError(`${file}: an entry (${entry.name}) follows the manifest, which must be last`);
+      if (entry.name === MANIFEST) {
+        const read = await parseManifest(entry, file);
+        if (read.format === 1) throw new BackupError(`${file} ${FORMAT_1}`);
+        manifest = read;
+        continue;
+      }
+      seen.push(await digestEntry(entry));
     }
-    seen.push(await digestEntry(entry));
+  } catch (error) {
+    throw unreadable(file, error);
   }
   if (!manifest) throw new BackupError(`${file} has no manifest: it was cut short or is not a backup of this site`);
   const problems = compareEntries(manifest.entries, seen);

@@ -48,9 +48,17 @@ const tableText = async (db: AnyDb, table: string) =>
 /**
  * The rows the migrations themselves put in (reference data such as recipe units), per table: a
  * freshly migrated database holds them, so they neither make a database "not empty" nor clash with
- * the same rows in the archive. Asked of a throw-away in-memory database migrated the same way.
+ * the same rows in the archive. Asked of a throw-away in-memory database migrated the same way,
+ * once per process (they depend on this code's migrations only).
  */
-async function seededTables(): Promise<Map<string, string>> {
+let seededOnce: Promise<Map<string, string>> | undefined;
+function seededTables(): Promise<Map<string, string>> {
+  seededOnce ??= askSeededTables();
+  seededOnce.catch(() => (seededOnce = undefined));
+  return seededOnce;
+}
+
+async function askSeededTables(): Promise<Map<string, string>> {
   const fresh = await createDb({ kind: 'pglite-memory' });
   try {
     await migrateToLatest(fresh.db);

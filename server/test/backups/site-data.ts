@@ -47,7 +47,7 @@ export async function fillEveryArea(deps: AppDeps, app: FastifyInstance): Promis
   const paths = Object.keys(procedures) as ProcedurePath[];
   for (let round = 0; round < 2; round++) {
     for (const p of paths) {
-      if (p === 'auth.logout' || p === 'auth.deleteAccount') continue;
+      if (p === 'auth.logout') continue;
       await invoke(p, ctx, samples[p]).catch(() => {});
     }
   }
