@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { ACCOUNT_LEVELS, LEVEL_NAMES, type Level } from '@site/contracts/levels';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { trpc } from '../../lib/trpc.ts';
+import { BackupPanel } from './BackupPanel.tsx';
 
 /** The users table: changing a level select saves at once. */
 export default function AdminUsersPage() {
@@ -74,6 +75,7 @@ export default function AdminUsersPage() {
           </div>
         )}
       </section>
+      <BackupPanel />
     </main>
   );
 }
