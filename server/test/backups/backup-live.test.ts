@@ -4,11 +4,11 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requestBackup } from '../../src/db/control.ts';
 import { createDb } from '../../src/db/database.ts';
 import { createTestDb } from '../helpers.ts';
-import { writeFiles } from './site-data.ts';
+import { useCleanup, writeFiles } from './site-data.ts';
 
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -22,15 +22,7 @@ const cli = (command: 'backup' | 'restore', args: string[], vars: Record<string,
     encoding: 'utf8',
   });
 
-const cleanup: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const fn of cleanup.splice(0).reverse()) await fn();
-});
-const tmp = () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-live-'));
-  cleanup.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return dir;
-};
+const { cleanup, tmp } = useCleanup('site-live-');
 
 /**
  * A backup of the embedded database (PGlite) while the server runs on it: the CLI finds the folder

@@ -12,20 +12,12 @@ import { createArchive, readArchive } from '../../src/db/backup-archive.ts';
 import { BackupBusyError, BackupError, backupTo, verifyArchive, type BackupFolders, type BackupManifest } from '../../src/db/backup.ts';
 import { restoreFrom } from '../../src/db/restore.ts';
 import { createTestDb, databases, testConfig, type TestDb } from '../helpers.ts';
-import { everyTable, filesOf, writeFiles } from './site-data.ts';
+import { everyTable, filesOf, useCleanup, writeFiles } from './site-data.ts';
 
 const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
 describe.each(databases)('backup and restore (%s)', (kind) => {
-  const cleanup: (() => Promise<void> | void)[] = [];
-  afterEach(async () => {
-    for (const fn of cleanup.splice(0).reverse()) await fn();
-  });
-  const tmp = () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-backup-test-'));
-    cleanup.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-    return dir;
-  };
+  const { cleanup, tmp } = useCleanup('site-backup-test-');
   const db = async () => {
     const handle: TestDb = await createTestDb(kind);
     cleanup.push(() => handle.close());

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp, createDeps } from '../../src/app.ts';
 import { serverAreas } from '../../src/areas/index.ts';
 import { runDue } from '../../src/areas/backups/backups.service.ts';
@@ -9,7 +8,7 @@ import { backupTo, foldersOf, type BackupFolders } from '../../src/db/backup.ts'
 import { createDb, type Database } from '../../src/db/database.ts';
 import { restoreFrom } from '../../src/db/restore.ts';
 import { createTestDb, databases, testConfig } from '../helpers.ts';
-import { everyTable, filesOf, fillEveryArea } from './site-data.ts';
+import { everyTable, filesOf, fillEveryArea, useCleanup } from './site-data.ts';
 
 /**
  * The restore drill: a site with rows in every table and files in its data and media folders (media
@@ -17,15 +16,7 @@ import { everyTable, filesOf, fillEveryArea } from './site-data.ts';
  * PostgreSQL database (when TEST_DATABASE_URL is set), and every table and every file compares equal.
  */
 describe.each(databases)('restore drill from %s', (kind) => {
-  const cleanup: (() => Promise<void> | void)[] = [];
-  afterEach(async () => {
-    for (const fn of cleanup.splice(0).reverse()) await fn();
-  });
-  const tmp = () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-drill-'));
-    cleanup.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-    return dir;
-  };
+  const { cleanup, tmp } = useCleanup('site-drill-');
 
   it('restores every table and every file, byte for byte, into PGlite and PostgreSQL', async () => {
     const root = tmp();

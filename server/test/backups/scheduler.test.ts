@@ -1,7 +1,6 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { backupMessages } from '@site/contracts';
 import { buildApp, createDeps } from '../../src/app.ts';
 import { claimSlot } from '../../src/areas/backups/backups.repository.ts';
@@ -11,6 +10,7 @@ import { ConfigError, parseBackupKeep } from '../../src/config.ts';
 import { verifyArchive } from '../../src/db/backup.ts';
 import { createDb, type Database } from '../../src/db/database.ts';
 import { callerFor, createTestDb, createUser, databases, testConfig, type TestDb } from '../helpers.ts';
+import { useCleanup } from './site-data.ts';
 
 /** Local times, as BACKUP_AT is read. */
 const local = (month: number, day: number, hour: number, minute = 0) => new Date(2026, month - 1, day, hour, minute);
@@ -44,15 +44,7 @@ describe('the schedule', () => {
 });
 
 describe.each(databases)('the backup scheduler (%s)', (kind) => {
-  const cleanup: (() => Promise<void> | void)[] = [];
-  afterEach(async () => {
-    for (const fn of cleanup.splice(0).reverse()) await fn();
-  });
-  const tmp = () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-scheduler-'));
-    cleanup.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-    return dir;
-  };
+  const { cleanup, tmp } = useCleanup('site-scheduler-');
   const site = async (env: Record<string, string> = {}) => {
     const handle: TestDb = await createTestDb(kind);
     cleanup.push(() => handle.close());

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { procedures, type ProcedurePath } from '@site/contracts';
 import type { AppDeps } from '../../src/app.ts';
 import { listSiteFiles, type BackupFolders } from '../../src/db/backup.ts';
@@ -14,6 +15,20 @@ import { samples } from '../area-tables.ts';
 import { drainJobs } from '../../src/areas/pictures/pictures.worker.ts';
 import { createUser } from '../helpers.ts';
 import { jpegWithExif, png, uploadVia } from '../pictures/pictures.fixtures.ts';
+
+/** Steps undone after each test (newest first), and temporary folders (named `prefix`...) removed with them. */
+export function useCleanup(prefix: string) {
+  const cleanup: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const fn of cleanup.splice(0).reverse()) await fn();
+  });
+  const tmp = () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+    cleanup.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    return dir;
+  };
+  return { cleanup, tmp };
+}
 
 /** Every table as sorted JSON rows, asked of the database (so a new area's tables are compared too). */
 export async function everyTable(db: Database): Promise<Record<string, unknown>> {
