@@ -7,7 +7,7 @@ import { claimSlot } from '../../src/areas/backups/backups.repository.ts';
 import { archiveName, chooseKept, latestSlot, nextSlot } from '../../src/areas/backups/backups.schedule.ts';
 import { runDue, status } from '../../src/areas/backups/backups.service.ts';
 import { ConfigError, parseBackupKeep } from '../../src/config.ts';
-import { verifyArchive } from '../../src/db/backup.ts';
+import { backupTo, foldersOf, verifyArchive } from '../../src/db/backup.ts';
 import { createDb, type Database } from '../../src/db/database.ts';
 import { callerFor, createTestDb, createUser, databases, testConfig, type TestDb } from '../helpers.ts';
 import { useCleanup } from './site-data.ts';
@@ -95,6 +95,15 @@ describe.each(databases)('the backup scheduler (%s)', (kind) => {
     expect(await runDue({ ...deps, db: second.db }, local(11, 24, 4))).toBeNull();
     expect(await runDue(deps, local(11, 24, 4))).toBeNull();
     expect((await runDue({ ...deps, db: second.db }, local(11, 25, 4)))?.file).toBe(path.join(dir, 'site-2026-11-25-0300.tar.gz'));
+  }, 120_000);
+
+  it('leaves the scheduled time to the next wake while `npm run backup` holds this process', async () => {
+    const { deps, dir } = await site();
+    const command = backupTo(deps.db, foldersOf(deps.config), path.join(tmp(), 'by-hand.tar.gz'));
+    expect(await runDue(deps, local(11, 24, 4))).toBeNull();
+    await command;
+    expect(await deps.db.selectFrom('backup_runs').select('id').execute()).toEqual([]);
+    expect((await runDue(deps, local(11, 24, 4, 10)))?.file).toBe(path.join(dir, 'site-2026-11-24-0300.tar.gz'));
   }, 120_000);
 
   it('keeps what BACKUP_KEEP says and removes only its own archives', async () => {

@@ -14,6 +14,10 @@ export async function claimSlot(db: Executor, slot: Date, file: string, now: Dat
   return row?.id ?? null;
 }
 
+export async function releaseSlot(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('backup_runs').where('id', '=', id).execute();
+}
+
 export async function startCommandRun(db: Executor, file: string, now: Date): Promise<number> {
   const row = await db
     .insertInto('backup_runs')

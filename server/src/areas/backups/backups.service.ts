@@ -1,7 +1,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { backupMessages, type BackupRun, type BackupStatus } from '@site/contracts';
-import { backupRunning, backupTo, foldersOf, type BackupResult } from '../../db/backup.ts';
+import { BackupBusyError, backupRunning, backupTo, foldersOf, type BackupResult } from '../../db/backup.ts';
 import type { AppDeps } from '../../deps.ts';
 import * as repo from './backups.repository.ts';
 import { ARCHIVE_NAME, archiveName, chooseKept, latestSlot, nextSlot } from './backups.schedule.ts';
@@ -58,6 +58,11 @@ export async function runDue(deps: BackupDeps, now: Date, signal?: AbortSignal):
     const result = await runRecorded(deps, id, file, signal);
     return { slot, file, result, removed: await prune(deps, new Date()) };
   } catch (error) {
+    // `npm run backup` got this process first: the time is given back and tried again at the next wake.
+    if (error instanceof BackupBusyError) {
+      await repo.releaseSlot(deps.db, id);
+      return null;
+    }
     return { slot, file, error: messageOf(error), removed: [] };
   }
 }
