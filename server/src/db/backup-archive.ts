@@ -24,12 +24,15 @@ export const MANIFEST = 'manifest.json';
  */
 const GZIP_LEVEL = 1;
 
-async function writeChunks(target: { write(chunk: Buffer): boolean; once(event: 'drain', listener: () => void): unknown }, chunks: AsyncIterable<Buffer>, hash: ReturnType<typeof createHash>) {
+type Sink = { write(chunk: Buffer): boolean; once(event: 'drain', listener: () => void): unknown };
+
+/** Copies chunks into an entry with backpressure; `failure` rejects when the archive can no longer be written. */
+async function writeChunks(target: Sink, chunks: AsyncIterable<Buffer>, hash: ReturnType<typeof createHash>, failure: Promise<never>) {
   let size = 0;
   for await (const chunk of chunks) {
     hash.update(chunk);
     size += chunk.length;
-    if (!target.write(chunk)) await new Promise<void>((resolve) => target.once('drain', resolve));
+    if (!target.write(chunk)) await Promise.race([new Promise<void>((resolve) => target.once('drain', resolve)), failure]);
   }
   return size;
 }
@@ -63,22 +66,17 @@ class ReadBuffers {
   }
 }
 
-async function* readChunks(source: string, size: number, buffers: ReadBuffers): AsyncGenerator<Buffer> {
-  const handle = await fsp.open(source, 'r');
-  try {
-    // A file that grows meanwhile (a log) is cut at the size it had; one that shrinks fails the entry.
-    for (let position = 0; position < size; ) {
-      const buffer = await buffers.take();
-      const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, size - position), position);
-      if (bytesRead === 0) {
-        buffers.giveBack(buffer);
-        return;
-      }
-      position += bytesRead;
-      yield buffer.subarray(0, bytesRead);
+async function* readChunks(handle: fsp.FileHandle, size: number, buffers: ReadBuffers): AsyncGenerator<Buffer> {
+  // A file that grows meanwhile (a log) is cut at the size it had; one that shrinks fails the entry.
+  for (let position = 0; position < size; ) {
+    const buffer = await buffers.take();
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, size - position), position);
+    if (bytesRead === 0) {
+      buffers.giveBack(buffer);
+      return;
     }
-  } finally {
-    await handle.close();
+    position += bytesRead;
+    yield buffer.subarray(0, bytesRead);
   }
 }
 
@@ -105,17 +103,26 @@ export async function createArchive(file: string): Promise<ArchiveWriter> {
   const written = (async () => {
     const compressed = pipeline(gzip, output);
     compressed.catch(() => {});
-    for await (const chunk of pack as AsyncIterable<Buffer>) {
-      await new Promise<void>((resolve, reject) => gzip.write(chunk, (error) => (error ? reject(error) : resolve())));
-      buffers.giveBack(chunk);
+    try {
+      for await (const chunk of pack as AsyncIterable<Buffer>) {
+        await new Promise<void>((resolve, reject) => gzip.write(chunk, (error) => (error ? reject(error) : resolve())));
+        buffers.giveBack(chunk);
+      }
+      gzip.end();
+    } catch (error) {
+      // The file failed (disk full) and gzip was closed with it: that failure is the one to report.
+      await compressed;
+      throw error;
     }
-    gzip.end();
     await compressed;
   })();
   const entries: ManifestEntry[] = [];
   // Awaited in finish()/abort(); a failure meanwhile (disk full) stops the next entry.
   let failed: unknown;
   written.catch((error: unknown) => (failed = error));
+  // Settles only on a failure: a wait for room in the archive must not outlive it (disk full).
+  const failure = written.then(() => new Promise<never>(() => {}));
+  failure.catch(() => {});
 
   async function addEntry(name: string, size: number, mtime: Date, chunks: AsyncIterable<Buffer>) {
     if (failed) throw failed;
@@ -124,21 +131,27 @@ export async function createArchive(file: string): Promise<ArchiveWriter> {
     const done = new Promise<void>((resolve, reject) => (settle = (error) => (error ? reject(error) : resolve())));
     done.catch(() => {});
     const entry = pack.entry({ name, size, mtime, mode: 0o644, type: 'file' }, (error) => settle(error));
-    const copied = await writeChunks(entry, chunks, hash);
+    const copied = await writeChunks(entry, chunks, hash, failure);
     if (copied !== size) {
       entry.destroy();
       throw new BackupError(`${name} changed while it was being backed up (${size} bytes expected, ${copied} read): run the backup again`);
     }
     entry.end(null);
-    await done;
+    await Promise.race([done, failure]);
     entries.push({ name, size, sha256: hash.digest('hex') });
   }
 
   return {
     entries,
     async addFile(name, source) {
-      const stat = await fsp.stat(source);
-      await addEntry(name, stat.size, stat.mtime, readChunks(source, stat.size, buffers));
+      // Opened before its entry starts: a file removed meanwhile fails here, with the archive intact.
+      const handle = await fsp.open(source, 'r');
+      try {
+        const stat = await handle.stat();
+        await addEntry(name, stat.size, stat.mtime, readChunks(handle, stat.size, buffers));
+      } finally {
+        await handle.close();
+      }
     },
     async addBuffer(name, data) {
       await addEntry(name, data.length, new Date(), oneChunk(data));

@@ -96,6 +96,12 @@ describe.each(databases)('backup and restore (%s)', (kind) => {
     await expect(backupTo(source.db, folders, archive, stopped.signal)).rejects.toThrow(/stopped before the backup finished/);
     expect(fs.readdirSync(path.dirname(archive))).toEqual([]);
 
+    // A full disk (the partial file is /dev/full): a message, and neither FILE nor FILE.partial stays.
+    fs.writeFileSync(path.join(folders.mediaDir, 'big.bin'), randomBytes(3 * 1024 * 1024));
+    fs.symlinkSync('/dev/full', `${archive}.partial`);
+    await expect(backupTo(source.db, folders, archive)).rejects.toThrow(/ENOSPC/);
+    expect(fs.readdirSync(path.dirname(archive))).toEqual([]);
+
     const first = backupTo(source.db, folders, archive);
     await expect(backupTo(source.db, folders, `${archive}.2`)).rejects.toBeInstanceOf(BackupBusyError);
     await first;
