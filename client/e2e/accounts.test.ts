@@ -73,6 +73,7 @@ describeInBrowser('accounts: sign-up, pending, admin raise, login', () => {
     await expect(select.inputValue()).resolves.toBe('0');
     await select.selectOption('1');
     await owner.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    await owner.getByRole('region', { name: 'Backups' }).getByText('Not scheduled: set BACKUP_DIR for the server to make them').waitFor();
     await site.screenshot(owner, 'admin-users-desktop');
     await owner.reload();
     await waitForShell(owner);

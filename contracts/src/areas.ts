@@ -1,6 +1,7 @@
 import { aboutRoutes } from './about/about.routes.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
+import { backupsRoutes } from './backups/backups.routes.ts';
 import { changelogRoutes } from './changelog/changelog.routes.ts';
 import { climbingRoutes } from './climbing/climbing.routes.ts';
 import { devDashboardRoutes } from './dev-dashboard/dev-dashboard.routes.ts';
@@ -41,6 +42,7 @@ export const areaRoutes = [
   tradeGameRoutes,
   towerRoutes,
   adminRoutes,
+  backupsRoutes,
   financeRoutes,
   devDashboardRoutes,
   oldHomeRoutes,

@@ -23,6 +23,7 @@ export * from './recipes/index.ts';
 export * from './trade-game/index.ts';
 export * from './tower/index.ts';
 export * from './admin/index.ts';
+export * from './backups/index.ts';
 export * from './finance/index.ts';
 export * from './dev-dashboard/index.ts';
 export * from './old-home/index.ts';

@@ -8,11 +8,21 @@ type ErrorKind = abstract new (...args: never[]) => Error;
  * the database module.)
  */
 export function runMain(main: (args: string[]) => Promise<number>, known: ErrorKind[], hint?: { kind: ErrorKind; text: string }): void {
+  let settled = false;
+  // Node exits 0 when nothing is left to wait for, even if `main` never settled (a stream that
+  // stalled): that is a failure, never a success a cron job would report.
+  process.once('beforeExit', () => {
+    if (settled) return;
+    console.error('The command stopped before it finished (nothing was left to wait for): this is a bug; nothing was completed');
+    process.exitCode = 1;
+  });
   main(process.argv.slice(2)).then(
     (code) => {
+      settled = true;
       process.exitCode = code;
     },
     (error: unknown) => {
+      settled = true;
       console.error(known.some((kind) => error instanceof kind) ? (error as Error).message : error);
       if (hint && error instanceof hint.kind) console.error(hint.text);
       process.exitCode = 1;

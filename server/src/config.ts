@@ -153,6 +153,17 @@ export const environment = [
   { name: 'DOWNLOAD_CONCURRENCY', default: '2', meaning: 'YT-DL downloads running at once on the server (one per member); more answer 429' },
   { name: 'DOWNLOAD_TIMEOUT_MINUTES', default: '30', meaning: 'A YT-DL download running longer than this is stopped' },
   { name: 'DOWNLOAD_MAX_MB', default: '4096', meaning: 'Largest YT-DL download in MB (bytes fetched and file kept); larger ones are stopped' },
+  {
+    name: 'BACKUP_DIR',
+    default: '(unset)',
+    meaning: 'Folder the server writes its own daily backups to (see docs/backups.md); unset means no scheduled backups; relative to the repository root',
+  },
+  { name: 'BACKUP_AT', default: '03:00', meaning: 'Time of day (HH:MM, local time) of the scheduled backup' },
+  {
+    name: 'BACKUP_KEEP',
+    default: '7d,4w,6m',
+    meaning: 'Scheduled backups kept: the newest of each of the last N days (d), weeks (w) and months (m); older ones in BACKUP_DIR are removed',
+  },
 ] as const;
 
 const bool = z
@@ -207,7 +218,35 @@ const schema = z.object({
   DOWNLOAD_CONCURRENCY: int(1, 64).default(2),
   DOWNLOAD_TIMEOUT_MINUTES: int(1, 24 * 60).default(30),
   DOWNLOAD_MAX_MB: int(1, 1024 * 1024).default(4096),
+  BACKUP_DIR: z.string().min(1).optional(),
+  BACKUP_AT: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'BACKUP_AT must be a time of day as HH:MM (03:00)')
+    .default('03:00'),
+  BACKUP_KEEP: z.string().default('7d,4w,6m').transform((value, ctx) => {
+    const keep = parseBackupKeep(value);
+    if (keep === null) {
+      ctx.addIssue({ code: 'custom', message: 'BACKUP_KEEP must list counts of days, weeks and months kept, such as 7d,4w,6m' });
+      return z.NEVER;
+    }
+    return keep;
+  }),
 });
+
+/** How many scheduled backups to keep: the newest of each of the last N days, weeks and months. */
+export type BackupKeep = { days: number; weeks: number; months: number };
+
+export function parseBackupKeep(value: string): BackupKeep | null {
+  const keep: BackupKeep = { days: 0, weeks: 0, months: 0 };
+  const seen = new Set<string>();
+  for (const part of value.split(',').map((p) => p.trim())) {
+    const match = /^(\d{1,4})([dwm])$/.exec(part);
+    if (!match?.[1] || !match[2] || seen.has(match[2])) return null;
+    seen.add(match[2]);
+    keep[match[2] === 'd' ? 'days' : match[2] === 'w' ? 'weeks' : 'months'] = Number(match[1]);
+  }
+  return keep.days + keep.weeks + keep.months > 0 ? keep : null;
+}
 
 /** Fastify's trustProxy forms: a boolean, a hop count, or proxy addresses and CIDRs. */
 export type TrustProxy = boolean | number | string[];
@@ -262,6 +301,8 @@ export type Config = {
   gameHost: string;
   climbingPassesPerMonth: number | null;
   download: { ytdlpPath: string; allowPrivateHosts: boolean; concurrency: number; timeoutMs: number; maxBytes: number };
+  /** Scheduled backups: off when dir is null. `at` is a local time of day, HH:MM. */
+  backup: { dir: string | null; at: string; keep: BackupKeep };
 };
 
 export class ConfigError extends Error {}
@@ -319,5 +360,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
       timeoutMs: e.DOWNLOAD_TIMEOUT_MINUTES * 60_000,
       maxBytes: e.DOWNLOAD_MAX_MB * 1024 * 1024,
     },
+    backup: { dir: e.BACKUP_DIR ? path.resolve(root, e.BACKUP_DIR) : null, at: e.BACKUP_AT, keep: e.BACKUP_KEEP },
   };
 }

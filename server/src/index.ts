@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from './config.ts';
+import { commandBackup } from './areas/backups/backups.service.ts';
 import { startControlChannel } from './db/control.ts';
 import { createDb, DatabaseInUseError, dbTargetFromConfig } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -15,10 +16,11 @@ async function main(): Promise<void> {
   const app = await buildApp(deps);
   // On PostgreSQL other processes (a second instance, `npm run user`) change sessions, levels and pictures too.
   const listener = watchDatabaseChanges(handle, deps, app.log);
-  // On PGlite this process alone can open the database: `npm run backup` asks it over DATA_DIR/control.sock.
+  // On PGlite this process alone can open the database: `npm run backup` and `npm run user -- setup-code`
+  // ask it over DATA_DIR/control.sock.
   const control =
     handle.kind === 'pglite'
-      ? await startControlChannel(handle.db, config.dataDir, app.log).catch((err: unknown) => {
+      ? await startControlChannel({ backup: (file) => commandBackup(deps, file), setupCode: () => setupCode(handle.db) }, config.dataDir, app.log).catch((err: unknown) => {
           app.log.warn({ err }, 'no control socket in DATA_DIR: `npm run backup` needs the server stopped');
           return undefined;
         })

@@ -2,6 +2,7 @@ import type { AreaRows, LegacyPath, ProcedurePath } from '@site/contracts';
 import type { TestServer } from './helpers.ts';
 import { adminParity, adminSamples } from './admin/admin.samples.ts';
 import { authParity, authSamples } from './auth/auth.samples.ts';
+import { backupsSamples } from './backups/backups.samples.ts';
 import { climbingParity, climbingSamples } from './climbing/climbing.samples.ts';
 import { devDashboardParity, devDashboardSamples } from './dev-dashboard/dev-dashboard.samples.ts';
 import { financeParity, financeSamples } from './finance/finance.samples.ts';
@@ -30,6 +31,7 @@ export const samples = {
   ...authSamples,
   ...settingsSamples,
   ...adminSamples,
+  ...backupsSamples,
   ...climbingSamples,
   ...houseSamples,
   ...fivetoolsSamples,

@@ -39,9 +39,10 @@ describe('npm run user', () => {
       // A server holding the embedded database answers over its control socket, with the same code.
       const { createDb } = await import('@site/server/db/database');
       const { startControlChannel } = await import('@site/server/db/control');
+      const { setupCode } = await import('@site/server/areas/auth/setup-code');
       const { insertUser } = await import('@site/server/identity/users.repository');
       const handle = await createDb({ kind: 'pglite', dataDir: fresh });
-      const channel = await startControlChannel(handle.db, fresh);
+      const channel = await startControlChannel({ setupCode: () => setupCode(handle.db) }, fresh);
       try {
         expect((await run('setup-code')).out).toContain(`Setup code: ${code}`);
         await insertUser(handle.db, { name: 'Owner', passwordHash: 'x', level: 3 });

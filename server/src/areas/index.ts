@@ -1,6 +1,7 @@
 import type { ServerArea } from './area.ts';
 import { adminArea } from './admin/index.ts';
 import { authArea } from './auth/index.ts';
+import { backupsArea } from './backups/index.ts';
 import { climbingArea } from './climbing/index.ts';
 import { devDashboardArea } from './dev-dashboard/index.ts';
 import { financeArea } from './finance/index.ts';
@@ -24,6 +25,7 @@ export const serverAreas = {
   auth: authArea,
   settings: settingsArea,
   admin: adminArea,
+  backups: backupsArea,
   climbing: climbingArea,
   house: houseArea,
   fivetools: fivetoolsArea,

@@ -1,35 +1,73 @@
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import * as tar from 'tar';
 import type { Config } from '../config.ts';
+import {
+  BackupError,
+  createArchive,
+  digestEntry,
+  MANIFEST,
+  readArchive,
+  readSmallEntry,
+  unreadable,
+  type ArchiveEntry,
+  type ManifestEntry,
+} from './backup-archive.ts';
 import { createDb, dbTargetFromConfig, type DbHandle } from './database.ts';
-import { migrateToLatest } from './migrate.ts';
-import { migrations } from './migrations/index.ts';
+
+export { BackupError } from './backup-archive.ts';
 
 /**
- * One archive (.tar.gz) of the site: every table of the database as JSON (db/<table>.json, read in one
- * repeatable-read snapshot) and every file under DATA_DIR that users made (files/...), except the
- * embedded database's own folder and its lock. The manifest names the migrations the data was made
- * under. Restoring needs an empty data folder or database: it migrates it, loads every table in
- * foreign-key order with the same ids, moves the id sequences past them, and unpacks the files.
+ * One archive (.tar.gz) of the site, written in one streaming pass:
+ *   db/<table>.ndjson   every table, a JSON object per row, read in one repeatable-read snapshot and
+ *                       in foreign-key order;
+ *   data/<path>         every file users made under DATA_DIR (not the embedded database's folder,
+ *                       its lock and socket, temporary downloads, MEDIA_DIR, the 5eTools copy or
+ *                       BACKUP_DIR when they lie inside it);
+ *   media/<path>        every file under MEDIA_DIR, wherever it is (not uploads still arriving);
+ *   manifest.json       last: the migrations the data was made under, the tables, what was left out
+ *                       on purpose and how to get it back, and each entry's size and SHA-256.
+ * The archive is written to FILE.partial, synced, verified against its manifest and only then
+ * renamed to FILE; a failure removes the partial file. Restoring needs an empty database and empty
+ * data and media folders: it verifies the archive, unpacks the files, migrates the database, loads
+ * every table in foreign-key order with the same ids and moves the id sequences past them.
+ * Archives of format 1 (before the manifest of sums) still restore.
  */
-export type BackupManifest = { format: 1; createdAt: string; migrations: string[]; tables: string[] };
-
-export class BackupError extends Error {}
-
-/** Folder entries under DATA_DIR that are not users' files (control.sock: the live server's socket). */
-const NOT_FILES = new Set(['pglite', 'site.lock', 'control.sock']);
-const isUserFile = (relative: string) => {
-  const first = relative.split(/[\\/]/, 1)[0] ?? '';
-  return !NOT_FILES.has(first) && !first.startsWith('site.lock');
+export type LeftOut = { path: string; what: string; restore: string };
+export type BackupManifest = {
+  format: 2;
+  createdAt: string;
+  migrations: string[];
+  tables: string[];
+  /** Where the files came from (data/ and media/ entries go back to the restoring site's folders). */
+  folders: { data: string; media: string };
+  leftOut: LeftOut[];
+  entries: ManifestEntry[];
 };
+export type LegacyManifest = { format: 1; createdAt: string; migrations: string[]; tables: string[] };
+
+/** The folders a site keeps its files in, and the ones a backup must not take. */
+export type BackupFolders = { dataDir: string; mediaDir: string; fivetoolsDir: string; backupDir: string | null };
+
+export const foldersOf = (config: Pick<Config, 'dataDir' | 'mediaDir' | 'fivetoolsDir'> & { backup?: { dir: string | null } }): BackupFolders => ({
+  dataDir: config.dataDir,
+  mediaDir: config.mediaDir,
+  fivetoolsDir: config.fivetoolsDir,
+  backupDir: config.backup?.dir ?? null,
+});
+
+/** A data folder alone (media and the 5eTools copy at their default places inside it). */
+export const asFolders = (folders: BackupFolders | string): BackupFolders =>
+  typeof folders === 'string' ? { dataDir: folders, mediaDir: path.join(folders, 'media'), fivetoolsDir: path.join(folders, '5etools'), backupDir: null } : folders;
+
+export class BackupBusyError extends BackupError {}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tables are read as the database has them
-type AnyDb = Kysely<any>;
+export type AnyDb = Kysely<any>;
 
-async function tableNames(db: AnyDb): Promise<string[]> {
+export async function tableNames(db: AnyDb): Promise<string[]> {
   const result = await sql<{ tablename: string }>`
     select tablename from pg_tables
     where schemaname = current_schema() and tablename not like 'kysely_migration%'
@@ -38,7 +76,7 @@ async function tableNames(db: AnyDb): Promise<string[]> {
 }
 
 /** Tables ordered so that every table comes after the tables its foreign keys point to. */
-async function loadOrder(db: AnyDb, tables: string[]): Promise<string[]> {
+export async function loadOrder(db: AnyDb, tables: string[]): Promise<string[]> {
   const result = await sql<{ child: string; parent: string }>`
     select c.relname as child, p.relname as parent
     from pg_constraint k
@@ -66,145 +104,232 @@ async function appliedMigrations(db: AnyDb): Promise<string[]> {
   return result.rows.map((r) => r.name);
 }
 
-function walk(root: string, relative = ''): string[] {
-  const dir = path.join(root, relative);
-  if (!fs.existsSync(dir)) return [];
-  const out: string[] = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const rel = relative ? path.join(relative, entry.name) : entry.name;
-    if (!isUserFile(rel)) continue;
-    if (entry.isDirectory()) out.push(...walk(root, rel));
-    else if (entry.isFile()) out.push(rel);
+/** What a backup leaves out of the data and media folders: never the users' data. */
+function skipRule(folders: BackupFolders, also: string[]): (absolute: string) => boolean {
+  const skipped = new Set(
+    [
+      path.join(folders.dataDir, 'pglite'),
+      path.join(folders.dataDir, 'control.sock'),
+      path.join(folders.dataDir, 'tmp'),
+      path.join(folders.mediaDir, '.tmp'),
+      folders.fivetoolsDir,
+      ...(folders.backupDir ? [folders.backupDir] : []),
+      ...also,
+    ].map((p) => path.resolve(p)),
+  );
+  return (absolute) => skipped.has(absolute) || (path.dirname(absolute) === path.resolve(folders.dataDir) && path.basename(absolute).startsWith('site.lock'));
+}
+
+async function* walk(root: string, skip: (absolute: string) => boolean, relative = ''): AsyncGenerator<string> {
+  let entries: fs.Dirent[];
+  try {
+    entries = await fsp.readdir(path.join(root, relative), { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
   }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    const rel = relative ? `${relative}/${entry.name}` : entry.name;
+    if (skip(path.join(root, rel))) continue;
+    if (entry.isDirectory()) yield* walk(root, skip, rel);
+    else if (entry.isFile()) yield rel;
+  }
+}
+
+type SiteFile = { name: string; source: string };
+
+/** Every file of the site the backup takes, as archive entry names (data/..., media/...), sorted. */
+export async function* siteFiles(folders: BackupFolders | string, also: string[] = []): AsyncGenerator<SiteFile> {
+  const f = asFolders(folders);
+  const data = path.resolve(f.dataDir);
+  const media = path.resolve(f.mediaDir);
+  const skip = skipRule(f, also);
+  for await (const rel of walk(data, (p) => skip(p) || p === media)) yield { name: `data/${rel}`, source: path.join(data, rel) };
+  if (media !== data) for await (const rel of walk(media, (p) => skip(p) || p === data)) yield { name: `media/${rel}`, source: path.join(media, rel) };
+}
+
+/** The files of a site by entry name (tests compare two sites with it). */
+export async function listSiteFiles(folders: BackupFolders | string): Promise<SiteFile[]> {
+  const out: SiteFile[] = [];
+  for await (const file of siteFiles(folders)) out.push(file);
   return out;
 }
 
-/** Every user file under DATA_DIR, relative to it, sorted (the round-trip test compares these). */
-export const userFiles = (dataDir: string) => walk(dataDir).sort();
+function leftOut(folders: BackupFolders): LeftOut[] {
+  return [
+    {
+      path: folders.fivetoolsDir,
+      what: 'The 5eTools copy (FIVETOOLS_DIR): a mirror of a public site, not data of this site',
+      restore: 'npm run 5etools -- install PATH',
+    },
+    {
+      path: `${path.join(folders.dataDir, 'tmp')}, ${path.join(folders.mediaDir, '.tmp')}`,
+      what: 'Downloads and uploads still in progress',
+      restore: 'nothing to restore: they are started again',
+    },
+  ];
+}
 
-/** Writes the archive of an open database and DATA_DIR's user files to `file`. */
-export async function backupTo(db: AnyDb, dataDir: string, file: string): Promise<BackupManifest> {
-  const stage = fs.mkdtempSync(path.join(os.tmpdir(), 'site-backup-'));
-  try {
-    fs.mkdirSync(path.join(stage, 'db'));
-    const manifest = await db
-      .transaction()
-      .setIsolationLevel('repeatable read')
-      .execute(async (trx) => {
-        const tables = await tableNames(trx);
-        for (const table of tables) {
-          const result = await sql<{ rows: unknown }>`select coalesce(json_agg(t), '[]'::json) as rows from ${sql.table(table)} t`.execute(trx);
-          const rows = result.rows[0]?.rows ?? [];
-          fs.writeFileSync(path.join(stage, 'db', `${table}.json`), typeof rows === 'string' ? rows : JSON.stringify(rows));
+/** Reads every table in one repeatable-read snapshot, a row per line, a cursor page at a time. */
+async function dumpTables(db: AnyDb, stage: string): Promise<{ tables: string[]; migrations: string[] }> {
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      const tables = await loadOrder(trx, await tableNames(trx));
+      for (const table of tables) {
+        const out = fs.createWriteStream(path.join(stage, `${table}.ndjson`));
+        const closed = new Promise<void>((resolve, reject) => {
+          out.once('close', resolve);
+          out.once('error', reject);
+        });
+        await sql`declare backup_rows no scroll cursor for select row_to_json(t)::text as line from ${sql.table(table)} t`.execute(trx);
+        for (;;) {
+          const page = await sql<{ line: string }>`fetch forward 500 from backup_rows`.execute(trx);
+          if (page.rows.length === 0) break;
+          if (!out.write(`${page.rows.map((r) => r.line).join('\n')}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
         }
-        const made: BackupManifest = { format: 1, createdAt: new Date().toISOString(), migrations: await appliedMigrations(trx), tables };
-        return made;
-      });
-    fs.writeFileSync(path.join(stage, 'manifest.json'), JSON.stringify(manifest, null, 2));
-    const files = userFiles(dataDir);
-    fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    const partial = `${file}.partial`;
-    // The user files are packed from DATA_DIR where they are (no copy), under files/, and that archive
-    // joins the staged database in the one .tar.gz (node-tar adds an archive's entries for '@file').
-    const entries = ['manifest.json', 'db'];
-    if (files.length > 0) {
-      const filesTar = path.join(stage, 'files.tar');
-      await tar.c({ file: filesTar, cwd: dataDir, portable: true, prefix: 'files' }, files);
-      entries.push(`@${filesTar}`);
-    }
-    await tar.c({ gzip: true, file: partial, cwd: stage, portable: true }, entries);
-    fs.renameSync(partial, file);
-    return manifest;
+        await sql`close backup_rows`.execute(trx);
+        out.end();
+        await closed;
+      }
+      return { tables, migrations: await appliedMigrations(trx) };
+    });
+}
+
+async function syncFolder(dir: string): Promise<void> {
+  const handle = await fsp.open(dir, 'r');
+  try {
+    await handle.sync();
   } finally {
-    fs.rmSync(stage, { recursive: true, force: true });
+    await handle.close();
   }
 }
 
-const tableText = async (db: AnyDb, table: string) =>
-  String((await sql<{ rows: unknown }>`select coalesce(json_agg(t order by t::text), '[]'::json)::text as rows from ${sql.table(table)} t`.execute(db)).rows[0]?.rows);
+export type BackupResult = { manifest: BackupManifest; file: string; size: number };
+
+let running = false;
+
+/** Whether this process is writing a backup now. */
+export const backupRunning = () => running;
 
 /**
- * The rows the migrations themselves put in (reference data such as recipe units), per table: a
- * freshly migrated database holds them, so they neither make a database "not empty" nor clash with
- * the same rows in the archive. Asked of a throw-away in-memory database migrated the same way.
+ * Writes the archive of an open database and the site's folders to `file`: to FILE.partial first,
+ * synced and verified, then renamed. `signal` stops it between two files (the server stopping). One backup at a time in a process (the control socket and the
+ * scheduler share this); on any failure the partial file is removed and nothing has FILE's name.
  */
-async function seededTables(): Promise<Map<string, string>> {
-  const fresh = await createDb({ kind: 'pglite-memory' });
+export async function backupTo(db: AnyDb, folders: BackupFolders | string, file: string, signal?: AbortSignal): Promise<BackupResult> {
+  if (running) throw new BackupBusyError('A backup is already running; try again when it is done');
+  running = true;
+  const f = asFolders(folders);
+  const target = path.resolve(file);
+  const partial = `${target}.partial`;
+  const stage = await fsp.mkdtemp(path.join(os.tmpdir(), 'site-backup-'));
+  let archive: Awaited<ReturnType<typeof createArchive>> | undefined;
   try {
-    await migrateToLatest(fresh.db);
-    const seeded = new Map<string, string>();
-    for (const table of await tableNames(fresh.db)) {
-      const text = await tableText(fresh.db, table);
-      if (text !== '[]') seeded.set(table, text);
-    }
-    return seeded;
-  } finally {
-    await fresh.close();
-  }
-}
-
-/** Whether a database holds no data of the site yet (a fresh database, or migrated but unused). */
-async function isEmptyDatabase(db: AnyDb, seeded: Map<string, string>): Promise<boolean> {
-  for (const table of await tableNames(db)) {
-    const row = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)}`.execute(db);
-    if (Number(row.rows[0]?.n ?? 0) === 0) continue;
-    if (seeded.get(table) !== (await tableText(db, table))) return false;
-  }
-  return true;
-}
-
-/** Restores an archive into an empty database and DATA_DIR. */
-export async function restoreFrom(db: AnyDb, dataDir: string, file: string): Promise<BackupManifest> {
-  if (!fs.existsSync(file)) throw new BackupError(`${file} does not exist`);
-  const stage = fs.mkdtempSync(path.join(os.tmpdir(), 'site-restore-'));
-  try {
-    await tar.x({ file, cwd: stage });
-    const manifestFile = path.join(stage, 'manifest.json');
-    if (!fs.existsSync(manifestFile)) throw new BackupError(`${file} is not a backup of this site (no manifest.json)`);
-    const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as BackupManifest;
-    const unknown = manifest.migrations.filter((m) => !Object.hasOwn(migrations, m));
-    if (unknown.length > 0) {
-      throw new BackupError(`The backup was made by a newer version of the site (migrations ${unknown.join(', ')}): update the code first`);
-    }
-    const seeded = await seededTables();
-    if (!(await isEmptyDatabase(db, seeded))) throw new BackupError('The database is not empty: restore into a new, empty database or data folder');
-    const existing = userFiles(dataDir);
-    if (existing.length > 0) throw new BackupError(`${dataDir} already holds files (${existing[0]}): restore into an empty data folder`);
-    await migrateToLatest(db);
-    const tables = (await tableNames(db)).filter((t) => manifest.tables.includes(t));
-    const order = await loadOrder(db, tables);
-    await db.transaction().execute(async (trx) => {
-      // The migrations' own rows are in the archive too: they make way for it (children first).
-      for (const table of [...order].reverse()) if (seeded.has(table)) await sql`delete from ${sql.table(table)}`.execute(trx);
-      for (const table of order) {
-        const rows = fs.readFileSync(path.join(stage, 'db', `${table}.json`), 'utf8');
-        await sql`insert into ${sql.table(table)} overriding system value
-          select * from json_populate_recordset(null::${sql.table(table)}, ${rows}::json)`.execute(trx);
-        await resetIdentity(trx, table);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    const { tables, migrations: applied } = await dumpTables(db, stage);
+    archive = await createArchive(partial);
+    for (const table of tables) await archive.addFile(`db/${table}.ndjson`, path.join(stage, `${table}.ndjson`));
+    await fsp.rm(stage, { recursive: true, force: true });
+    for await (const { name, source } of siteFiles(f, [target, partial])) {
+      if (signal?.aborted) throw new BackupError('The server stopped before the backup finished');
+      try {
+        await archive.addFile(name, source);
+      } catch (error) {
+        // Deleted since the folder was listed (a picture removed meanwhile): it is not part of the site.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       }
-    });
-    const filesDir = path.join(stage, 'files');
-    if (fs.existsSync(filesDir)) {
-      fs.mkdirSync(dataDir, { recursive: true });
-      fs.cpSync(filesDir, dataDir, { recursive: true, errorOnExist: true, force: false });
     }
-    return manifest;
+    const manifest: BackupManifest = {
+      format: 2,
+      createdAt: new Date().toISOString(),
+      migrations: applied,
+      tables,
+      folders: { data: f.dataDir, media: f.mediaDir },
+      leftOut: leftOut(f),
+      entries: [...archive.entries],
+    };
+    await archive.addBuffer(MANIFEST, Buffer.from(JSON.stringify(manifest, null, 1)));
+    await archive.finish();
+    archive = undefined;
+    await verifyArchive(partial);
+    await fsp.rename(partial, target);
+    await syncFolder(path.dirname(target));
+    return { manifest, file: target, size: (await fsp.stat(target)).size };
+  } catch (error) {
+    await archive?.abort();
+    await fsp.rm(partial, { force: true });
+    throw error;
   } finally {
-    fs.rmSync(stage, { recursive: true, force: true });
+    await fsp.rm(stage, { recursive: true, force: true });
+    running = false;
   }
 }
 
-/** Moves each identity or serial column's sequence past the restored ids. */
-async function resetIdentity(db: AnyDb, table: string): Promise<void> {
-  const columns = await sql<{ column_name: string }>`
-    select column_name from information_schema.columns
-    where table_schema = current_schema() and table_name = ${table}
-      and (is_identity = 'YES' or column_default like 'nextval(%')`.execute(db);
-  for (const { column_name: column } of columns.rows) {
-    await sql`select setval(pg_get_serial_sequence(${table}, ${column}), coalesce((select max(${sql.ref(column)}) from ${sql.table(table)}), 0) + 1, false)`.execute(
-      db,
-    );
+const isManifest = (value: unknown): value is BackupManifest | LegacyManifest =>
+  typeof value === 'object' && value !== null && ((value as { format?: unknown }).format === 1 || (value as { format?: unknown }).format === 2);
+
+export async function parseManifest(entry: ArchiveEntry, file: string): Promise<BackupManifest | LegacyManifest> {
+  let value: unknown;
+  try {
+    value = JSON.parse((await readSmallEntry(entry)).toString('utf8'));
+  } catch {
+    throw new BackupError(`${file}: its manifest is not readable JSON`);
   }
+  if (!isManifest(value)) throw new BackupError(`${file}: its manifest is of an unknown format`);
+  return value;
+}
+
+export type VerifyResult = { manifest: BackupManifest; entries: number; bytes: number; size: number };
+
+const FORMAT_1 = 'was made by an older version of the site (format 1) and has no checksums to verify against; it still restores';
+
+/**
+ * Reads the whole archive and checks every entry against the manifest: the same entries in the same
+ * order, each of the listed size and SHA-256. Throws a BackupError naming what differs.
+ */
+export async function verifyArchive(file: string): Promise<VerifyResult> {
+  const seen: ManifestEntry[] = [];
+  let manifest: BackupManifest | undefined;
+  try {
+    for await (const entry of readArchive(file)) {
+      if (manifest) throw new BackupError(`${file}: an entry (${entry.name}) follows the manifest, which must be last`);
+      if (entry.name === MANIFEST) {
+        const read = await parseManifest(entry, file);
+        if (read.format === 1) throw new BackupError(`${file} ${FORMAT_1}`);
+        manifest = read;
+        continue;
+      }
+      seen.push(await digestEntry(entry));
+    }
+  } catch (error) {
+    throw unreadable(file, error);
+  }
+  if (!manifest) throw new BackupError(`${file} has no manifest: it was cut short or is not a backup of this site`);
+  const problems = compareEntries(manifest.entries, seen);
+  if (problems.length > 0) {
+    const shown = problems.slice(0, 5).join('; ');
+    throw new BackupError(`${file} does not match its manifest: ${shown}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ''}`);
+  }
+  return { manifest, entries: seen.length, bytes: seen.reduce((n, e) => n + e.size, 0), size: (await fsp.stat(file)).size };
+}
+
+function compareEntries(expected: ManifestEntry[], seen: ManifestEntry[]): string[] {
+  const problems: string[] = [];
+  const listed = new Map(expected.map((e) => [e.name, e]));
+  const found = new Set<string>();
+  for (const entry of seen) {
+    const want = listed.get(entry.name);
+    if (!want) problems.push(`${entry.name} is not in the manifest`);
+    else if (found.has(entry.name)) problems.push(`${entry.name} appears twice`);
+    else if (want.size !== entry.size) problems.push(`${entry.name} is ${entry.size} bytes, the manifest says ${want.size}`);
+    else if (want.sha256 !== entry.sha256) problems.push(`${entry.name} has a different SHA-256 than the manifest`);
+    found.add(entry.name);
+  }
+  for (const name of listed.keys()) if (!found.has(name)) problems.push(`${name} is missing`);
+  return problems;
 }
 
 /** Opens the configured database for a backup or restore (PGlite: only when no server holds it). */

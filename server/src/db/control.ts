@@ -1,9 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { backupTo, BackupError, type BackupManifest } from './backup.ts';
-import type { Database } from './database.ts';
-import { setupCode } from '../areas/auth/setup-code.ts';
+import { BackupBusyError, BackupError, type BackupResult } from './backup.ts';
 
 /**
  * The local control channel of a server on the embedded database (PGlite). PGlite opens its folder
@@ -14,15 +12,33 @@ import { setupCode } from '../areas/auth/setup-code.ts';
  * Authentication is the file system's, like PostgreSQL's peer authentication: only the user who runs
  * the server (and root) can open the socket. It is not reachable over the network and is not an HTTP
  * route of the site (it has its own tiny http.Server on the socket, not Fastify), so it is not in
- * the permission table. Requests: POST /backup {"file": "/absolute/path.tar.gz"} → 200 with the
- * manifest, or 4xx/500 with {"error": "readable message"}; GET /setup-code → {"code": "ABCDE-FGHJK"}
- * while no account exists, else {"code": null} (`npm run user -- setup-code`).
+ * the permission table. Requests: POST /backup {"file": "/absolute/path.tar.gz"} → 200 with a
+ * summary of the verified archive, 409 while another backup runs, or 4xx/500 with {"error": "..."};
+ * GET /setup-code → {"code": "ABCDE-FGHJK"} while no account exists, else {"code": null}
+ * (`npm run user -- setup-code`).
  */
 export const CONTROL_SOCKET = 'control.sock';
 
 export const controlSocketPath = (dataDir: string) => path.join(dataDir, CONTROL_SOCKET);
 
 export type ControlChannel = { path: string; close: () => Promise<void> };
+
+/** What the channel can do for the command-line tools; a command left out answers 404. */
+export type ControlCommands = {
+  backup?: (file: string) => Promise<BackupResult>;
+  setupCode?: () => Promise<string | null>;
+};
+
+/** What the command prints about a backup the server wrote. */
+export type BackupSummary = { file: string; size: number; tables: number; files: number; createdAt: string };
+
+export const summarize = (result: BackupResult): BackupSummary => ({
+  file: result.file,
+  size: result.size,
+  tables: result.manifest.tables.length,
+  files: result.manifest.entries.filter((e) => !e.name.startsWith('db/')).length,
+  createdAt: result.manifest.createdAt,
+});
 
 type Log = { info: (msg: string) => void; warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
 
@@ -44,33 +60,30 @@ async function readBody(req: http.IncomingMessage): Promise<string> {
 }
 
 /** Listens on DATA_DIR/control.sock. The caller holds the PGlite lock, so a socket left there is stale. */
-export async function startControlChannel(db: Database, dataDir: string, log?: Log): Promise<ControlChannel> {
+export async function startControlChannel(commands: ControlCommands, dataDir: string, log?: Log): Promise<ControlChannel> {
   const socketPath = controlSocketPath(dataDir);
-  let busy = false;
+  const { backup, setupCode } = commands;
   const server = http.createServer((req, res) => {
     void (async () => {
-      if (req.method === 'GET' && req.url === '/setup-code') {
-        return setupCode(db).then(
+      if (req.method === 'GET' && req.url === '/setup-code' && setupCode) {
+        return setupCode().then(
           (code) => reply(res, 200, { code }),
           (error: unknown) => reply(res, 500, { error: `The server could not read the setup code: ${String(error)}` }),
         );
       }
-      if (req.method !== 'POST' || req.url !== '/backup') return reply(res, 404, { error: `Unknown command ${req.method} ${req.url}` });
-      if (busy) return reply(res, 409, { error: 'A backup is already running; try again when it is done' });
-      busy = true;
+      if (req.method !== 'POST' || req.url !== '/backup' || !backup) return reply(res, 404, { error: `Unknown command ${req.method} ${req.url}` });
       try {
         const { file } = JSON.parse(await readBody(req)) as { file?: unknown };
         if (typeof file !== 'string' || !path.isAbsolute(file)) throw new BackupError('The backup file must be an absolute path');
-        const manifest = await backupTo(db, dataDir, file);
+        const result = await backup(file);
         log?.info(`backup of the live database written to ${file}`);
-        reply(res, 200, manifest);
+        reply(res, 200, summarize(result));
       } catch (error) {
         const known = error instanceof BackupError || error instanceof SyntaxError;
         if (!known) log?.error({ err: error }, 'backup over the control socket failed');
         const message = error instanceof Error ? error.message : String(error);
-        reply(res, known ? 400 : 500, { error: `The server could not write the backup: ${message}` });
-      } finally {
-        busy = false;
+        const status = error instanceof BackupBusyError ? 409 : known ? 400 : 500;
+        reply(res, status, { error: `The server could not write the backup: ${message}` });
       }
     })();
   });
@@ -110,7 +123,7 @@ export async function startControlChannel(db: Database, dataDir: string, log?: L
 export class ControlUnavailableError extends Error {}
 
 /** Asks the server holding DATA_DIR to write a backup to `file` (absolute). */
-export function requestBackup(dataDir: string, file: string): Promise<BackupManifest> {
+export function requestBackup(dataDir: string, file: string): Promise<BackupSummary> {
   const socketPath = controlSocketPath(dataDir);
   const body = JSON.stringify({ file });
   return new Promise((resolve, reject) => {
@@ -121,13 +134,13 @@ export function requestBackup(dataDir: string, file: string): Promise<BackupMani
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
         res.on('end', () => {
-          let parsed: { error?: string } & Partial<BackupManifest>;
+          let parsed: { error?: string } & Partial<BackupSummary>;
           try {
             parsed = JSON.parse(text) as typeof parsed;
           } catch {
             return reject(new BackupError(`The server answered ${res.statusCode} without a readable message`));
           }
-          if (res.statusCode === 200) resolve(parsed as BackupManifest);
+          if (res.statusCode === 200) resolve(parsed as BackupSummary);
           else reject(new BackupError(parsed.error ?? `The server answered ${res.statusCode}`));
         });
         res.on('error', reject);

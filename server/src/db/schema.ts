@@ -1,4 +1,5 @@
 import type { AuthTables } from '../areas/auth/auth.tables.ts';
+import type { BackupsTables } from '../areas/backups/backups.tables.ts';
 import type { ClimbingTables } from '../areas/climbing/climbing.tables.ts';
 import type { DevDashboardTables } from '../areas/dev-dashboard/dev-dashboard.tables.ts';
 import type { FinanceTables } from '../areas/finance/finance.tables.ts';
@@ -34,4 +35,5 @@ export interface Tables
     RecipesTables,
     TradeGameTables,
     FinanceTables,
-    DevDashboardTables {}
+    DevDashboardTables,
+    BackupsTables {}

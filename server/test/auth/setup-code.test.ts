@@ -94,7 +94,7 @@ describe.each(databases)('the setup code over the control socket (%s)', (kind) =
 
   it('is the code the server holds, and null once an account exists', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-control-'));
-    const channel = await startControlChannel(s.db, dir);
+    const channel = await startControlChannel({ setupCode: () => setupCode(s.db) }, dir);
     try {
       const code = await requestSetupCode(dir);
       expect(code).toBe(await setupCode(s.db));

@@ -6,6 +6,7 @@ import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { YtdlpNotice } from './YtdlpNotice.tsx';
 import { MediaMissingNotice } from './MediaMissingNotice.tsx';
+import { BackupPanel } from './BackupPanel.tsx';
 
 /** The users table: changing a level select saves at once. */
 export default function AdminUsersPage() {
@@ -77,6 +78,7 @@ export default function AdminUsersPage() {
         </Loaded>
       </section>
       <YtdlpNotice />
+      <BackupPanel />
     </main>
   );
 }

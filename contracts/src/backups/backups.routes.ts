@@ -1,0 +1,8 @@
+import { defineArea } from '../area.ts';
+
+/** The backup panel of the Admin page reads the scheduler's state through one admin procedure. */
+export const backupsRoutes = defineArea({
+  procedures: {
+    'backups.status': 3,
+  },
+});

@@ -1,0 +1,2 @@
+export * from './backups.schemas.ts';
+export * from './backups.routes.ts';

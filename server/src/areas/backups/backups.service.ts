@@ -1,0 +1,117 @@
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { backupMessages, type BackupRun, type BackupStatus } from '@site/contracts';
+import { BackupBusyError, backupRunning, backupTo, foldersOf, type BackupResult } from '../../db/backup.ts';
+import type { AppDeps } from '../../deps.ts';
+import * as repo from './backups.repository.ts';
+import { ARCHIVE_NAME, archiveName, chooseKept, latestSlot, nextSlot } from './backups.schedule.ts';
+import type { BackupRunRecord } from './backups.tables.ts';
+
+type BackupDeps = Pick<AppDeps, 'db' | 'config'>;
+
+const HEARTBEAT_MS = 30_000;
+/** A run whose heartbeat is older than this was interrupted (the process that ran it is gone). */
+const STALE_MS = 4 * HEARTBEAT_MS;
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Runs one backup recorded in backup_runs (row `id`): its heartbeat while it runs, then its outcome. */
+async function runRecorded(deps: BackupDeps, id: number, file: string, signal?: AbortSignal): Promise<BackupResult> {
+  const beat = setInterval(() => void repo.heartbeat(deps.db, id, new Date()).catch(() => {}), HEARTBEAT_MS);
+  try {
+    const result = await backupTo(deps.db, foldersOf(deps.config), file, signal);
+    await repo.finishRun(deps.db, id, { now: new Date(), sizeBytes: result.size, verified: true, error: null });
+    return result;
+  } catch (error) {
+    await repo.finishRun(deps.db, id, { now: new Date(), sizeBytes: null, verified: false, error: messageOf(error) }).catch(() => {});
+    throw error;
+  } finally {
+    clearInterval(beat);
+  }
+}
+
+/** `npm run backup -- FILE` (directly, or through the running server's control socket). */
+export async function commandBackup(deps: BackupDeps, file: string): Promise<BackupResult> {
+  // A second backup in this process is refused by backupTo; it is not worth a row.
+  if (backupRunning()) return backupTo(deps.db, foldersOf(deps.config), file);
+  const id = await repo.startCommandRun(deps.db, path.resolve(file), new Date());
+  return runRecorded(deps, id, file);
+}
+
+export type DueOutcome = { slot: Date; file: string; result?: BackupResult; error?: string; removed: string[] };
+
+/**
+ * The scheduler's step: when BACKUP_DIR is set and the latest scheduled time has no run yet (also
+ * one missed while the server was down), claims it, writes and verifies the archive, then applies
+ * BACKUP_KEEP. Returns null when there was nothing to do here (not due, another instance has it,
+ * or a backup already runs in this process).
+ */
+export async function runDue(deps: BackupDeps, now: Date, signal?: AbortSignal): Promise<DueOutcome | null> {
+  const { dir, at } = deps.config.backup;
+  if (!dir || backupRunning()) return null;
+  const slot = latestSlot(at, now);
+  if (await repo.hasSlot(deps.db, slot)) return null;
+  const file = path.join(dir, archiveName(slot));
+  const id = await repo.claimSlot(deps.db, slot, file, now);
+  if (id === null) return null;
+  try {
+    const result = await runRecorded(deps, id, file, signal);
+    return { slot, file, result, removed: await prune(deps, new Date()) };
+  } catch (error) {
+    // `npm run backup` got this process first: the time is given back and tried again at the next wake.
+    if (error instanceof BackupBusyError) {
+      await repo.releaseSlot(deps.db, id);
+      return null;
+    }
+    return { slot, file, error: messageOf(error), removed: [] };
+  }
+}
+
+/** Removes the scheduler's own archives that BACKUP_KEEP no longer keeps; nothing else in BACKUP_DIR. */
+export async function prune(deps: BackupDeps, now: Date): Promise<string[]> {
+  const { dir, keep } = deps.config.backup;
+  if (!dir) return [];
+  const archives = (await repo.keptArchives(deps.db)).map((a) => ({ ...a, at: a.slot ?? a.started_at }));
+  const kept = chooseKept(archives, keep);
+  const removed: string[] = [];
+  for (const archive of archives) {
+    if (kept.has(archive.id)) continue;
+    if (path.dirname(archive.file) !== path.resolve(dir) || !ARCHIVE_NAME.test(path.basename(archive.file))) continue;
+    await fsp.rm(archive.file, { force: true });
+    await repo.markRemoved(deps.db, archive.id, now);
+    removed.push(archive.file);
+  }
+  return removed;
+}
+
+const isRunning = (run: BackupRunRecord, now: Date) => run.finished_at === null && now.getTime() - run.heartbeat_at.getTime() < STALE_MS;
+
+function toRun(run: BackupRunRecord): BackupRun {
+  const interrupted = run.finished_at === null;
+  return {
+    kind: run.kind,
+    startedAt: run.started_at.toISOString(),
+    finishedAt: run.finished_at?.toISOString() ?? null,
+    file: path.basename(run.file),
+    sizeBytes: run.size_bytes === null ? null : Number(run.size_bytes),
+    verified: run.verified,
+    error: interrupted ? backupMessages.interrupted : run.error,
+    removed: run.removed_at !== null,
+  };
+}
+
+/** What the Admin page shows: the last backup, one in progress, and the next scheduled time. */
+export async function status(deps: BackupDeps, now: Date): Promise<BackupStatus> {
+  const { dir, at, keep } = deps.config.backup;
+  const runs = await repo.latestRuns(deps.db, 10);
+  const running = runs.find((r) => isRunning(r, now));
+  const last = runs.find((r) => !isRunning(r, now));
+  return {
+    scheduled: dir !== null,
+    at,
+    keep,
+    last: last ? toRun(last) : null,
+    running: running ? { ...toRun(running), error: null } : null,
+    next: dir ? nextSlot(at, now).toISOString() : null,
+  };
+}

@@ -1,0 +1,42 @@
+import type { AppDeps } from '../../deps.ts';
+import { nextSlot } from './backups.schedule.ts';
+import { runDue } from './backups.service.ts';
+
+/** Wakes at least this often, so a changed clock or a slot a busy moment skipped is not missed long. */
+const MAX_SLEEP_MS = 10 * 60_000;
+
+/**
+ * The backup scheduler, a worker like the pictures queue: off without BACKUP_DIR. It wakes at each
+ * BACKUP_AT (and every ten minutes), and runs the due backup if no instance has claimed it (the
+ * claim is a row in backup_runs, so of several servers on one PostgreSQL one runs it). Stopping the
+ * server stops a backup in progress between two files; its partial file is removed.
+ */
+export function startBackupScheduler(deps: AppDeps): { stop(): Promise<void> } {
+  if (!deps.config.backup.dir) return { stop: async () => {} };
+  const stopping = new AbortController();
+  let wake: (() => void) | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const loop = (async () => {
+    while (!stopping.signal.aborted) {
+      try {
+        await runDue(deps, new Date(), stopping.signal);
+      } catch {
+        // The database went away for a moment (or is closing): the next wake tries again.
+      }
+      if (stopping.signal.aborted) break;
+      const wait = Math.min(Math.max(nextSlot(deps.config.backup.at, new Date()).getTime() - Date.now(), 1000), MAX_SLEEP_MS);
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        timer = setTimeout(resolve, wait);
+      });
+      clearTimeout(timer);
+    }
+  })();
+  return {
+    async stop() {
+      stopping.abort();
+      wake?.();
+      await loop;
+    },
+  };
+}

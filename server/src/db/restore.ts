@@ -1,0 +1,199 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { pipeline } from 'node:stream/promises';
+import { sql } from 'kysely';
+import { BackupError, MANIFEST, readArchive, safeRelative, type ArchiveEntry } from './backup-archive.ts';
+import {
+  asFolders,
+  loadOrder,
+  parseManifest,
+  siteFiles,
+  tableNames,
+  verifyArchive,
+  type AnyDb,
+  type BackupFolders,
+  type BackupManifest,
+  type LegacyManifest,
+} from './backup.ts';
+import { createDb } from './database.ts';
+import { migrateToLatest } from './migrate.ts';
+import { migrations } from './migrations/index.ts';
+
+/**
+ * Restoring an archive (backup.ts describes it) into an empty database and empty data and media
+ * folders: the archive is verified in full first, then read again, each file written to its folder
+ * and hashed again on the way; then the database is migrated and every table loaded in foreign-key
+ * order with the same ids. On failure the files it wrote are removed (the database load is one
+ * transaction). Archives of format 1 (before the manifest of sums) still restore.
+ */
+/** The manifest of an archive: verified in full (format 2), or read from its start (format 1). */
+async function readManifest(file: string): Promise<BackupManifest | LegacyManifest> {
+  for await (const entry of readArchive(file)) {
+    if (entry.name === MANIFEST) {
+      const manifest = await parseManifest(entry, file);
+      if (manifest.format === 1) return manifest;
+    }
+    break;
+  }
+  return (await verifyArchive(file)).manifest;
+}
+
+const tableText = async (db: AnyDb, table: string) =>
+  String((await sql<{ rows: unknown }>`select coalesce(json_agg(t order by t::text), '[]'::json)::text as rows from ${sql.table(table)} t`.execute(db)).rows[0]?.rows);
+
+/**
+ * The rows the migrations themselves put in (reference data such as recipe units), per table: a
+ * freshly migrated database holds them, so they neither make a database "not empty" nor clash with
+ * the same rows in the archive. Asked of a throw-away in-memory database migrated the same way,
+ * once per process (they depend on this code's migrations only).
+ */
+let seededOnce: Promise<Map<string, string>> | undefined;
+function seededTables(): Promise<Map<string, string>> {
+  seededOnce ??= askSeededTables();
+  seededOnce.catch(() => (seededOnce = undefined));
+  return seededOnce;
+}
+
+async function askSeededTables(): Promise<Map<string, string>> {
+  const fresh = await createDb({ kind: 'pglite-memory' });
+  try {
+    await migrateToLatest(fresh.db);
+    const seeded = new Map<string, string>();
+    for (const table of await tableNames(fresh.db)) {
+      const text = await tableText(fresh.db, table);
+      if (text !== '[]') seeded.set(table, text);
+    }
+    return seeded;
+  } finally {
+    await fresh.close();
+  }
+}
+
+/** Whether a database holds no data of the site yet (a fresh database, or migrated but unused). */
+async function isEmptyDatabase(db: AnyDb, seeded: Map<string, string>): Promise<boolean> {
+  for (const table of await tableNames(db)) {
+    const row = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)}`.execute(db);
+    if (Number(row.rows[0]?.n ?? 0) === 0) continue;
+    if (seeded.get(table) !== (await tableText(db, table))) return false;
+  }
+  return true;
+}
+
+/** Where an entry goes when restoring: a staged table, a file of a folder, or nowhere. */
+function destination(entry: ArchiveEntry, format: 1 | 2, folders: BackupFolders, stage: string): string | null {
+  if (entry.name === MANIFEST || entry.type === 'directory') return null;
+  const name = safeRelative(entry.name);
+  const [root = '', ...rest] = name.split('/');
+  const rel = rest.join('/');
+  if (format === 2) {
+    if (root === 'db' && rest.length === 1 && rel.endsWith('.ndjson')) return path.join(stage, rel);
+    if (root === 'data' && rel) return path.join(folders.dataDir, rel);
+    if (root === 'media' && rel) return path.join(folders.mediaDir, rel);
+  } else {
+    if (root === 'db' && rest.length === 1 && rel.endsWith('.json')) return path.join(stage, rel.replace(/\.json$/, '.ndjson'));
+    if (root === 'files' && rel) return path.join(folders.dataDir, rel);
+  }
+  throw new BackupError(`The archive holds an entry this version does not know: ${entry.name}`);
+}
+
+/** Inserts a staged table's rows in batches (format 1 holds one JSON array, format 2 a row per line). */
+async function loadTable(db: AnyDb, table: string, staged: string, format: 1 | 2): Promise<void> {
+  const insert = (rows: string) =>
+    sql`insert into ${sql.table(table)} overriding system value
+      select * from json_populate_recordset(null::${sql.table(table)}, ${rows}::json)`.execute(db);
+  if (!fs.existsSync(staged)) return;
+  if (format === 1) {
+    await insert(await fsp.readFile(staged, 'utf8'));
+    return;
+  }
+  let batch: string[] = [];
+  const lines = readline.createInterface({ input: fs.createReadStream(staged, 'utf8'), crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (line === '') continue;
+    batch.push(line);
+    if (batch.length === 500) {
+      await insert(`[${batch.join(',')}]`);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) await insert(`[${batch.join(',')}]`);
+}
+
+/** Restores an archive into an empty database and empty data and media folders. */
+export async function restoreFrom(db: AnyDb, folders: BackupFolders | string, file: string): Promise<BackupManifest | LegacyManifest> {
+  const f = asFolders(folders);
+  const manifest = await readManifest(file);
+  const unknown = manifest.migrations.filter((m) => !Object.hasOwn(migrations, m));
+  if (unknown.length > 0) {
+    throw new BackupError(`The backup was made by a newer version of the site (migrations ${unknown.join(', ')}): update the code first`);
+  }
+  const seeded = await seededTables();
+  if (!(await isEmptyDatabase(db, seeded))) throw new BackupError('The database is not empty: restore into a new, empty database or data folder');
+  for await (const existing of siteFiles(f)) {
+    throw new BackupError(`${existing.source} already exists: restore into an empty data folder (and media folder)`);
+  }
+  const listed = manifest.format === 2 ? new Map(manifest.entries.map((e) => [e.name, e])) : null;
+  const stage = await fsp.mkdtemp(path.join(os.tmpdir(), 'site-restore-'));
+  const written: string[] = [];
+  try {
+    for await (const entry of readArchive(file)) {
+      const target = destination(entry, manifest.format, f, stage);
+      if (!target) continue;
+      await fsp.mkdir(path.dirname(target), { recursive: true });
+      written.push(target);
+      // Hashed again as it is written: the archive must not have changed since it was verified.
+      const hash = createHash('sha256');
+      await pipeline(
+        entry.stream,
+        async function* (chunks: AsyncIterable<Buffer>) {
+          for await (const chunk of chunks) {
+            hash.update(chunk);
+            yield chunk;
+          }
+        },
+        fs.createWriteStream(target, { flags: 'wx' }),
+      );
+      const want = listed?.get(entry.name);
+      if (listed && want?.sha256 !== hash.digest('hex')) throw new BackupError(`${file} changed while it was being restored (${entry.name})`);
+    }
+    await migrateToLatest(db);
+    const tables = (await tableNames(db)).filter((t) => manifest.tables.includes(t));
+    const order = await loadOrder(db, tables);
+    await db.transaction().execute(async (trx) => {
+      // The archive holds what triggers derive (the gallery's paging token) as it was: the tables'
+      // own triggers stay off while it loads, as pg_dump's --disable-triggers (the owner may do it).
+      for (const table of order) await sql`alter table ${sql.table(table)} disable trigger user`.execute(trx);
+      // The migrations' own rows are in the archive too: they make way for it (children first).
+      for (const table of [...order].reverse()) if (seeded.has(table)) await sql`delete from ${sql.table(table)}`.execute(trx);
+      for (const table of order) {
+        await loadTable(trx, table, path.join(stage, `${table}.ndjson`), manifest.format);
+        await resetIdentity(trx, table);
+      }
+      for (const table of order) await sql`alter table ${sql.table(table)} enable trigger user`.execute(trx);
+    });
+    return manifest;
+  } catch (error) {
+    for (const target of written.reverse()) await fsp.rm(target, { force: true });
+    throw error;
+  } finally {
+    await fsp.rm(stage, { recursive: true, force: true });
+  }
+}
+
+/** Moves each identity or serial column's sequence past the restored ids. */
+async function resetIdentity(db: AnyDb, table: string): Promise<void> {
+  const columns = await sql<{ column_name: string }>`
+    select column_name from information_schema.columns
+    where table_schema = current_schema() and table_name = ${table}
+      and (is_identity = 'YES' or column_default like 'nextval(%')`.execute(db);
+  for (const { column_name: column } of columns.rows) {
+    await sql`select setval(pg_get_serial_sequence(${table}, ${column}), coalesce((select max(${sql.ref(column)}) from ${sql.table(table)}), 0) + 1, false)`.execute(
+      db,
+    );
+  }
+}
+

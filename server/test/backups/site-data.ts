@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterEach, expect } from 'vitest';
+import { procedures, type ProcedurePath } from '@site/contracts';
+import type { AppDeps } from '../../src/app.ts';
+import { listSiteFiles, type BackupFolders } from '../../src/db/backup.ts';
+import type { Database } from '../../src/db/database.ts';
+import { createContextInner } from '../../src/trpc/context.ts';
+import { invoke } from '../../src/trpc/invoke.ts';
+import { samples } from '../area-tables.ts';
+import { drainJobs } from '../../src/areas/pictures/pictures.worker.ts';
+import { createUser } from '../helpers.ts';
+import { jpegWithExif, png, uploadVia } from '../pictures/pictures.fixtures.ts';
+
+/** Steps undone after each test (newest first), and temporary folders (named `prefix`...) removed with them. */
+export function useCleanup(prefix: string) {
+  const cleanup: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const fn of cleanup.splice(0).reverse()) await fn();
+  });
+  const tmp = () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+    cleanup.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    return dir;
+  };
+  return { cleanup, tmp };
+}
+
+/** Every table as sorted JSON rows, asked of the database (so a new area's tables are compared too). */
+export async function everyTable(db: Database): Promise<Record<string, unknown>> {
+  const tables = await sql<{ tablename: string }>`
+    select tablename from pg_tables where schemaname = current_schema() and tablename not like 'kysely_migration%' order by tablename`.execute(db);
+  const out: Record<string, unknown> = {};
+  for (const { tablename } of tables.rows) {
+    const result = await sql<{ rows: unknown }>`select coalesce(json_agg(t order by t::text), '[]'::json) as rows from ${sql.table(tablename)} t`.execute(db);
+    out[tablename] = result.rows[0]?.rows;
+  }
+  return out;
+}
+
+/** The site's files by archive name with their bytes (base64), to compare two sites byte for byte. */
+export async function filesOf(folders: BackupFolders | string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const file of await listSiteFiles(folders)) out[file.name] = fs.readFileSync(file.source).toString('base64');
+  return out;
+}
+
+/**
+ * Fills a site through its own procedures: every procedure's sample input (test/area-tables.ts), as
+ * the owner, mutations first and each area's a few times so later calls find what earlier ones made.
+ * Calls a sample refuses (it names a row that does not exist yet) are skipped: the test checks after
+ * it that every table holds rows.
+ */
+export async function fillEveryArea(deps: AppDeps, app: FastifyInstance): Promise<void> {
+  const owner = await createUser(deps, 'Owner', 3);
+  await createUser(deps, 'Member', 1);
+  const ctx = createContextInner(deps, { user: owner });
+  const paths = Object.keys(procedures) as ProcedurePath[];
+  for (let round = 0; round < 2; round++) {
+    for (const p of paths) {
+      if (p === 'auth.logout') continue;
+      await invoke(p, ctx, samples[p]).catch(() => {});
+    }
+  }
+  // Real pictures through the upload route: one with its thumbnail made, one still queued.
+  const { token } = await deps.sessions.create(owner.id);
+  expect((await uploadVia(app, `sid=${token}`, { name: 'beach.jpg', data: await jpegWithExif(), type: 'image/jpeg' })).statusCode).toBe(200);
+  await drainJobs(deps);
+  expect((await uploadVia(app, `sid=${token}`, { name: 'party.png', data: await png(), type: 'image/png' })).statusCode).toBe(200);
+  // What the samples cannot reach without more setup, written as those areas write it.
+  const db = deps.db;
+  await sql`insert into trade_players (user_id, my_island) values (${owner.id}, 'Palm Harbor')`.execute(db);
+  await sql`insert into trade_resources (user_id, resource, amount) values (${owner.id}, 'Fish', 12), (${owner.id}, 'Wood', 3)`.execute(db);
+  await sql`insert into trade_prices (user_id, island, item, pressure, updated_at) values (${owner.id}, 'Palm Harbor', 'Fish', -2, now())`.execute(db);
+  await sql`insert into trade_techs (user_id, tech) values (${owner.id}, 'Trade Ledger')`.execute(db);
+  await sql`insert into recipe_ingredients (step_id, position, name, plural_name, quantity, unit_abbreviation)
+    select id, 0, 'egg', 'eggs', 2.5, null from recipe_steps order by id limit 1`.execute(db);
+  await sql`insert into dev_runs (action, user_id, who, finished_at, status, exit_code, duration_ms, timeout_seconds, output)
+    values ('dev-pull', ${owner.id}, 'Owner', now(), 'succeeded', 0, 1234, 300, ${'Already up to date.\nÜnïcode ✓\n'})`.execute(db);
+}
+
+/** Small files shaped like a site's: nested folders, odd names, an empty file, one larger file. */
+export function writeFiles(root: string, count: number, large: number): void {
+  for (let i = 0; i < count; i++) {
+    const dir = path.join(root, 'pictures', String(i % 40).padStart(2, '0'));
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, i % 97 === 0 ? `Café ü ${i}.jpg` : `${randomBytes(8).toString('hex')}.jpg`), randomBytes(100 + (i % 500)));
+  }
+  fs.writeFileSync(path.join(root, 'empty'), '');
+  if (large > 0) fs.writeFileSync(path.join(root, 'video.mp4'), randomBytes(large));
+}
