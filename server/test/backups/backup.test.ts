@@ -33,7 +33,7 @@ describe.each(databases)('backup and restore (%s)', (kind) => {
     const source = await db();
     const folders = site();
     const deps = createDeps(testConfig(), source.db);
-    const client = { ip: '10.0.0.1', deviceToken: null };
+    const client = { ip: '127.0.0.1', deviceToken: null }; // the first account is made on the machine itself
     const owner = await auth.signup(deps, { name: 'Owner', password: 'walnut-table-9', confirmPassword: 'walnut-table-9' }, client);
     const friend = await auth.signup(deps, { name: 'Jos\u00e9', password: 'walnut-table-9', confirmPassword: 'walnut-table-9' }, client);
     await deps.devices.issue(friend.id);
@@ -113,7 +113,7 @@ describe.each(databases)('backup and restore (%s)', (kind) => {
   it('restores an archive of format 1 (before the manifest of sums), which --verify names', async () => {
     const source = await db();
     const deps = createDeps(testConfig(), source.db);
-    await auth.signup(deps, { name: 'Old', password: 'walnut-table-9', confirmPassword: 'walnut-table-9' }, { ip: '10.0.0.1', deviceToken: null });
+    await auth.signup(deps, { name: 'Old', password: 'walnut-table-9', confirmPassword: 'walnut-table-9' }, { ip: '127.0.0.1', deviceToken: null });
     const stage = tmp();
     const rows = await everyTable(source.db);
     fs.mkdirSync(path.join(stage, 'db'));

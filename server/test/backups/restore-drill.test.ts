@@ -37,7 +37,9 @@ describe.each(databases)('restore drill from %s', (kind) => {
     expect(scheduled?.result?.file).toBeDefined();
 
     const before = await everyTable(source.db);
-    const empty = Object.entries(before).filter(([, rows]) => (rows as unknown[]).length === 0);
+    // The first account's setup code is deleted once an account exists: empty on every site in use.
+    const emptyOnceOwned = new Set(['auth_setup_code']);
+    const empty = Object.entries(before).filter(([table, rows]) => (rows as unknown[]).length === 0 && !emptyOnceOwned.has(table));
     expect(empty.map(([table]) => table), 'tables the drill leaves empty').toEqual([]);
     const sourceFolders = foldersOf(config);
     const files = await filesOf(sourceFolders);
