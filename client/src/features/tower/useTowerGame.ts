@@ -114,7 +114,7 @@ function nameIn(id: string, state: GameState): string | undefined {
   return state.survivors.find((s) => s.id === id)?.name ?? state.enemies.find((e) => e.id === id)?.name;
 }
 
-function describeEvent(e: GameEvent, state: GameState, before: GameState): string | null {
+export function describeEvent(e: GameEvent, state: GameState, before: GameState): string | null {
   const nameOf = (id: string) => nameIn(id, state) ?? nameIn(id, before) ?? 'Something';
   switch (e.type) {
     case 'phase':
