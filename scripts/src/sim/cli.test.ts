@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { parseReplayFragment } from '@site/game-engine';
 import { runSimulation } from './simulate.ts';
 
 const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
@@ -38,9 +39,16 @@ describe('sim CLI', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sim-cli-'));
     const file = path.join(dir, 'game.json');
     try {
-      expect(sim('--games', '1', '--seed', 'cli', '--replay', file).status).toBe(0);
-      const written = JSON.parse(fs.readFileSync(file, 'utf8')) as { seed: string; finalHash: string };
+      const wrote = sim('--games', '1', '--seed', 'cli', '--replay', file);
+      expect(wrote.status).toBe(0);
+      const written = JSON.parse(fs.readFileSync(file, 'utf8')) as { seed: string; finalHash: string; actions: unknown[] };
       expect(written.seed).toBe('cli-0');
+      expect(wrote.stderr).toContain(`open it at /personal/dungeon-crawler/replay on the site and choose ${file}\n`);
+      const link = /or open the link (\S+)\n/.exec(wrote.stderr)?.[1];
+      if (link !== undefined) {
+        expect(link.startsWith('/personal/dungeon-crawler/replay#')).toBe(true);
+        expect(parseReplayFragment(link.slice(link.indexOf('#')))).toEqual({ seed: written.seed, actions: written.actions });
+      }
       const ok = sim('--replay', file);
       expect(ok.status).toBe(0);
       expect(ok.stdout).toContain(`OK ${file}`);

@@ -8,7 +8,7 @@ import { parseArgs, USAGE } from './args.ts';
 import type { SimArgs } from './args.ts';
 import { formatSummary, formatSummaryJson } from './format.ts';
 import { createProgress } from './progress.ts';
-import { checkReplayFile, formatReplayCheck, replayFileText, resolveReplayPath } from './replay-io.ts';
+import { checkReplayFile, formatReplayCheck, howToWatch, replayFileText, resolveReplayPath } from './replay-io.ts';
 import { runSimulation } from './simulate.ts';
 
 function verify(file: string, args: SimArgs): number {
@@ -35,6 +35,7 @@ function simulate(args: SimArgs, replayPath: string | null): number {
   if (replayPath !== null && first) {
     fs.writeFileSync(replayPath, replayFileText(first), { flag: 'wx' });
     process.stderr.write(`replay of game 0 (seed ${first.seed}, ${first.outcome}, ${first.actionCount} actions) written to ${replayPath}\n`);
+    process.stderr.write(howToWatch(replayPath, first));
   }
   return 0;
 }

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { floorTiles, hashState, replayFragment } from '@site/game-engine';
+import { TOWER_REPLAY_PAGE } from '@site/contracts/tower';
 import { ActorList } from './ActorList.tsx';
 import { applyEvent, sceneFromState } from './scene.ts';
 import { SceneStore, settle } from './scene-store.ts';
@@ -8,7 +9,6 @@ import { buildTimeline } from './timeline.ts';
 import { clampStep, stepOfRound, type Tape } from './replay-tape.ts';
 import { describeEvent } from './useTowerGame.ts';
 
-export const REPLAY_PAGE = '/personal/dungeon-crawler/replay';
 const SPEEDS = [0.5, 1, 2, 4, 8] as const;
 /** The pause between two steps while playing, before the speed. */
 const STEP_PAUSE_MS = 500;
@@ -98,7 +98,7 @@ export function ReplayView({ tape, initialSpeed, onClose }: Props) {
   }, [busy, goTo, index, last, playing, speed]);
 
   const lastRound = tape.steps[last]?.state.round ?? 1;
-  const link = `${REPLAY_PAGE}${replayFragment(tape)}`;
+  const link = `${TOWER_REPLAY_PAGE}${replayFragment(tape)}`;
 
   return (
     <div
