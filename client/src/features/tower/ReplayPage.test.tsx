@@ -1,32 +1,11 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { apply, createGame, hashState, legalActions, replay, replayFragment, toReplayFile, type Action } from '@site/game-engine';
+import { hashState, replay, replayFragment, toReplayFile } from '@site/game-engine';
+import { playedGame } from '../../test/tower-game.ts';
 import ReplayPage from './ReplayPage.tsx';
 import { buildTape, stepOfRound, tapeFromFileText } from './replay-tape.ts';
 
 const SEED = 'replay-unit-5';
-
-/** A real game: a fixed pseudo-random choice among the engine's legal actions, never a look (it changes nothing). */
-function playedGame(seed: string, maxActions: number): Action[] {
-  let state = createGame({ seed });
-  const actions: Action[] = [];
-  let pick = 7;
-  while (state.status === 'playing' && actions.length < maxActions) {
-    const options = legalActions(state).filter((a) => a.type !== 'look');
-    if (options.length === 0) break;
-    pick = (pick * 1103515245 + 12345) % 2147483648;
-    // Prefer anything but pass, so the survivors move and fight; pass when that is all there is.
-    const active = options.filter((a) => a.type !== 'pass');
-    const list = active.length > 0 && pick % 4 !== 0 ? active : options;
-    const action = list[pick % list.length];
-    if (!action) break;
-    const result = apply(state, action);
-    if (!result.ok) throw new Error(result.message);
-    state = result.state;
-    actions.push(action);
-  }
-  return actions;
-}
 
 const actions = playedGame(SEED, 90);
 /** The engine's own replay of the first i actions, for every i: what each step must show. */
@@ -90,6 +69,8 @@ describe('the replay page', () => {
     fireEvent.change(screen.getByRole('spinbutton', { name: 'Round' }), { target: { value: '3' } });
     click('Go');
     expect(board()).toHaveAttribute('data-round', '3');
+    // The step's events are told in the game's own words.
+    expect(screen.getByTestId('replay-log')).toHaveTextContent('Round 3: your turn');
     const at = step();
     expect(hash()).toBe(expectedHashes[at]);
     expect(hashState(replay({ seed: SEED }, actions.slice(0, at - 1)).state)).not.toBe(hash());
@@ -102,8 +83,7 @@ describe('the replay page', () => {
     act(() => void vi.advanceTimersByTime(60_000));
     expect(step()).toBe(paused);
     expect(hash()).toBe(expectedHashes[paused]);
-    // The events of the step are told in words, as in the game.
-    click('First step');
+    click('First');
     expect(hash()).toBe(expectedHashes[0]);
   });
 

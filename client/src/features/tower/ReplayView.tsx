@@ -169,8 +169,8 @@ export function ReplayView({ tape, initialSpeed, onClose }: Props) {
       </div>
 
       <nav className="tower-replay-controls" aria-label="Replay controls">
-        <button type="button" className="button" onClick={() => goTo(0)} disabled={index === 0} aria-label="First step">
-          ⏮
+        <button type="button" className="button" onClick={() => goTo(0)} disabled={index === 0}>
+          First
         </button>
         <button type="button" className="button" onClick={() => goTo(index - 1)} disabled={index === 0}>
           Previous
@@ -181,8 +181,8 @@ export function ReplayView({ tape, initialSpeed, onClose }: Props) {
         <button type="button" className="button" onClick={() => goTo(index + 1)} disabled={index >= last}>
           Next
         </button>
-        <button type="button" className="button" onClick={() => goTo(last)} disabled={index >= last} aria-label="Last step">
-          ⏭
+        <button type="button" className="button" onClick={() => goTo(last)} disabled={index >= last}>
+          Last
         </button>
         <label className="tower-replay-field">
           <span>Speed</span>
