@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseReplayFragment } from '@site/game-engine';
+import { dailySeed, parseReplayFragment } from '@site/game-engine';
+import { POLICY_NAMES } from './policies.ts';
 import { runSimulation } from './simulate.ts';
 
 const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
@@ -22,6 +23,19 @@ describe('sim CLI', () => {
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual(runSimulation({ seed: '5', games: 3, policy: 'random' }).summary);
     expect(run.stderr).toMatch(/elapsed/);
+  });
+
+  it('rates a daily tower: every policy on the day\'s seed, the same numbers as runSimulation', () => {
+    const run = sim('--daily', '2026-11-24', '--games', '3', '--json');
+    expect(run.status).toBe(0);
+    const seed = dailySeed('2026-11-24');
+    const expected = POLICY_NAMES.map((policy) => runSimulation({ seed, sameSeed: true, games: 3, policy }).summary);
+    expect(JSON.parse(run.stdout)).toEqual({ date: '2026-11-24', seed: 'daily-2026-11-24', policies: expected });
+    const text = sim('--daily', '2026-11-24', '--games', '3');
+    expect(text.stdout).toContain('daily tower 2026-11-24: every game on the seed daily-2026-11-24\n');
+    for (const summary of expected) {
+      expect(text.stdout).toContain(`\n  ${summary.policy.padEnd(16)}${summary.winRate.toFixed(2)} % won, mean ${summary.rounds.mean.toFixed(2)} rounds\n`);
+    }
   });
 
   it('exits 2 with the usage on a bad argument, 0 with --help', () => {
