@@ -2,7 +2,9 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { floorTiles, hashState, replayFragment } from '@site/game-engine';
 import { TOWER_REPLAY_PAGE } from '@site/contracts/tower';
 import { ActorList } from './ActorList.tsx';
-import { applyEvent, sceneFromState } from './scene.ts';
+import { MapTools } from './MapTools.tsx';
+import { schedulePlayback } from './playback.ts';
+import { sceneFromState } from './scene.ts';
 import { SceneStore, settle } from './scene-store.ts';
 import { TileMap, type TileMapHandle } from './TileMap.tsx';
 import { buildTimeline } from './timeline.ts';
@@ -63,25 +65,8 @@ export function ReplayView({ tape, initialSpeed, onClose }: Props) {
       }
       const final = nextStep.state;
       const timeline = buildTimeline(nextStep.events, final.enemies.length, speed);
-      const moments = new Map<number, typeof timeline.steps>();
-      for (const s of timeline.steps) moments.set(s.at, [...(moments.get(s.at) ?? []), s]);
       setBusy(true);
-      for (const [at, steps] of moments) {
-        timers.current.push(
-          window.setTimeout(() => {
-            let scene = store.get();
-            const now = performance.now();
-            for (const s of steps) scene = applyEvent(scene, s.event, now, s.duration, final);
-            store.set(scene);
-          }, at),
-        );
-      }
-      timers.current.push(
-        window.setTimeout(() => {
-          store.set(settle(store.get(), final));
-          setBusy(false);
-        }, timeline.total),
-      );
+      timers.current = schedulePlayback(store, timeline, final, () => undefined, () => setBusy(false));
     },
     [index, speed, stopTimers, store, tape],
   );
@@ -148,17 +133,7 @@ export function ReplayView({ tape, initialSpeed, onClose }: Props) {
           label={`Map of ${floorDef?.name ?? 'the tower'}, step ${index} of the replay`}
           focus={null}
         />
-        <div className="tower-map-tools">
-          <button type="button" className="tower-tool" aria-label="Zoom in" onClick={() => mapHandle.current?.zoomBy(1.25)}>
-            +
-          </button>
-          <button type="button" className="tower-tool" aria-label="Zoom out" onClick={() => mapHandle.current?.zoomBy(0.8)}>
-            −
-          </button>
-          <button type="button" className="tower-tool" aria-label="Fit the map" onClick={() => mapHandle.current?.fit()}>
-            ⤢
-          </button>
-        </div>
+        <MapTools mapHandle={mapHandle} />
         {lines.length > 0 ? (
           <ol className="tower-log" aria-label="What this step did" data-testid="replay-log">
             {lines.slice(-6).map((line, i) => (
