@@ -29,6 +29,7 @@ const loaders: Record<PagePath, () => Promise<PageModule>> = {
   '/personal/settings': () => import('./features/settings/SettingsPage.tsx'),
   '/personal/changelog': () => import('./features/changelog/ChangelogPage.tsx'),
   '/personal/dungeon-crawler': () => import('./features/tower/TowerPage.tsx'),
+  '/personal/dungeon-crawler/replay': () => import('./features/tower/ReplayPage.tsx'),
   '/personal/trade-game': () => import('./features/trade-game/TradeGamePage.tsx'),
   '/personal/recipes': () => import('./features/recipes/RecipesRoute.tsx'),
   '/admin': () => import('./features/admin/AdminUsersPage.tsx'),

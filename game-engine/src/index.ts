@@ -37,3 +37,6 @@ export type { RngState } from './rng.ts';
 export type * from './types.ts';
 export { toReplayFile, verifyReplayFile } from './replay-file.ts';
 export type { ReplayFile, ReplayVerdict } from './replay-file.ts';
+export { replayFragment, parseReplayFragment } from './replay-link.ts';
+export type { ReplayLinkGame } from './replay-link.ts';
+export { dailyDate, dailySeed, isDailyDate } from './daily.ts';

@@ -6,15 +6,29 @@ describe('parseArgs', () => {
   it('has defaults', () => {
     expect(parseArgs([])).toEqual({
       kind: 'run',
-      args: { seed: '42', games: 100, policy: 'greedy', maxRounds: 200, json: false, replay: null },
+      args: { seed: '42', games: 100, policy: 'greedy', maxRounds: 200, json: false, replay: null, daily: null },
     });
   });
 
   it('reads every option, with a space or an equals sign', () => {
     expect(parseArgs(['--seed', 'abc', '--games=1000', '--policy', 'random', '--json', '--replay', 'g.json', '--max-rounds=50'])).toEqual({
       kind: 'run',
-      args: { seed: 'abc', games: 1000, policy: 'random', maxRounds: 50, json: true, replay: 'g.json' },
+      args: { seed: 'abc', games: 1000, policy: 'random', maxRounds: 50, json: true, replay: 'g.json', daily: null },
     });
+  });
+
+  it('reads --daily: a real day, not with --seed, --policy or --replay', () => {
+    expect(parseArgs(['--daily', '2026-11-24', '--games', '1000'])).toEqual({
+      kind: 'run',
+      args: { seed: '42', games: 1000, policy: 'greedy', maxRounds: 200, json: false, replay: null, daily: '2026-11-24' },
+    });
+    expect(parseArgs(['--daily=2026-02-30'])).toEqual({ kind: 'error', message: '--daily needs a real day written YYYY-MM-DD, got "2026-02-30"' });
+    expect(parseArgs(['--daily', '24.11.2026'])).toEqual({ kind: 'error', message: '--daily needs a real day written YYYY-MM-DD, got "24.11.2026"' });
+    expect(parseArgs(['--seed', '5', '--daily', '2026-11-24'])).toEqual({
+      kind: 'error',
+      message: "--daily plays every policy on the day's seed; it cannot be combined with --seed",
+    });
+    expect(parseArgs(['--daily', '2026-11-24', '--policy', 'random'])).toMatchObject({ kind: 'error', message: expect.stringContaining('--policy') });
   });
 
   it('asks for help', () => {

@@ -1,6 +1,7 @@
 /** Command-line arguments of `npm run sim`. Pure: returns options, a help request or a usage error. */
 import { isPolicyName, POLICY_NAMES } from './policies.ts';
 import type { PolicyName } from './policies.ts';
+import { isDailyDate } from '@site/game-engine';
 import { DEFAULT_MAX_ROUNDS } from './simulate.ts';
 
 export const USAGE = `Usage: npm run sim -- [options]
@@ -11,6 +12,9 @@ Plays whole tower games with a built-in policy and prints a summary.
   --games N         number of games (default 100)
   --policy P        ${POLICY_NAMES.join(' | ')} (default greedy)
   --max-rounds N    stop a game after N rounds and count it as capped (default ${DEFAULT_MAX_ROUNDS})
+  --daily DATE      the daily tower of DATE (YYYY-MM-DD): every game on that day's seed, once per
+                    policy (${POLICY_NAMES.join(', ')}), to rate the day's difficulty; not with --seed,
+                    --policy or --replay
   --json            print the summary as one JSON object
   --replay FILE     FILE missing: write the replay file (seed + action log) of the first game (game 0)
                     FILE present: replay it, verify its final hash, print OK or why it fails
@@ -27,6 +31,8 @@ export interface SimArgs {
   maxRounds: number;
   json: boolean;
   replay: string | null;
+  /** --daily DATE: the day whose seed every game plays. */
+  daily: string | null;
 }
 
 export type ParsedArgs = { kind: 'run'; args: SimArgs } | { kind: 'help' } | { kind: 'error'; message: string };
@@ -41,7 +47,8 @@ function positiveInteger(flag: string, raw: string, max: number): number | strin
 }
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
-  const args: SimArgs = { seed: '42', games: 100, policy: 'greedy', maxRounds: DEFAULT_MAX_ROUNDS, json: false, replay: null };
+  const args: SimArgs = { seed: '42', games: 100, policy: 'greedy', maxRounds: DEFAULT_MAX_ROUNDS, json: false, replay: null, daily: null };
+  const given = new Set<string>();
   const error = (message: string): ParsedArgs => ({ kind: 'error', message });
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i] ?? '';
@@ -52,7 +59,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     }
     const eq = token.startsWith('--') ? token.indexOf('=') : -1;
     const flag = eq > 0 ? token.slice(0, eq) : token;
-    if (!['--seed', '--games', '--policy', '--max-rounds', '--replay'].includes(flag)) {
+    if (!['--seed', '--games', '--policy', '--max-rounds', '--replay', '--daily'].includes(flag)) {
       return error(token.startsWith('-') ? `Unknown option ${flag}` : `Unexpected argument "${token}"`);
     }
     let value: string | undefined;
@@ -62,6 +69,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       i += 1;
     }
     if (value === undefined || value === '' || (eq < 0 && value.startsWith('--'))) return error(`${flag} needs a value`);
+    given.add(flag);
     switch (flag) {
       case '--seed':
         args.seed = value;
@@ -85,7 +93,15 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       case '--replay':
         args.replay = value;
         break;
+      case '--daily':
+        if (!isDailyDate(value)) return error(`--daily needs a real day written YYYY-MM-DD, got "${value}"`);
+        args.daily = value;
+        break;
     }
+  }
+  if (args.daily !== null) {
+    const clash = ['--seed', '--policy', '--replay'].find((flag) => given.has(flag));
+    if (clash) return error(`--daily plays every policy on the day's seed; it cannot be combined with ${clash}`);
   }
   return { kind: 'run', args };
 }

@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { dailySeed, parseReplayFragment } from '@site/game-engine';
+import { POLICY_NAMES } from './policies.ts';
 import { runSimulation } from './simulate.ts';
 
 const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
@@ -23,6 +25,19 @@ describe('sim CLI', () => {
     expect(run.stderr).toMatch(/elapsed/);
   });
 
+  it('rates a daily tower: every policy on the day\'s seed, the same numbers as runSimulation', () => {
+    const run = sim('--daily', '2026-11-24', '--games', '3', '--json');
+    expect(run.status).toBe(0);
+    const seed = dailySeed('2026-11-24');
+    const expected = POLICY_NAMES.map((policy) => runSimulation({ seed, sameSeed: true, games: 3, policy }).summary);
+    expect(JSON.parse(run.stdout)).toEqual({ date: '2026-11-24', seed: 'daily-2026-11-24', policies: expected });
+    const text = sim('--daily', '2026-11-24', '--games', '3');
+    expect(text.stdout).toContain('daily tower 2026-11-24: every game on the seed daily-2026-11-24\n');
+    for (const summary of expected) {
+      expect(text.stdout).toContain(`\n  ${summary.policy.padEnd(16)}${summary.winRate.toFixed(2)} % won, mean ${summary.rounds.mean.toFixed(2)} rounds\n`);
+    }
+  });
+
   it('exits 2 with the usage on a bad argument, 0 with --help', () => {
     const bad = sim('--games', 'many');
     expect(bad.status).toBe(2);
@@ -38,9 +53,16 @@ describe('sim CLI', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sim-cli-'));
     const file = path.join(dir, 'game.json');
     try {
-      expect(sim('--games', '1', '--seed', 'cli', '--replay', file).status).toBe(0);
-      const written = JSON.parse(fs.readFileSync(file, 'utf8')) as { seed: string; finalHash: string };
+      const wrote = sim('--games', '1', '--seed', 'cli', '--replay', file);
+      expect(wrote.status).toBe(0);
+      const written = JSON.parse(fs.readFileSync(file, 'utf8')) as { seed: string; finalHash: string; actions: unknown[] };
       expect(written.seed).toBe('cli-0');
+      expect(wrote.stderr).toContain(`open it at /personal/dungeon-crawler/replay on the site and choose ${file}\n`);
+      const link = /or open the link (\S+)\n/.exec(wrote.stderr)?.[1];
+      if (link !== undefined) {
+        expect(link.startsWith('/personal/dungeon-crawler/replay#')).toBe(true);
+        expect(parseReplayFragment(link.slice(link.indexOf('#')))).toEqual({ seed: written.seed, actions: written.actions });
+      }
       const ok = sim('--replay', file);
       expect(ok.status).toBe(0);
       expect(ok.stdout).toContain(`OK ${file}`);

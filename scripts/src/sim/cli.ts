@@ -1,14 +1,17 @@
 /**
  * npm run sim -- --seed 42 --games 1000 --policy random|greedy [--json] [--replay FILE]
+ * npm run sim -- --daily 2026-11-24 --games 1000 [--json]
  * A thin shell: argument parsing, simulation and formatting live in the modules next to this one.
  * stdout carries only the results (identical for identical arguments); timing and progress go to stderr.
  */
 import fs from 'node:fs';
 import { parseArgs, USAGE } from './args.ts';
 import type { SimArgs } from './args.ts';
-import { formatSummary, formatSummaryJson } from './format.ts';
+import { dailySeed } from '@site/game-engine';
+import { formatDaily, formatDailyJson, formatSummary, formatSummaryJson } from './format.ts';
+import { POLICY_NAMES } from './policies.ts';
 import { createProgress } from './progress.ts';
-import { checkReplayFile, formatReplayCheck, replayFileText, resolveReplayPath } from './replay-io.ts';
+import { checkReplayFile, formatReplayCheck, howToWatch, replayFileText, resolveReplayPath } from './replay-io.ts';
 import { runSimulation } from './simulate.ts';
 
 function verify(file: string, args: SimArgs): number {
@@ -35,7 +38,29 @@ function simulate(args: SimArgs, replayPath: string | null): number {
   if (replayPath !== null && first) {
     fs.writeFileSync(replayPath, replayFileText(first), { flag: 'wx' });
     process.stderr.write(`replay of game 0 (seed ${first.seed}, ${first.outcome}, ${first.actionCount} actions) written to ${replayPath}\n`);
+    process.stderr.write(howToWatch(replayPath, first));
   }
+  return 0;
+}
+
+/** The daily tower's difficulty: the day's seed played `games` times by each policy. */
+function daily(date: string, args: SimArgs): number {
+  const started = performance.now();
+  const summaries = POLICY_NAMES.map((policy) => {
+    const progress = createProgress(process.stderr, args.games);
+    const { summary } = runSimulation({
+      seed: dailySeed(date),
+      sameSeed: true,
+      games: args.games,
+      policy,
+      maxRounds: args.maxRounds,
+      onProgress: (done, total) => progress.update(done, total),
+    });
+    progress.finish();
+    return summary;
+  });
+  process.stdout.write(args.json ? formatDailyJson(date, summaries) : formatDaily(date, summaries));
+  process.stderr.write(`elapsed ${((performance.now() - started) / 1000).toFixed(2)} s\n`);
   return 0;
 }
 
@@ -50,6 +75,7 @@ function main(argv: readonly string[]): number {
     return 2;
   }
   const { args } = parsed;
+  if (args.daily !== null) return daily(args.daily, args);
   const replayPath = args.replay === null ? null : resolveReplayPath(args.replay);
   if (replayPath !== null && fs.existsSync(replayPath)) return verify(replayPath, args);
   return simulate(args, replayPath);

@@ -16,7 +16,7 @@ export function formatSummary(s: SimulationSummary): string {
   const deathsTotal = ENEMY_KINDS.reduce((n, kind) => n + s.deathsByEnemy[kind], 0);
   const mostGames = Math.max(1, ...Object.values(s.levelsReached));
   const lines = [
-    row('seed', `${s.seed} (game i uses the seed "${s.seed}-i", i = 0..${Math.max(0, s.games - 1)})`),
+    row('seed', s.sameSeed ? `${s.seed} (every game; the policy's choices differ)` : `${s.seed} (game i uses the seed "${s.seed}-i", i = 0..${Math.max(0, s.games - 1)})`),
     row('games', String(s.games)),
     row('policy', s.policy),
     row('win rate', `${s.winRate.toFixed(2)} % (${s.wins} won, ${s.losses} lost, ${s.capped} capped)`),
@@ -36,4 +36,16 @@ export function formatSummary(s: SimulationSummary): string {
 
 export function formatSummaryJson(s: SimulationSummary): string {
   return `${JSON.stringify(s)}\n`;
+}
+
+/** The daily tower's difficulty: each policy's summary, then their win rates side by side. */
+export function formatDaily(date: string, summaries: readonly SimulationSummary[]): string {
+  const head = `daily tower ${date}: every game on the seed ${summaries[0]?.seed ?? ''}\n\n`;
+  const body = summaries.map((s) => formatSummary(s)).join('\n');
+  const rates = summaries.map((s) => row(`  ${s.policy}`, `${s.winRate.toFixed(2)} % won, mean ${s.rounds.mean.toFixed(2)} rounds`));
+  return `${head}${body}\nwin rate by policy\n${rates.join('\n')}\n`;
+}
+
+export function formatDailyJson(date: string, summaries: readonly SimulationSummary[]): string {
+  return `${JSON.stringify({ date, seed: summaries[0]?.seed, policies: summaries })}\n`;
 }

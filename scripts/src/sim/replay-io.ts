@@ -4,7 +4,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { toReplayFile, verifyReplayFile } from '@site/game-engine';
+import { TOWER_REPLAY_PAGE } from '@site/contracts/tower';
+import { replayFragment, toReplayFile, verifyReplayFile } from '@site/game-engine';
 import type { ReplayFile } from '@site/game-engine';
 import type { GameRecord } from './simulate.ts';
 
@@ -68,4 +69,15 @@ export function formatReplayCheck(file: string, check: ReplayCheck): string {
   if (!check.ok) return `FAILED ${file}\n  ${check.message}\n`;
   const ending = check.status === 'playing' ? `still playing in round ${check.round}` : `${check.status} in round ${check.round}`;
   return `OK ${file}\n  seed ${check.seed}, ${check.actions} actions, ${ending}\n  final hash ${check.finalHash}\n`;
+}
+
+/** Links longer than this are left out of the CLI's hint (the file picker takes any size). */
+const MAX_PRINTED_LINK = 4000;
+
+/** How to watch a written replay in the browser: the replay page's file picker, and a link when it is short enough. */
+export function howToWatch(file: string, game: GameRecord): string {
+  const lines = [`open it at ${TOWER_REPLAY_PAGE} on the site and choose ${file}`];
+  const link = `${TOWER_REPLAY_PAGE}${replayFragment(replayFileOf(game))}`;
+  if (link.length <= MAX_PRINTED_LINK) lines.push(`or open the link ${link}`);
+  return `${lines.join('\n')}\n`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { replay } from '@site/game-engine';
+import { dailySeed, replay } from '@site/game-engine';
 import { gameSeed, playGame, runSimulation } from './simulate.ts';
 import { formatSummary, formatSummaryJson } from './format.ts';
 
@@ -17,6 +17,20 @@ describe('runSimulation', () => {
     const base = runSimulation({ seed: '7', games: 5, policy: 'random' }).summary;
     expect(runSimulation({ seed: '8', games: 5, policy: 'random' }).summary.finalHash).not.toBe(base.finalHash);
     expect(runSimulation({ seed: '7', games: 5, policy: 'greedy' }).summary.finalHash).not.toBe(base.finalHash);
+  });
+
+  it('plays every game of a daily run on the day\'s seed, only the policy\'s choices differ', () => {
+    const seed = dailySeed('2026-11-24');
+    const run = runSimulation({ seed, sameSeed: true, games: 4, policy: 'greedy', recordFirst: true });
+    expect(run.summary.sameSeed).toBe(true);
+    expect(run.summary.gameSeeds).toBe(`${seed} for every game; the policy's choices are seeded from ${seed}-<i>, i = 0..3`);
+    expect(run.first?.seed).toBe(seed);
+    // Game 0 is the day's game replayed from its own log: the same game anyone playing that day gets.
+    expect(replay({ seed }, run.first?.actions ?? []).state).toEqual(run.first?.finalState);
+    const second = playGame(seed, 'greedy', { policyKey: gameSeed(seed, 1) });
+    expect(second.finalHash).not.toBe(run.first?.finalHash);
+    expect(runSimulation({ seed, sameSeed: true, games: 4, policy: 'greedy' }).summary).toEqual(run.summary);
+    expect(formatSummary(run.summary)).toContain(`seed              ${seed} (every game; the policy's choices differ)`);
   });
 
   it('adds up: outcomes, floors and rounds', () => {

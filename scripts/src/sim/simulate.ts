@@ -25,6 +25,8 @@ export interface PlayOptions {
   maxActions?: number;
   /** Keep the action log (for a replay file). */
   record?: boolean;
+  /** Seeds the policy's own choices; default the game seed (see policySeed). */
+  policyKey?: string;
 }
 
 export type Outcome = 'won' | 'lost' | 'capped';
@@ -53,7 +55,7 @@ function emptyDeaths(): Record<EnemyKind, number> {
 export function playGame(seed: string, policyName: PolicyName, options: PlayOptions = {}): GameRecord {
   const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
   const maxActions = options.maxActions ?? DEFAULT_MAX_ACTIONS;
-  const policy = createPolicy(policyName, seed);
+  const policy = createPolicy(policyName, options.policyKey ?? seed);
   const log: Action[] | null = options.record ? [] : null;
   const deaths = emptyDeaths();
   let state = createGame({ seed });
@@ -107,6 +109,11 @@ export interface SimulationOptions extends Omit<PlayOptions, 'record'> {
   policy: PolicyName;
   /** Keep the first game's action log (GameRecord.actions of `first`). */
   recordFirst?: boolean;
+  /**
+   * The daily tower: every game is played on `seed` itself (the day's seed) and only the policy's
+   * choices differ, seeded from `${seed}-${i}`, so the run rates that one game's difficulty.
+   */
+  sameSeed?: boolean;
   /** Called after every game with the number of games finished. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -115,8 +122,10 @@ export interface SimulationSummary {
   seed: string;
   games: number;
   policy: PolicyName;
-  /** How game seeds are made from --seed: game i uses `${seed}-${i}`. */
+  /** How game seeds are made from --seed: game i uses `${seed}-${i}` (with sameSeed: every game uses the seed). */
   gameSeeds: string;
+  /** Every game on the same seed (the daily tower), only the policy's choices differ. */
+  sameSeed: boolean;
   maxRounds: number;
   wins: number;
   losses: number;
@@ -160,7 +169,9 @@ export function runSimulation(options: SimulationOptions): SimulationResult {
   let first: GameRecord | null = null;
   for (let i = 0; i < options.games; i++) {
     const record = i === 0 && options.recordFirst === true;
-    const game = playGame(gameSeed(options.seed, i), options.policy, { maxRounds, maxActions, record });
+    const game = options.sameSeed
+      ? playGame(options.seed, options.policy, { maxRounds, maxActions, record, policyKey: gameSeed(options.seed, i) })
+      : playGame(gameSeed(options.seed, i), options.policy, { maxRounds, maxActions, record });
     if (i === 0) first = game;
     if (game.outcome === 'won') wins += 1;
     else if (game.outcome === 'lost') losses += 1;
@@ -183,7 +194,10 @@ export function runSimulation(options: SimulationOptions): SimulationResult {
       seed: options.seed,
       games,
       policy: options.policy,
-      gameSeeds: `${options.seed}-<i> for i = 0..${Math.max(0, games - 1)}`,
+      sameSeed: options.sameSeed === true,
+      gameSeeds: options.sameSeed
+        ? `${options.seed} for every game; the policy's choices are seeded from ${options.seed}-<i>, i = 0..${Math.max(0, games - 1)}`
+        : `${options.seed}-<i> for i = 0..${Math.max(0, games - 1)}`,
       maxRounds,
       wins,
       losses,

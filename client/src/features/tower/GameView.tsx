@@ -1,6 +1,7 @@
 import { useMemo, useRef } from 'react';
 import { activeSurvivor, floorTiles, hashState } from '@site/game-engine';
 import { ActorList } from './ActorList.tsx';
+import { MapTools } from './MapTools.tsx';
 import { EndScreen } from './EndScreen.tsx';
 import { MenuBar } from './MenuBar.tsx';
 import { NamePrompt } from './panels.tsx';
@@ -89,17 +90,7 @@ export function GameView({ initial, speed, paused, onHelp, onNewGame }: Props) {
           label={`Map of ${floorDef?.name ?? 'the tower'}`}
           focus={survivor ? { x: survivor.x, y: survivor.y } : null}
         />
-        <div className="tower-map-tools">
-          <button type="button" className="tower-tool" aria-label="Zoom in" onClick={() => mapHandle.current?.zoomBy(1.25)}>
-            +
-          </button>
-          <button type="button" className="tower-tool" aria-label="Zoom out" onClick={() => mapHandle.current?.zoomBy(0.8)}>
-            −
-          </button>
-          <button type="button" className="tower-tool" aria-label="Fit the map" onClick={() => mapHandle.current?.fit()}>
-            ⤢
-          </button>
-        </div>
+        <MapTools mapHandle={mapHandle} />
         {busy ? (
           <p className="tower-banner" role="status">
             Enemy turn…

@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { TOWER_REPLAY_PAGE } from '@site/contracts/tower';
 import { HelpNote } from './HelpNote.tsx';
 import { GameView } from './GameView.tsx';
 import { loadSavedGame, randomSeed } from './storage.ts';
@@ -48,6 +49,9 @@ export default function TowerPage() {
                 <p className="tower-subtitle">A turn-based climb through a tower full of monsters.</p>
               </div>
               <div className="tower-header-buttons">
+                <a className="button" href={TOWER_REPLAY_PAGE}>
+                  Watch a replay
+                </a>
                 <button type="button" className="button tower-help-button" aria-label="How to play" title="How to play" onClick={() => setHelp(true)}>
                   ?
                 </button>

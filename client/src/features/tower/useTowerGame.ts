@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { apply, createGame, type Action, type ApplyResult, type GameEvent, type GameState, type Thing } from '@site/game-engine';
 import { applyEvent, sceneFromState } from './scene.ts';
+import { schedulePlayback } from './playback.ts';
 import { SceneStore, settle } from './scene-store.ts';
 import { clearSavedGame, saveGame } from './storage.ts';
 import { buildTimeline } from './timeline.ts';
@@ -48,31 +49,16 @@ export function useTowerGame(initial: Game, speed: number) {
       }
       busyRef.current = true;
       setBusy(true);
-      // One timer per distinct moment; events at the same moment are shown together.
-      const moments = new Map<number, typeof timeline.steps>();
-      for (const step of timeline.steps) moments.set(step.at, [...(moments.get(step.at) ?? []), step]);
-      for (const [at, steps] of moments) {
-        timers.current.push(
-          window.setTimeout(() => {
-            let scene = store.get();
-            const now = performance.now();
-            for (const step of steps) scene = applyEvent(scene, step.event, now, step.duration, final);
-            store.set(scene);
-            narrate(
-              steps.map((step) => step.event),
-              final,
-              before,
-            );
-          }, at),
-        );
-      }
-      timers.current.push(
-        window.setTimeout(() => {
+      timers.current = schedulePlayback(
+        store,
+        timeline,
+        final,
+        (moment) => narrate(moment, final, before),
+        () => {
           timers.current = [];
-          store.set(settle(store.get(), final));
           busyRef.current = false;
           setBusy(false);
-        }, timeline.total),
+        },
       );
     },
     [narrate, speed, store],
@@ -114,7 +100,7 @@ function nameIn(id: string, state: GameState): string | undefined {
   return state.survivors.find((s) => s.id === id)?.name ?? state.enemies.find((e) => e.id === id)?.name;
 }
 
-function describeEvent(e: GameEvent, state: GameState, before: GameState): string | null {
+export function describeEvent(e: GameEvent, state: GameState, before: GameState): string | null {
   const nameOf = (id: string) => nameIn(id, state) ?? nameIn(id, before) ?? 'Something';
   switch (e.type) {
     case 'phase':
