@@ -1,3 +1,5 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- GameDig ships no types, and the client typecheck reaches this file through the router type
+/// <reference path="./gamedig.d.ts" />
 import { GameDig } from 'gamedig';
 import { GAME_SERVER_NAMES_MAX, OTHER_GAME, type GameServerStatus } from '@site/contracts';
 import { tcpStatus, type Dial } from './status-probe.ts';
