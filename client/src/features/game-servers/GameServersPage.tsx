@@ -31,7 +31,7 @@ function Players({ server }: { server: GameServer }) {
   return (
     <div className="server-players">
       <span className="server-count">{server.players ? `${server.players.online} / ${server.players.max}` : '-'}</span>
-      {history.length > 0 && <Sparkline points={history} label={`Players over the last 24 hours: at most ${most}, now ${server.players?.online ?? 0}`} />}
+      {history.length > 0 && <Sparkline points={server.history} label={`Players over the last 24 hours: at most ${most}, now ${server.players?.online ?? 0}`} />}
       {server.playerNames.length > 0 && <span className="server-names">{server.playerNames.join(', ')}</span>}
     </div>
   );

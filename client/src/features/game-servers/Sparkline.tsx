@@ -1,13 +1,28 @@
-/** A small inline chart of players over time (no chart library): a line, its last point marked. */
-export function Sparkline({ points, label, width = 96, height = 24 }: { points: readonly number[]; label: string; width?: number; height?: number }) {
-  const top = Math.max(1, ...points);
-  const step = points.length > 1 ? (width - 4) / (points.length - 1) : 0;
-  const xy = points.map((value, i) => [2 + i * step, height - 2 - (value / top) * (height - 4)] as const);
-  const last = xy.at(-1);
+const HOUR = 3_600_000;
+
+/**
+ * A small inline chart of players over the last hours (no chart library): one bar per sample at its
+ * time, on a baseline spanning the whole window, so a server seen only lately reads as such.
+ */
+export function Sparkline({ points, label, hours = 24, now = Date.now(), width = 96, height = 24 }: {
+  points: readonly { at: string; players: number }[];
+  label: string;
+  hours?: number;
+  now?: number;
+  width?: number;
+  height?: number;
+}) {
+  const start = now - hours * HOUR;
+  const top = Math.max(1, ...points.map((p) => p.players));
+  const bar = Math.max(2, width / (hours * 2) - 0.5);
   return (
     <svg className="sparkline" role="img" aria-label={label} width={width} height={height} viewBox={`0 0 ${width} ${height}`}>
-      {xy.length > 1 && <polyline points={xy.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' ')} fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinejoin="round" />}
-      {last && <circle cx={last[0]} cy={last[1]} r="2" fill="currentColor" />}
+      <line x1="0" x2={width} y1={height - 0.5} y2={height - 0.5} stroke="currentColor" strokeOpacity="0.35" />
+      {points.map((p) => {
+        const x = Math.min(width - bar, Math.max(0, ((Date.parse(p.at) - start) / (hours * HOUR)) * width));
+        const h = Math.max(1, (p.players / top) * (height - 2));
+        return <rect key={p.at} x={x.toFixed(1)} y={(height - h).toFixed(1)} width={bar.toFixed(1)} height={h.toFixed(1)} fill="currentColor" />;
+      })}
     </svg>
   );
 }
