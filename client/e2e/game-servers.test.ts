@@ -70,6 +70,9 @@ describeInBrowser('game servers: live status and copying the address', () => {
     await page.setViewportSize(DESKTOP);
     await site.screenshot(page, 'game-servers-players-desktop');
     await page.setViewportSize(PHONE);
+    // On a phone each server is a card: its players and names are on screen, nothing scrolls sideways.
+    await row.getByText('Steve, Alex, Herobrine').waitFor();
+    await expect(page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).resolves.toBe(true);
     await site.screenshot(page, 'game-servers-phone', { fullPage: true });
     await site.screenshot(page, 'game-servers-players-phone', { fullPage: true });
   });

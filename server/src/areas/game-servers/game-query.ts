@@ -28,7 +28,11 @@ export type GameQueryOptions = {
 
 const blank = (status: GameServerStatus): Snapshot => ({ status, players: null, maxPlayers: null, playerNames: [], map: null, version: null, pingMs: null });
 
-const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim().slice(0, 200) : null);
+/** Trimmed, without Minecraft's § formatting codes (servers colour names and fake sample lines). */
+const text = (value: unknown): string | null => {
+  const plain = typeof value === 'string' ? value.replace(/\u00a7./g, '').trim() : '';
+  return plain === '' ? null : plain.slice(0, 200);
+};
 const count = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null);
 
 export function createGameQuery(options: GameQueryOptions = {}): GameQuery {
