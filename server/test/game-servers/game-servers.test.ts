@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { tcpStatus, type Dial } from '../../src/areas/game-servers/status-probe.ts';
 import { createGameQuery } from '../../src/areas/game-servers/game-query.ts';
 import { setGameQuery } from '../../src/areas/game-servers/game-servers.service.ts';
+import { claim } from '../../src/areas/game-servers/game-servers.repository.ts';
 import { callerFor, cookieFor, createUser, databases, postJson, useTestServer } from '../helpers.ts';
 import { paperStatus, startMinecraftResponder } from './minecraft-responder.ts';
 
@@ -197,5 +198,9 @@ describe.each(databases)('game servers with a game protocol (%s)', (kind) => {
 
     const moved = await admin.gameServers.update({ id: added.id, port: mc.port, description: 'MC', game: 'tcp' });
     expect(moved).toMatchObject({ game: 'tcp', status: 'Offline', history: [] });
+
+    // A server removed between reading the list and claiming it is simply not queried.
+    await admin.gameServers.remove({ id: added.id });
+    expect(await claim(s.db, [added.id])).toEqual(new Set());
   });
 });

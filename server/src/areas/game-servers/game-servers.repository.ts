@@ -37,7 +37,16 @@ export function deleteServer(db: Executor, id: number) {
  */
 export async function claim(db: Executor, ids: readonly number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const rows = await db
+  const rows = await upsertClaims(db, ids).catch((error: unknown) => {
+    // A server removed since the list was read (foreign key): nobody queries this time.
+    if ((error as { code?: string } | null)?.code === '23503') return [];
+    throw error;
+  });
+  return new Set(rows.map((r) => r.server_id));
+}
+
+function upsertClaims(db: Executor, ids: readonly number[]) {
+  return db
     .insertInto('game_server_status')
     .values(ids.map((id) => ({ server_id: id, claimed_at: sql<Date>`now()` })))
     .onConflict((oc) =>
@@ -53,7 +62,6 @@ export async function claim(db: Executor, ids: readonly number[]): Promise<Set<n
     )
     .returning('server_id')
     .execute();
-  return new Set(rows.map((r) => r.server_id));
 }
 
 /** Stores a query's answer; history keeps players (0 when down) for games that count them. */

@@ -82,6 +82,10 @@ async function present(deps: AppDeps, rows: readonly Row[]): Promise<GameServer[
   });
 }
 
+/**
+ * A query that writes only its own cache (the stored answers and the players' history): whoever asks,
+ * and however often, at most one game query per server per 30 s follows.
+ */
 export async function list(deps: AppDeps): Promise<GameServer[]> {
   const rows = await repo.listServers(deps.db);
   await refresh(deps, rows);
