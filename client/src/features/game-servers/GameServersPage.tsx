@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { gameServerMessages, type GameServer } from '@site/contracts/game-servers';
+import { GAME_SERVER_GAMES, OTHER_GAME, gameNameOf, gameServerMessages, type GameServer, type GameServerGame } from '@site/contracts/game-servers';
 import { DataTable } from '../../components/DataTable.tsx';
 import { Loaded } from '../../components/Loaded.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
@@ -7,13 +7,46 @@ import { TextInput } from '../../components/TextInput.tsx';
 import { viewerOf } from '../../lib/access.ts';
 import { copyAndAlert } from '../../lib/clipboard.ts';
 import { trpc } from '../../lib/trpc.ts';
+import { Sparkline } from './Sparkline.tsx';
 import './game-servers.css';
 
-/** Status is probed live by the server; the list refreshes while the page is open. */
+/** The server asks each game server at most every 30 s; the list refreshes while the page is open. */
 const REFRESH_MS = 15_000;
 
-type Draft = { id: number | null; port: string; description: string };
-const EMPTY: Draft = { id: null, port: '', description: '' };
+type Draft = { id: number | null; port: string; description: string; game: GameServerGame };
+const EMPTY: Draft = { id: null, port: '', description: '', game: OTHER_GAME };
+
+/** "10:42" today, "Mon 23 Nov, 10:42" before. */
+function since(iso: string): string {
+  const at = new Date(iso);
+  const today = at.toDateString() === new Date().toDateString();
+  return at.toLocaleString(undefined, today ? { hour: '2-digit', minute: '2-digit' } : { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+}
+
+/** Players now, a sparkline of the last 24 hours and the names the protocol gives. */
+function Players({ server }: { server: GameServer }) {
+  const history = server.history.map((h) => h.players);
+  if (!server.players && history.length === 0) return <span className="muted">{server.game === OTHER_GAME ? 'Not counted' : '-'}</span>;
+  const most = Math.max(0, ...history);
+  return (
+    <div className="server-players">
+      <span className="server-count">{server.players ? `${server.players.online} / ${server.players.max}` : '-'}</span>
+      {history.length > 0 && <Sparkline points={server.history} label={`Players over the last 24 hours: at most ${most}, now ${server.players?.online ?? 0}`} />}
+      {server.playerNames.length > 0 && <span className="server-names">{server.playerNames.join(', ')}</span>}
+    </div>
+  );
+}
+
+/** Map, version, ping and since when it is up: whatever the protocol told. */
+function Details({ server }: { server: GameServer }) {
+  const parts = [
+    server.map && `Map ${server.map}`,
+    server.version && `Version ${server.version}`,
+    server.pingMs !== null && `${server.pingMs} ms`,
+    server.onlineSince && `Online since ${since(server.onlineSince)}`,
+  ].filter(Boolean);
+  return parts.length > 0 ? <div className="server-details">{parts.join(' · ')}</div> : null;
+}
 
 /** Admins add, edit and remove servers here. */
 function ServerForm({ draft, setDraft }: { draft: Draft; setDraft: (d: Draft) => void }) {
@@ -28,8 +61,8 @@ function ServerForm({ draft, setDraft }: { draft: Draft; setDraft: (d: Draft) =>
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const port = Number(draft.port);
-    if (draft.id === null) add.mutate({ port, description: draft.description });
-    else update.mutate({ id: draft.id, port, description: draft.description });
+    if (draft.id === null) add.mutate({ port, description: draft.description, game: draft.game });
+    else update.mutate({ id: draft.id, port, description: draft.description, game: draft.game });
   };
   return (
     <section className="card" aria-labelledby="server-form-title">
@@ -38,6 +71,16 @@ function ServerForm({ draft, setDraft }: { draft: Draft; setDraft: (d: Draft) =>
         <div className="field server-port">
           <label htmlFor="server-port">Port</label>
           <input id="server-port" type="number" inputMode="numeric" min={1} max={65535} required value={draft.port} onChange={(e) => setDraft({ ...draft, port: e.target.value })} />
+        </div>
+        <div className="field server-game">
+          <label htmlFor="server-game">Game</label>
+          <select id="server-game" value={draft.game} onChange={(e) => setDraft({ ...draft, game: e.target.value as GameServerGame })}>
+            {GAME_SERVER_GAMES.map((game) => (
+              <option key={game.id} value={game.id}>
+                {game.name}
+              </option>
+            ))}
+          </select>
         </div>
         <TextInput label="Description" value={draft.description} onValueChange={(description) => setDraft({ ...draft, description })} maxLength={200} required />
         <div className="link-row">
@@ -106,7 +149,18 @@ export default function GameServersPage() {
                       </button>
                 ),
               },
-              { label: 'Description', className: 'server-description', cell: (server) => server.description },
+              { label: 'Game', cell: (server) => gameNameOf(server.game) },
+              { label: 'Players', cell: (server) => <Players server={server} /> },
+              {
+                label: 'Description',
+                className: 'server-description',
+                cell: (server) => (
+                  <>
+                    {server.description}
+                    <Details server={server} />
+                  </>
+                ),
+              },
               ...(admin
                 ? [
                     {
@@ -119,7 +173,7 @@ export default function GameServersPage() {
                           type="button"
                           className="button"
                           aria-label={`Edit ${server.description}`}
-                          onClick={() => setDraft({ id: server.id, port: String(server.port), description: server.description })}
+                          onClick={() => setDraft({ id: server.id, port: String(server.port), description: server.description, game: server.game })}
                         >
                           Edit
                         </button>

@@ -1,7 +1,9 @@
 import {
   gameServerMessages,
+  OTHER_GAME,
   type AddGameServerInput,
   type GameServer,
+  type GameServerGame,
   type GameServerStatus,
   type RemoveGameServerInput,
   type UpdateGameServerInput,
@@ -9,37 +11,92 @@ import {
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import * as repo from './game-servers.repository.ts';
-import { createStatusProbe, type StatusProbe } from './status-probe.ts';
+import { createGameQuery, type GameQuery } from './game-query.ts';
 
-/** One probe (and so one cache) per running app, made on first use from its GAME_HOST. */
-const probes = new WeakMap<AppDeps, StatusProbe>();
+/** One query function per running app; queries in flight on this instance, so its viewers share them. */
+const queries = new WeakMap<AppDeps, GameQuery>();
+const inFlight = new WeakMap<AppDeps, Map<number, Promise<void>>>();
 
-export function probeFor(deps: AppDeps): StatusProbe {
-  let probe = probes.get(deps);
-  if (!probe) probes.set(deps, (probe = createStatusProbe({ host: deps.config.gameHost })));
-  return probe;
+function queryFor(deps: AppDeps): GameQuery {
+  let query = queries.get(deps);
+  if (!query) queries.set(deps, (query = createGameQuery()));
+  return query;
 }
 
-/** Replaces the app's probe (tests: a short time-out or a scripted dial). */
-export function setProbe(deps: AppDeps, probe: StatusProbe): void {
-  probes.set(deps, probe);
+/** Replaces the app's query (tests: short time-outs, or a counted one). */
+export function setGameQuery(deps: AppDeps, query: GameQuery): void {
+  queries.set(deps, query);
 }
 
 export function addressOf(host: string, port: number): string {
   return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
-type Row = { id: number; port: number; description: string };
-const withStatus = (deps: AppDeps, row: Row, status: GameServerStatus): GameServer => ({
-  ...row,
-  status,
-  address: addressOf(deps.config.gameHost, row.port),
-});
+type Row = { id: number; port: number; description: string; game: string };
 
+/**
+ * Brings the stored answers up to date: this instance queries the servers it wins the claim for (at
+ * most once per 30 s each, across all instances) and waits for its own queries in flight; the stored
+ * rows are then the answer for every viewer.
+ */
+async function refresh(deps: AppDeps, rows: readonly Row[]): Promise<void> {
+  let flying = inFlight.get(deps);
+  if (!flying) inFlight.set(deps, (flying = new Map()));
+  const mine = flying;
+  const claimed = await repo.claim(deps.db, rows.filter((r) => !mine.has(r.id)).map((r) => r.id));
+  for (const row of rows) {
+    if (!claimed.has(row.id)) continue;
+    const done = queryFor(deps)(row.game, deps.config.gameHost, row.port)
+      .then((snapshot) => repo.saveSnapshot(deps.db, row.id, snapshot, row.game !== OTHER_GAME))
+      // The query never throws; a save can only fail when the server was removed meanwhile: nothing to keep.
+      .catch(() => undefined)
+      .finally(() => mine.delete(row.id));
+    mine.set(row.id, done);
+  }
+  await Promise.all(rows.map((r) => mine.get(r.id)));
+}
+
+async function present(deps: AppDeps, rows: readonly Row[]): Promise<GameServer[]> {
+  const ids = rows.map((r) => r.id);
+  const [statuses, history] = await Promise.all([repo.readStatuses(deps.db, ids), repo.readHistory(deps.db, ids)]);
+  const byId = new Map(statuses.map((s) => [s.server_id, s]));
+  return rows.map((row) => {
+    const s = byId.get(row.id);
+    const known = s?.queried_at ? s : undefined;
+    return {
+      id: row.id,
+      port: row.port,
+      description: row.description,
+      address: addressOf(deps.config.gameHost, row.port),
+      game: row.game as GameServerGame,
+      status: (known?.status ?? 'Unknown') as GameServerStatus,
+      players: known && known.players !== null && known.max_players !== null ? { online: known.players, max: known.max_players } : null,
+      playerNames: known ? (JSON.parse(known.player_names) as string[]) : [],
+      map: known?.map ?? null,
+      version: known?.version ?? null,
+      pingMs: known?.ping_ms ?? null,
+      onlineSince: known?.online_since ? new Date(known.online_since).toISOString() : null,
+      checkedAt: known?.queried_at ? new Date(known.queried_at).toISOString() : null,
+      history: history.filter((h) => h.server_id === row.id).map((h) => ({ at: new Date(h.at).toISOString(), players: Number(h.players) })),
+    };
+  });
+}
+
+/**
+ * A query that writes only its own cache (the stored answers and the players' history): whoever asks,
+ * and however often, at most one game query per server per 30 s follows.
+ */
 export async function list(deps: AppDeps): Promise<GameServer[]> {
   const rows = await repo.listServers(deps.db);
-  const statuses = await probeFor(deps).statuses(rows.map((r) => r.port));
-  return rows.map((row) => withStatus(deps, row, statuses.get(row.port) ?? 'Unknown'));
+  await refresh(deps, rows);
+  return present(deps, rows);
+}
+
+async function one(deps: AppDeps, row: Row): Promise<GameServer> {
+  await refresh(deps, [row]);
+  const [server] = await present(deps, [row]);
+  if (!server) throw new AppError('NOT_FOUND', gameServerMessages.notFound);
+  return server;
 }
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === '23505';
@@ -62,23 +119,20 @@ async function uniquePort<T>(write: () => Promise<T>): Promise<T> {
 export async function add(deps: AppDeps, input: AddGameServerInput): Promise<GameServer> {
   await portFree(deps, input.port);
   const row = await uniquePort(() => repo.insertServer(deps.db, input));
-  probeFor(deps).forget(row.port);
-  const statuses = await probeFor(deps).statuses([row.port]);
-  return withStatus(deps, row, statuses.get(row.port) ?? 'Unknown');
+  return one(deps, row);
 }
 
 export async function update(deps: AppDeps, input: UpdateGameServerInput): Promise<GameServer> {
   await portFree(deps, input.port, input.id);
-  const row = await uniquePort(() => repo.updateServer(deps.db, input.id, { port: input.port, description: input.description }));
-  if (!row) throw new AppError('NOT_FOUND', gameServerMessages.notFound);
-  probeFor(deps).forget(row.port);
-  const statuses = await probeFor(deps).statuses([row.port]);
-  return withStatus(deps, row, statuses.get(row.port) ?? 'Unknown');
+  const before = await repo.findById(deps.db, input.id);
+  const row = await uniquePort(() => repo.updateServer(deps.db, input.id, { port: input.port, description: input.description, game: input.game }));
+  if (!row || !before) throw new AppError('NOT_FOUND', gameServerMessages.notFound);
+  if (before.port !== row.port || before.game !== row.game) await repo.forget(deps.db, row.id);
+  return one(deps, row);
 }
 
 export async function remove(deps: AppDeps, input: RemoveGameServerInput): Promise<{ id: number }> {
   const row = await repo.deleteServer(deps.db, input.id);
   if (!row) throw new AppError('NOT_FOUND', gameServerMessages.notFound);
-  probeFor(deps).forget(row.port);
   return { id: row.id };
 }
