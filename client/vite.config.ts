@@ -108,6 +108,12 @@ export default defineConfig(({ command }) => ({
       // zod's builders pure lets pages that need one message or default leave the zod runtime behind.
       treeshake: { manualPureFunctions: ['z'] },
       input: { app: path.join(root, 'index.html') },
+      // react-router looks up React 19's `use` and `useOptimistic` and falls back when they are
+      // missing, as in preact/compat: the warning that they are undefined is expected.
+      onLog(level, log, handler) {
+        if (log.code === 'IMPORT_IS_UNDEFINED' && /\b(use|useOptimistic)\b/.test(log.message) && /react-router/.test(log.message)) return;
+        handler(level, log);
+      },
     },
   },
   server: {
