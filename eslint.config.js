@@ -72,6 +72,16 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
+      // The production build runs on preact/compat (docs/benchmarks.md), which has none of these.
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'react', importNames: ['use', 'useActionState', 'useOptimistic'], message: 'preact/compat (the production build) has no such hook.' },
+            { name: 'react-dom', importNames: ['useFormStatus', 'useFormState'], message: 'preact/compat (the production build) has no such hook.' },
+          ],
+        },
+      ],
     },
   },
   {

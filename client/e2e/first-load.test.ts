@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { it } from 'vitest';
 import type { Page, Response } from 'playwright-core';
-import { ABOUT_BUDGET_KB, firstLoads } from '../first-load.ts';
+import { ABOUT_BUDGET_KB, SHELL_BUDGET_KB, firstLoads } from '../first-load.ts';
 import { DESKTOP, PHONE, describeInBrowser, expect, signUpOwner, useSite, waitForShell } from './harness.ts';
 
 /** The scripts a page load fetched: URL, content-encoding, Vary and bytes on the wire (body as sent). */
@@ -71,10 +71,17 @@ describeInBrowser('first load: /about small and every script compressed', () => 
     await expect(site.pageErrors(page)).toEqual([]);
   });
 
-  it("sends the app's scripts compressed too", async () => {
+  it(`sends the app's scripts compressed too, the shell every page starts with at most ${SHELL_BUDGET_KB} KB`, async () => {
+    const { shell } = firstLoads(path.join(import.meta.dirname, '..', 'dist'));
+    expect(shell.gzipKb).toBeLessThanOrEqual(SHELL_BUDGET_KB);
+
     const page = await site.newPage({ viewport: PHONE });
     const scripts = await scriptsOf(page, () => page.goto('/login'));
     expect(scripts.length).toBeGreaterThan(0);
+    // What the build's manifest calls the shell is what the browser loaded first.
+    const shellScripts = scripts.filter((s) => shell.files.includes(s.url.slice(1)));
+    expect(shellScripts.map((s) => s.url.slice(1)).sort()).toEqual([...shell.files].sort());
+    expect(shellScripts.reduce((sum, s) => sum + s.wireBytes, 0) / 1024).toBeLessThanOrEqual(SHELL_BUDGET_KB);
     // The build leaves files under 1 KB as they are (compressing them gains less than it costs).
     for (const script of scripts) {
       expect([script.url, script.wireBytes < 1024 ? 'br' : script.encoding, script.vary]).toEqual([script.url, 'br', 'accept-encoding']);

@@ -24,6 +24,25 @@ describeInBrowser('house: the shared list', () => {
     expect(await seriousAxeViolations(page)).toEqual([]);
     await site.screenshot(page, 'house-family-desktop');
 
+    // Nothing moves when the list arrives (Lighthouse's layout shift): the list is held back until
+    // the form has been measured.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const isList = (url: URL) => url.pathname.includes('house.list');
+    await page.route(isList, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await open(page, '/house');
+    const addTitle = page.getByRole('heading', { name: 'Add Task', exact: true });
+    await page.getByText('Loading the list...').waitFor();
+    const before = await addTitle.boundingBox();
+    release();
+    await toGet.getByRole('cell', { name: 'Milk', exact: true }).waitFor();
+    expect(before).not.toBeNull();
+    await expect(addTitle.boundingBox()).resolves.toEqual(before);
+    await page.unroute(isList);
+
     // One level below: the list, without Complete buttons or the form.
     await setLevel(owner, 'family', 1);
     await page.setViewportSize(PHONE);

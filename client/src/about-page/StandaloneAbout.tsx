@@ -1,7 +1,7 @@
 import type { Status } from '@site/contracts';
 import { LoadingCover } from '../components/LoadingCover.tsx';
 import { Navbar, type NavLinkProps } from '../components/navbar/Navbar.tsx';
-import { SkipLink } from '../components/SkipLink.tsx';
+import { SkipLink, SkipTarget } from '../components/SkipLink.tsx';
 import { About } from '../features/about/About.tsx';
 import type { Startup } from '../lib/startup-fetch.ts';
 
@@ -27,7 +27,9 @@ export function StandaloneAbout({ startup, print = false }: { startup: Startup |
       <LoadingCover visible={startup === null} />
       <SkipLink />
       <Navbar status={startup?.status ?? SIGNED_OUT} clickToToggle={startup?.navbarStyle.clickToToggle ?? false} Link={AnchorLink} />
-      <About />
+      <SkipTarget>
+        <About />
+      </SkipTarget>
     </>
   );
 }

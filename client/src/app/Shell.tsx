@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Link, Outlet, useLocation, useNavigation } from 'react-router-dom';
 import { LoadingCover } from '../components/LoadingCover.tsx';
 import { OfflineBanner } from '../components/Loaded.tsx';
-import { SkipLink } from '../components/SkipLink.tsx';
+import { SkipLink, SkipTarget } from '../components/SkipLink.tsx';
 import { Navbar, type NavLinkComponent } from '../components/navbar/Navbar.tsx';
 import { applyColors } from '../lib/colors.ts';
 import { trpc } from '../lib/trpc.ts';
@@ -35,7 +35,9 @@ export function Shell() {
       <SkipLink />
       <Navbar status={status.data ?? SIGNED_OUT} clickToToggle={navbarStyle.data?.clickToToggle ?? false} Link={Link as NavLinkComponent} />
       <OfflineBanner />
-      <Outlet />
+      <SkipTarget>
+        <Outlet />
+      </SkipTarget>
     </>
   );
 }

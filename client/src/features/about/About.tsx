@@ -75,7 +75,7 @@ export function ContactButtons() {
 /** The public About page: the owner's cards with anchors, and the contact buttons. */
 export function About() {
   return (
-    <main className="page about-page" id="main">
+    <main className="page about-page">
       <header className="page-hero">
         <h1>{owner.name}</h1>
         <p className="lead">{owner.tagline}</p>

@@ -85,14 +85,7 @@ export default function HousePage() {
         <h1>House TODO</h1>
         <p className="lead">{manage ? 'What the house needs doing and getting. Complete a task when it is done.' : 'What the house needs doing and getting.'}</p>
       </header>
-      <Loaded query={tasks} what="the list" loading="Loading the list...">
-        {() => (
-          <div className="house-grid">
-            <HouseTable title="House To Do:" id="house-todo-title" tasks={ofType('To Do')} manage={manage} onComplete={onComplete} busy={complete.isPending} />
-            <HouseTable title="House To Get:" id="house-toget-title" tasks={ofType('To Get')} manage={manage} onComplete={onComplete} busy={complete.isPending} />
-          </div>
-        )}
-      </Loaded>
+      {/* Above the lists, so nothing moves when the list arrives (the login status is known before the page renders). */}
       {manage && (
         <section className="card" aria-labelledby="house-add-title">
           <h2 id="house-add-title">Add Task</h2>
@@ -110,6 +103,14 @@ export default function HousePage() {
           <ErrorBubble message={add.error ? add.error.message : null} />
         </section>
       )}
+      <Loaded query={tasks} what="the list" loading="Loading the list...">
+        {() => (
+          <div className="house-grid">
+            <HouseTable title="House To Do:" id="house-todo-title" tasks={ofType('To Do')} manage={manage} onComplete={onComplete} busy={complete.isPending} />
+            <HouseTable title="House To Get:" id="house-toget-title" tasks={ofType('To Get')} manage={manage} onComplete={onComplete} busy={complete.isPending} />
+          </div>
+        )}
+      </Loaded>
     </main>
   );
 }

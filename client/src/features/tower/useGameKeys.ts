@@ -1,4 +1,4 @@
-import { useEffect, useRef, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
 import type { Point } from '@site/game-engine';
 import type { TileMapHandle } from './TileMap.tsx';
 import type { GameControls } from './useGameControls.ts';
@@ -26,7 +26,9 @@ type Keys = {
  */
 export function useGameKeys({ controls, paused, canAct, rootRef, mapHandle, width, height }: Keys): void {
   const onKey = useRef<(e: KeyboardEvent) => void>(() => undefined);
-  useEffect(() => {
+  // A layout effect: the next key must see this render's state. React runs passive effects of a key
+  // press before the next one; Preact (the production build) only on the next frame.
+  useLayoutEffect(() => {
     const { survivor, mode, cursor, setCursor, setMode, act, move, lookAt, chooseWeapon, chooseSquare, attack, interactWith, back, toggle, pass } =
       controls;
     const { weapons, lookEntries, interactEntries, targets } = controls;
