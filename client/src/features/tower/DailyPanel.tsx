@@ -15,7 +15,7 @@ export function DailyTable({ table }: { table: readonly DailyResult[] }) {
   if (table.length === 0) return <p className="muted">Nobody has finished today's tower yet.</p>;
   return (
     <div className="table-scroll">
-      <table className="data-table tower-daily-table" data-testid="daily-table">
+      <table className="tower-daily-table" data-testid="daily-table">
         <thead>
           <tr>
             <th scope="col">#</th>
