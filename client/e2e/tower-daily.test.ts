@@ -1,28 +1,18 @@
 import type { Page } from 'playwright-core';
 import { it } from 'vitest';
-import { apply, createGame, dailyDate, dailySeed } from '@site/game-engine';
+import { dailyDate, dailySeed } from '@site/game-engine';
+import { passUntilOver } from '../src/test/tower-game.ts';
 import { DESKTOP, PHONE, describeInBrowser, expect, logIn, seriousAxeViolations, signUpOwner, useSite, waitForShell } from './harness.ts';
 
 const PAGE = '/personal/dungeon-crawler';
 const board = (page: Page) => page.getByTestId('tower-board');
 
-/** The engine's pass-only game on the day's seed: what the page plays with Enter, and what the server must count. */
-function passOnlyGame(date: string): { actions: number; rounds: number } {
-  let state = createGame({ seed: dailySeed(date) });
-  let actions = 0;
-  while (state.status === 'playing') {
-    const result = apply(state, { type: 'pass' });
-    if (!result.ok) throw new Error(result.message);
-    state = result.state;
-    actions += 1;
-  }
-  return { actions, rounds: state.round - 1 };
-}
-
 describeInBrowser("tower: the daily tower and today's table", () => {
   const site = useSite();
   const today = dailyDate(new Date());
-  const expected = passOnlyGame(today);
+  // The engine's pass-only game on today's seed: what the page plays with Enter, and what the server must count.
+  const played = passUntilOver(dailySeed(today));
+  const expected = { actions: played.actions.length, rounds: played.state.round - 1 };
 
   it("desktop: plays today's tower, the finished game's log is verified by the server and counted in the table", async () => {
     const page = await site.newPage({ viewport: DESKTOP });

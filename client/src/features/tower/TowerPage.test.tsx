@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apply, createGame, dailySeed, hashState, type Action, type GameEvent, type GameState } from '@site/game-engine';
 import type { DailyToday } from '@site/contracts/tower-daily';
 import { FakeTrpcError, renderWithSite, type FakeProcedures } from '../../test/render.tsx';
+import { passUntilOver } from '../../test/tower-game.ts';
 import TowerPage from './TowerPage.tsx';
 import { EndScreen } from './EndScreen.tsx';
 import { saveGame } from './storage.ts';
@@ -26,19 +27,6 @@ const DAY = '2026-11-24';
 const TODAY: DailyToday = { date: DAY, seed: dailySeed(DAY), table: [{ rank: 1, member: 'amy', rounds: 14, floors: 2, won: false }] };
 /** The page with a fake server that knows today's daily tower. */
 const showPage = (procedures: FakeProcedures = {}) => renderWithSite(<TowerPage />, { procedures: { 'towerDaily.today': () => TODAY, ...procedures } });
-
-/** A game of survivors who only pass: they are eaten sooner or later. */
-function passUntilLost(seed: string): { state: GameState; actions: Action[] } {
-  let state = createGame({ seed });
-  const actions: Action[] = [];
-  while (state.status === 'playing' && actions.length < 2000) {
-    const result = apply(state, { type: 'pass' });
-    if (!result.ok) throw new Error(result.message);
-    state = result.state;
-    actions.push({ type: 'pass' });
-  }
-  return { state, actions };
-}
 
 const board = () => screen.getByTestId('tower-board');
 const key = (k: string) => act(() => void fireEvent.keyDown(document.body, { key: k }));
@@ -134,7 +122,7 @@ describe('the tower page', () => {
   });
 
   it('shows the loss screen for a lost game, and the win screen for a won one', () => {
-    const { state, actions } = passUntilLost(SEED);
+    const { state, actions } = passUntilOver(SEED);
     expect(state.status).toBe('lost');
     saveGame(SEED, actions, state);
     showPage();
@@ -148,7 +136,7 @@ describe('the tower page', () => {
   });
 
   it("shows today's table, starts today's tower, and sends a finished daily game's log to the server once", async () => {
-    const { state, actions } = passUntilLost(dailySeed(DAY));
+    const { state, actions } = passUntilOver(dailySeed(DAY));
     const submitted = { result: { rounds: state.round - 1, floors: 1, won: false }, best: true, today: { ...TODAY, table: [...TODAY.table, { rank: 2, member: 'bob', rounds: state.round - 1, floors: 1, won: false }] } };
     const first = showPage({ 'towerDaily.submit': () => submitted });
     expect(await screen.findByTestId('daily-table')).toHaveTextContent('amy');
@@ -167,7 +155,7 @@ describe('the tower page', () => {
   });
 
   it('says why a daily game was not counted', async () => {
-    const { state, actions } = passUntilLost(dailySeed(DAY));
+    const { state, actions } = passUntilOver(dailySeed(DAY));
     saveGame(dailySeed(DAY), actions, state);
     showPage({ 'towerDaily.submit': () => { throw new FakeTrpcError('Action 3 of 40 is not legal on replay: Not your turn'); } });
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
