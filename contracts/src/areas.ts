@@ -16,6 +16,7 @@ import { recipesRoutes } from './recipes/recipes.routes.ts';
 import { settingsRoutes } from './settings/settings.routes.ts';
 import { todoRoutes } from './todo/todo.routes.ts';
 import { towerRoutes } from './tower/tower.routes.ts';
+import { towerDailyRoutes } from './tower-daily/tower-daily.routes.ts';
 import { tradeGameRoutes } from './trade-game/trade-game.routes.ts';
 import { windowsKeysRoutes } from './windows-keys/windows-keys.routes.ts';
 import { ytdlRoutes } from './ytdl/ytdl.routes.ts';
@@ -41,6 +42,7 @@ export const areaRoutes = [
   recipesRoutes,
   tradeGameRoutes,
   towerRoutes,
+  towerDailyRoutes,
   adminRoutes,
   backupsRoutes,
   financeRoutes,

@@ -17,6 +17,7 @@ export * from './ytdl/index.ts';
 export * from './todo/index.ts';
 export * from './game-servers/index.ts';
 export * from './windows-keys/index.ts';
+export * from './tower-daily/index.ts';
 export * from './settings/index.ts';
 export * from './changelog/index.ts';
 export * from './recipes/index.ts';

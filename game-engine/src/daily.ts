@@ -1,3 +1,7 @@
+import { apply } from './apply.ts';
+import { createGame } from './create.ts';
+import type { GameState } from './types.ts';
+
 /**
  * The daily tower: every member plays the same seed on a given (UTC) day, made from the date alone so
  * the browser, the server and `npm run sim -- --daily DATE` agree without asking each other.
@@ -22,4 +26,37 @@ export function dailySeed(date: string): string {
 /** The UTC day of an instant as YYYY-MM-DD: the day whose tower is played at that moment. */
 export function dailyDate(now: Date): string {
   return now.toISOString().slice(0, 10);
+}
+
+/** What the server keeps of a verified daily game: computed from the replayed state, never from a claim. */
+export interface DailyScore {
+  won: boolean;
+  /** Rounds the team came through: the round it escaped in when won, the rounds before the fatal one when lost. */
+  rounds: number;
+  /** Floors reached, counting the first (1 = died on the first floor). */
+  floors: number;
+}
+
+export type DailyVerdict = ({ ok: true } & DailyScore) | { ok: false; message: string };
+
+/**
+ * Replays an untrusted action log on the day's seed and scores the final state. Refused when an action is
+ * not legal where it stands (the first one is named) or when the log stops before the game is over.
+ */
+export function verifyDailyGame(date: string, actions: readonly unknown[]): DailyVerdict {
+  if (!isDailyDate(date)) return { ok: false, message: `A daily tower date is a real day written YYYY-MM-DD, got "${date}"` };
+  let state = createGame({ seed: dailySeed(date) });
+  for (const [index, action] of actions.entries()) {
+    const result = apply(state, action);
+    if (!result.ok) return { ok: false, message: `Action ${index + 1} of ${actions.length} is not legal on replay: ${result.message}` };
+    state = result.state;
+  }
+  if (state.status === 'playing') return { ok: false, message: 'The game is not over yet: only a finished game counts' };
+  return { ok: true, ...dailyScore(state) };
+}
+
+/** The score of a finished game's state (see DailyScore). */
+export function dailyScore(state: GameState): DailyScore {
+  const won = state.status === 'won';
+  return { won, rounds: won ? state.round : Math.max(0, state.round - 1), floors: state.levelIndex + 1 };
 }

@@ -39,4 +39,5 @@ export { toReplayFile, verifyReplayFile } from './replay-file.ts';
 export type { ReplayFile, ReplayVerdict } from './replay-file.ts';
 export { replayFragment, parseReplayFragment } from './replay-link.ts';
 export type { ReplayLinkGame } from './replay-link.ts';
-export { dailyDate, dailySeed, isDailyDate } from './daily.ts';
+export { dailyDate, dailyScore, dailySeed, isDailyDate, verifyDailyGame } from './daily.ts';
+export type { DailyScore, DailyVerdict } from './daily.ts';

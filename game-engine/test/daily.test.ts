@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createGame, dailyDate, dailySeed, hashState, isDailyDate } from '../src/index.ts';
+import { apply, createGame, dailyDate, dailyScore, dailySeed, hashState, isDailyDate, verifyDailyGame, type Action } from '../src/index.ts';
 
 describe('the daily tower seed', () => {
   it('is made from the date alone: the same day gives the same game, another day another game', () => {
@@ -19,5 +19,36 @@ describe('the daily tower seed', () => {
       expect(isDailyDate(bad), bad).toBe(false);
     }
     expect(() => dailySeed('2026-02-30')).toThrow('A daily tower date is a real day written YYYY-MM-DD, got "2026-02-30"');
+  });
+});
+
+describe('verifying a daily game', () => {
+  const date = '2026-11-24';
+  const passUntilOver = () => {
+    let state = createGame({ seed: dailySeed(date) });
+    const actions: Action[] = [];
+    while (state.status === 'playing') {
+      const result = apply(state, { type: 'pass' });
+      if (!result.ok) throw new Error(result.message);
+      state = result.state;
+      actions.push({ type: 'pass' });
+    }
+    return { state, actions };
+  };
+
+  it('scores a finished log from its own replay', () => {
+    const { state, actions } = passUntilOver();
+    expect(verifyDailyGame(date, actions)).toEqual({ ok: true, won: false, rounds: state.round - 1, floors: 1 });
+    expect(dailyScore({ ...state, status: 'won', levelIndex: 1 })).toEqual({ won: true, rounds: state.round, floors: 2 });
+  });
+
+  it('refuses an illegal action, an action after the end, an unfinished game and a bad date', () => {
+    const { actions } = passUntilOver();
+    const tampered: unknown[] = [...actions];
+    tampered[2] = { type: 'move', x: 99, y: 99 };
+    expect(verifyDailyGame(date, tampered)).toMatchObject({ ok: false, message: expect.stringMatching(/^Action 3 of \d+ is not legal on replay: /) });
+    expect(verifyDailyGame(date, [...actions, { type: 'pass' }])).toMatchObject({ ok: false, message: expect.stringContaining('not legal on replay') });
+    expect(verifyDailyGame(date, actions.slice(0, -1))).toEqual({ ok: false, message: 'The game is not over yet: only a finished game counts' });
+    expect(verifyDailyGame('2026-02-30', actions)).toMatchObject({ ok: false });
   });
 });

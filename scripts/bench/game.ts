@@ -6,11 +6,15 @@
  *      `apply`, so they are included. One warm-up pass, then ROUNDS timed passes; the median is printed.
  *   3. Times whole greedy games (policy + apply, from createGame to the end): warm-up, then ROUNDS
  *      timed batches; the median is printed.
- * Goal: >= 100,000 actions/s for step 2. Bounded: a few seconds to ~20 s on a slow machine.
+ *   4. Times the daily tower's server check (`verifyDailyGame`: replay of a submitted log on the day's seed
+ *      and the score from the replayed state) on the longest game the policies play on today's seed
+ *      (DAILY_CANDIDATES games each): warm-up, then DAILY_VERIFICATIONS timed checks; mean and p99 printed,
+ *      and the cost per round scaled to a 100-round game (no policy survives that long).
+ * Goal: >= 100,000 actions/s for step 2; under 50 ms to verify a 100-round daily game. Bounded: a few seconds to ~20 s on a slow machine.
  */
-import { apply, createGame } from '@site/game-engine';
+import { apply, createGame, dailyDate, dailySeed, verifyDailyGame } from '@site/game-engine';
 import type { Action, GameState } from '@site/game-engine';
-import { createPolicy } from '../src/sim/policies.ts';
+import { createPolicy, POLICY_NAMES } from '../src/sim/policies.ts';
 import type { PolicyName } from '../src/sim/policies.ts';
 import { playGame } from '../src/sim/simulate.ts';
 import { median } from './stats.ts';
@@ -20,6 +24,9 @@ const GREEDY_GAMES = 60;
 const ROUNDS = 7;
 const WHOLE_GAMES_PER_ROUND = 40;
 const GOAL_ACTIONS_PER_SECOND = 100_000;
+const DAILY_CANDIDATES = 100;
+const DAILY_VERIFICATIONS = 200;
+const GOAL_DAILY_VERIFY_MS = 50;
 
 interface Log {
   start: GameState;
@@ -98,6 +105,35 @@ function timeWholeGames(): { gamesPerSecond: number; actionsPerSecond: number } 
   return { gamesPerSecond: median(games), actionsPerSecond: median(actions) };
 }
 
+/** The longest (most rounds) game the policies play on the day's seed, as its action log. */
+function longestDailyGame(date: string): { policy: string; rounds: number; actions: Action[] } {
+  let best = { policy: '', rounds: -1, actions: [] as Action[] };
+  for (const policy of POLICY_NAMES) {
+    for (let i = 0; i < DAILY_CANDIDATES; i++) {
+      const game = playGame(dailySeed(date), policy, { record: true, policyKey: `bench-daily-${i}` });
+      if (game.outcome !== 'capped' && game.finalState.round > best.rounds) best = { policy, rounds: game.finalState.round, actions: game.actions ?? [] };
+    }
+  }
+  return best;
+}
+
+function timeDailyVerify(date: string, actions: readonly Action[]): { mean: number; p99: number } {
+  const check = () => {
+    const verdict = verifyDailyGame(date, actions);
+    if (!verdict.ok) throw new Error(`The recorded daily game was refused: ${verdict.message}`);
+  };
+  for (let i = 0; i < 20; i++) check();
+  const times: number[] = [];
+  for (let i = 0; i < DAILY_VERIFICATIONS; i++) {
+    const t0 = performance.now();
+    check();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  const mean = times.reduce((a, b) => a + b, 0) / times.length;
+  return { mean, p99: times[Math.ceil(times.length * 0.99) - 1] ?? 0 };
+}
+
 const started = performance.now();
 console.log(`bench:game - node ${process.version}, one core (single thread), median of ${ROUNDS} timed rounds after a warm-up`);
 
@@ -120,6 +156,18 @@ console.log(`apply, greedy-policy logs:     ${fmt(greedyOnly.perSecond).padStart
 const whole = timeWholeGames();
 console.log(
   `whole greedy games:            ${whole.gamesPerSecond.toFixed(1).padStart(9)} games/s (${fmt(whole.actionsPerSecond)} actions/s with the policy choosing, ${WHOLE_GAMES_PER_ROUND} games per round)`,
+);
+
+const day = dailyDate(new Date());
+const longest = longestDailyGame(day);
+const verify = timeDailyVerify(day, longest.actions);
+const per100 = (verify.mean / longest.rounds) * 100;
+console.log(
+  `daily verify (${day}): longest of ${DAILY_CANDIDATES} games per policy is a ${longest.policy} game of ${longest.rounds} rounds, ${longest.actions.length} actions; ` +
+    `mean ${verify.mean.toFixed(2)} ms, p99 ${verify.p99.toFixed(2)} ms over ${DAILY_VERIFICATIONS} verifications`,
+);
+console.log(
+  `daily verify scaled to a 100-round game: ~${per100.toFixed(1)} ms (goal < ${GOAL_DAILY_VERIFY_MS} ms: ${per100 < GOAL_DAILY_VERIFY_MS ? 'met' : 'NOT met'})`,
 );
 
 const met = mixed.perSecond >= GOAL_ACTIONS_PER_SECOND;

@@ -15,6 +15,7 @@ import { settingsParity, settingsSamples } from './settings/settings.samples.ts'
 import { todoParity, todoSamples } from './todo/todo.samples.ts';
 import { tradeGameParity, tradeGameSamples } from './trade-game/trade-game.samples.ts';
 import { windowsKeysParity, windowsKeysSamples } from './windows-keys/windows-keys.samples.ts';
+import { towerDailyParity, towerDailySamples } from './tower-daily/tower-daily.samples.ts';
 import { ytdlParity, ytdlSamples } from './ytdl/ytdl.samples.ts';
 
 /** A valid input for each procedure of one area (test/<area>/<area>.samples.ts). */
@@ -40,6 +41,7 @@ export const samples = {
   ...todoSamples,
   ...gameServersSamples,
   ...windowsKeysSamples,
+  ...towerDailySamples,
   ...recipesSamples,
   ...tradeGameSamples,
   ...financeSamples,
@@ -58,6 +60,7 @@ export const parity: Record<LegacyPath, Parity> = {
   ...todoParity,
   ...gameServersParity,
   ...windowsKeysParity,
+  ...towerDailyParity,
   ...recipesParity,
   ...tradeGameParity,
   ...financeParity,

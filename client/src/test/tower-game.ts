@@ -1,4 +1,4 @@
-import { apply, createGame, legalActions, type Action } from '@site/game-engine';
+import { apply, createGame, legalActions, type Action, type GameState } from '@site/game-engine';
 
 /** A real game: a fixed pseudo-random choice among the engine's legal actions, never a look (it changes nothing). */
 export function playedGame(seed: string, maxActions: number): Action[] {
@@ -22,3 +22,16 @@ export function playedGame(seed: string, maxActions: number): Action[] {
   return actions;
 }
 
+
+/** A game of survivors who only pass, played to its end (they are eaten sooner or later). */
+export function passUntilOver(seed: string): { state: GameState; actions: Action[] } {
+  let state = createGame({ seed });
+  const actions: Action[] = [];
+  while (state.status === 'playing' && actions.length < 2000) {
+    const result = apply(state, { type: 'pass' });
+    if (!result.ok) throw new Error(result.message);
+    state = result.state;
+    actions.push({ type: 'pass' });
+  }
+  return { state, actions };
+}

@@ -14,6 +14,7 @@ import { settingsArea } from './settings/index.ts';
 import { todoArea } from './todo/index.ts';
 import { tradeGameArea } from './trade-game/index.ts';
 import { windowsKeysArea } from './windows-keys/index.ts';
+import { towerDailyArea } from './tower-daily/index.ts';
 import { ytdlArea } from './ytdl/index.ts';
 
 /**
@@ -34,6 +35,7 @@ export const serverAreas = {
   todo: todoArea,
   gameServers: gameServersArea,
   windowsKeys: windowsKeysArea,
+  towerDaily: towerDailyArea,
   recipes: recipesArea,
   tradeGame: tradeGameArea,
   finance: financeArea,

@@ -13,6 +13,7 @@ import type { SettingsTables } from '../areas/settings/settings.tables.ts';
 import type { TodoTables } from '../areas/todo/todo.tables.ts';
 import type { TradeGameTables } from '../areas/trade-game/trade-game.tables.ts';
 import type { WindowsKeysTables } from '../areas/windows-keys/windows-keys.tables.ts';
+import type { TowerDailyTables } from '../areas/tower-daily/tower-daily.tables.ts';
 import type { YtdlTables } from '../areas/ytdl/ytdl.tables.ts';
 
 /**
@@ -32,6 +33,7 @@ export interface Tables
     TodoTables,
     GameServersTables,
     WindowsKeysTables,
+    TowerDailyTables,
     RecipesTables,
     TradeGameTables,
     FinanceTables,

@@ -1,8 +1,21 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import type { GameState } from '@site/game-engine';
 
 /** Won or lost: the outcome, the seed, and the way to a new game or the replay file. */
-export function EndScreen({ state, seed, onNewGame, onExport }: { state: GameState; seed: string; onNewGame: () => void; onExport: () => void }) {
+export function EndScreen({
+  state,
+  seed,
+  onNewGame,
+  onExport,
+  children,
+}: {
+  state: GameState;
+  seed: string;
+  onNewGame: () => void;
+  onExport: () => void;
+  /** Extra content under the outcome (the daily tower's result). */
+  children?: ReactNode;
+}) {
   const won = state.status === 'won';
   const titleId = useId();
   return (
@@ -15,6 +28,7 @@ export function EndScreen({ state, seed, onNewGame, onExport }: { state: GameSta
             : `The tower claimed your team in round ${state.round}.`}{' '}
           Seed <code>{seed}</code>.
         </p>
+        {children}
         <div className="tower-row">
           <button type="button" className="button primary" onClick={onNewGame}>
             New Game

@@ -1,6 +1,7 @@
 import { useMemo, useRef } from 'react';
 import { activeSurvivor, floorTiles, hashState } from '@site/game-engine';
 import { ActorList } from './ActorList.tsx';
+import { DailySubmit, dailyDateOf } from './DailyPanel.tsx';
 import { MapTools } from './MapTools.tsx';
 import { EndScreen } from './EndScreen.tsx';
 import { MenuBar } from './MenuBar.tsx';
@@ -37,6 +38,7 @@ export function GameView({ initial, speed, paused, onHelp, onNewGame }: Props) {
   const refocus = () => rootRef.current?.focus({ preventScroll: true });
   const exportReplay = () => downloadReplay(game);
   const lastLines = log.slice(-4);
+  const daily = dailyDateOf(game.seed);
 
   return (
     <div
@@ -111,7 +113,11 @@ export function GameView({ initial, speed, paused, onHelp, onNewGame }: Props) {
           ) : null}
           <SubPanel controls={controls} canAct={canAct} />
         </div>
-        {!playing && !busy ? <EndScreen state={state} seed={game.seed} onNewGame={onNewGame} onExport={exportReplay} /> : null}
+        {!playing && !busy ? (
+          <EndScreen state={state} seed={game.seed} onNewGame={onNewGame} onExport={exportReplay}>
+            {daily ? <DailySubmit game={game} date={daily} /> : null}
+          </EndScreen>
+        ) : null}
       </div>
 
       <MenuBar

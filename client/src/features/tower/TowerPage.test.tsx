@@ -1,6 +1,9 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { apply, createGame, hashState, type Action, type GameEvent, type GameState } from '@site/game-engine';
+import { apply, createGame, dailySeed, hashState, type Action, type GameEvent, type GameState } from '@site/game-engine';
+import type { DailyToday } from '@site/contracts/tower-daily';
+import { FakeTrpcError, renderWithSite, type FakeProcedures } from '../../test/render.tsx';
+import { passUntilOver } from '../../test/tower-game.ts';
 import TowerPage from './TowerPage.tsx';
 import { EndScreen } from './EndScreen.tsx';
 import { saveGame } from './storage.ts';
@@ -20,6 +23,11 @@ function engine(actions: Action[]): { state: GameState; events: GameEvent[] } {
   return { state, events };
 }
 
+const DAY = '2026-11-24';
+const TODAY: DailyToday = { date: DAY, seed: dailySeed(DAY), table: [{ rank: 1, member: 'amy', rounds: 14, floors: 2, won: false }] };
+/** The page with a fake server that knows today's daily tower. */
+const showPage = (procedures: FakeProcedures = {}) => renderWithSite(<TowerPage />, { procedures: { 'towerDaily.today': () => TODAY, ...procedures } });
+
 const board = () => screen.getByTestId('tower-board');
 const key = (k: string) => act(() => void fireEvent.keyDown(document.body, { key: k }));
 
@@ -33,7 +41,7 @@ describe('the tower page', () => {
 
   it('starts a seeded game, moves with the keyboard, plays the enemy phase at the spec timings and continues after a reload', () => {
     vi.useFakeTimers();
-    const { unmount } = render(<TowerPage />);
+    const { unmount } = showPage();
     fireEvent.change(screen.getByLabelText(/^Seed/), { target: { value: SEED } });
     fireEvent.click(screen.getByRole('button', { name: 'New Game' }));
     expect(board()).toHaveAttribute('data-seed', SEED);
@@ -65,14 +73,14 @@ describe('the tower page', () => {
     expect(drawn.sort()).toEqual([...state.survivors, ...state.enemies].map((a) => `${a.id}@${a.x},${a.y}`).sort());
 
     unmount();
-    render(<TowerPage />);
+    showPage();
     expect(screen.getByText(/round 2/)).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     expect(board()).toHaveAttribute('data-state-hash', hashState(state));
   });
 
   it('opens the how-to note with ? and closes it with Back', () => {
-    render(<TowerPage />);
+    showPage();
     fireEvent.click(screen.getByRole('button', { name: 'New Game' }));
     fireEvent.click(screen.getByRole('button', { name: 'How to play' }));
     expect(screen.getByRole('heading', { name: 'How to play' })).toBeInTheDocument();
@@ -83,7 +91,7 @@ describe('the tower page', () => {
   });
 
   it('closes the how-to note with Escape, its Back button first in the note and focused', () => {
-    render(<TowerPage />);
+    showPage();
     fireEvent.click(screen.getByRole('button', { name: 'New Game' }));
     fireEvent.click(screen.getByRole('button', { name: 'How to play' }));
     const note = screen.getByTestId('tower-help');
@@ -96,7 +104,7 @@ describe('the tower page', () => {
   });
 
   it('shows the engine message word for word, and the Look panel with c and escape', () => {
-    render(<TowerPage />);
+    showPage();
     fireEvent.change(screen.getByLabelText(/^Seed/), { target: { value: SEED } });
     fireEvent.click(screen.getByRole('button', { name: 'New Game' }));
     key('c');
@@ -114,18 +122,10 @@ describe('the tower page', () => {
   });
 
   it('shows the loss screen for a lost game, and the win screen for a won one', () => {
-    // Survivors who only pass are eaten sooner or later.
-    let state = createGame({ seed: SEED });
-    const actions: Action[] = [];
-    while (state.status === 'playing' && actions.length < 2000) {
-      const result = apply(state, { type: 'pass' });
-      if (!result.ok) throw new Error(result.message);
-      state = result.state;
-      actions.push({ type: 'pass' });
-    }
+    const { state, actions } = passUntilOver(SEED);
     expect(state.status).toBe('lost');
     saveGame(SEED, actions, state);
-    render(<TowerPage />);
+    showPage();
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     expect(screen.getByRole('dialog', { name: 'Game over' })).toHaveTextContent(`round ${state.round}`);
     expect(screen.getByRole('button', { name: /^Move/ })).toBeDisabled();
@@ -133,5 +133,32 @@ describe('the tower page', () => {
     const won = { ...state, status: 'won' as const, survivors: [{ ...state.survivors[0], name: 'Ada' }] } as GameState;
     render(<EndScreen state={won} seed={SEED} onNewGame={() => undefined} onExport={() => undefined} />);
     expect(screen.getByRole('dialog', { name: 'You escaped the tower!' })).toHaveTextContent('Ada made it out');
+  });
+
+  it("shows today's table, starts today's tower, and sends a finished daily game's log to the server once", async () => {
+    const { state, actions } = passUntilOver(dailySeed(DAY));
+    const submitted = { result: { rounds: state.round - 1, floors: 1, won: false }, best: true, today: { ...TODAY, table: [...TODAY.table, { rank: 2, member: 'bob', rounds: state.round - 1, floors: 1, won: false }] } };
+    const first = showPage({ 'towerDaily.submit': () => submitted });
+    expect(await screen.findByTestId('daily-table')).toHaveTextContent('amy');
+    fireEvent.click(screen.getByRole('button', { name: "Play today's tower" }));
+    expect(board()).toHaveAttribute('data-seed', `daily-${DAY}`);
+    expect(board()).toHaveAttribute('data-state-hash', hashState(createGame({ seed: dailySeed(DAY) })));
+
+    first.unmount();
+    saveGame(dailySeed(DAY), actions, state);
+    const { calls } = showPage({ 'towerDaily.submit': () => submitted });
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText(/Counted for 2026-11-24: \d+ rounds, 1 floor — your best today/)).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Game over' })).toHaveTextContent('bob');
+    const sent = calls.filter((c) => c.path === 'towerDaily.submit');
+    expect(sent).toEqual([{ path: 'towerDaily.submit', input: { date: DAY, actions } }]);
+  });
+
+  it('says why a daily game was not counted', async () => {
+    const { state, actions } = passUntilOver(dailySeed(DAY));
+    saveGame(dailySeed(DAY), actions, state);
+    showPage({ 'towerDaily.submit': () => { throw new FakeTrpcError('Action 3 of 40 is not legal on replay: Not your turn'); } });
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Not counted: Action 3 of 40 is not legal on replay'));
   });
 });

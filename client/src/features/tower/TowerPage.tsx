@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { TOWER_REPLAY_PAGE } from '@site/contracts/tower';
+import { DailyCard } from './DailyPanel.tsx';
 import { HelpNote } from './HelpNote.tsx';
 import { GameView } from './GameView.tsx';
 import { loadSavedGame, randomSeed } from './storage.ts';
@@ -8,7 +9,8 @@ import { newGame, type Game } from './useTowerGame.ts';
 import './tower.css';
 
 /**
- * /personal/dungeon-crawler: the tower game, played entirely in the browser (no server calls).
+ * /personal/dungeon-crawler: the tower game, played entirely in the browser. The only server calls are the
+ * daily tower's: today's seed and table, and the finished daily game's action log (the server replays it).
  * The game in progress is kept in localStorage as its seed and action log; a reload offers Continue.
  */
 export default function TowerPage() {
@@ -69,6 +71,7 @@ export default function TowerPage() {
             onStart={start}
             onCancel={game ? () => setStarting(false) : null}
           />
+          <DailyCard onPlay={start} />
         </div>
       ) : null}
     </main>

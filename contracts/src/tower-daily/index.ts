@@ -1,0 +1,2 @@
+export * from './tower-daily.schemas.ts';
+export * from './tower-daily.routes.ts';
