@@ -81,6 +81,10 @@ export async function fillEveryArea(deps: AppDeps, app: FastifyInstance): Promis
     select id, 0, 'egg', 'eggs', 2.5, null from recipe_steps order by id limit 1`.execute(db);
   await sql`insert into dev_runs (action, user_id, who, finished_at, status, exit_code, duration_ms, timeout_seconds, output)
     values ('dev-pull', ${owner.id}, 'Owner', now(), 'succeeded', 0, 1234, 300, ${'Already up to date.\nÜnïcode ✓\n'})`.execute(db);
+  await sql`insert into game_server_history (server_id, at, players)
+    select id, now() - interval '30 minutes', 3 from game_servers order by id limit 1`.execute(db);
+  await sql`insert into tower_daily_results (user_id, date, rounds, floors, won, actions)
+    values (${owner.id}, '2026-11-24', 12, 2, false, ${JSON.stringify([{ type: 'pass' }])}::jsonb)`.execute(db);
 }
 
 /** Small files shaped like a site's: nested folders, odd names, an empty file, one larger file. */
