@@ -10,6 +10,7 @@ export const houseSamples = {
   'house.add': { task: 'Light bulbs', type: 'To Get' },
   // No task 1 exists: a NOT_FOUND answer is not a refusal.
   'house.complete': { id: 1 },
+  'house.undo': { id: 1 },
 } satisfies AreaSamples<typeof houseRoutes>;
 
 /** One check per documented /api path: the documented field names in, the documented field names out. */
