@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { rowId } from '../row-id.ts';
 import { text } from '../text.ts';
+import { MEASUREMENT_SYSTEMS } from '../recipes/recipes.schemas.ts';
 
 /** A house task's state, in the order the list is sorted. New tasks are To Do or To Get. */
 export const HOUSE_STATUSES = ['To Do', 'To Get', 'Complete'] as const;
@@ -75,3 +76,30 @@ export type UndoHouseInput = z.infer<typeof undoHouseInput>;
 export function isRecentlyDone(task: Pick<HouseTask, 'status' | 'completedAt'>, now: number): boolean {
   return task.status === 'Complete' && task.completedAt !== null && now - Date.parse(task.completedAt) < HOUSE_RECENT_HOURS * 3600_000;
 }
+
+export const HOUSE_INGREDIENTS_MAX = 100;
+
+export const houseIngredientMessages = {
+  none: 'Choose at least one ingredient',
+  tooMany: `At most ${HOUSE_INGREDIENTS_MAX} ingredients at once`,
+  badQuantity: 'A quantity is a positive number',
+  badSystem: "The measurement system must be 'as-written', 'metric' or 'american'",
+} as const;
+
+/** Recipe ingredients for the To Get list, scaled to the chosen servings, each in its recipe unit. */
+export const addIngredientsInput = z.object({
+  lines: z
+    .array(
+      z.object({
+        name: text({ label: 'Ingredient', max: 200, trim: true, min: 1 }),
+        pluralName: text({ label: 'Plural name', max: 200, trim: true }),
+        quantity: z.number({ error: houseIngredientMessages.badQuantity }).positive({ error: houseIngredientMessages.badQuantity }).max(1e9, { error: houseIngredientMessages.badQuantity }).nullable(),
+        unit: text({ label: 'Unit', max: 30, trim: true }).nullable(),
+      }),
+    )
+    .min(1, { error: houseIngredientMessages.none })
+    .max(HOUSE_INGREDIENTS_MAX, { error: houseIngredientMessages.tooMany }),
+  system: z.enum(MEASUREMENT_SYSTEMS, { error: houseIngredientMessages.badSystem }),
+});
+export type AddIngredientsInput = z.infer<typeof addIngredientsInput>;
+export type AddIngredientsResult = { added: number; merged: number };

@@ -11,6 +11,7 @@ export const houseSamples = {
   // No task 1 exists: a NOT_FOUND answer is not a refusal.
   'house.complete': { id: 1 },
   'house.undo': { id: 1 },
+  'house.addIngredients': { lines: [{ name: 'egg', pluralName: 'eggs', quantity: 2, unit: null }], system: 'as-written' },
 } satisfies AreaSamples<typeof houseRoutes>;
 
 /** One check per documented /api path: the documented field names in, the documented field names out. */

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { HOUSE_TASK_MAX, houseMessages } from '@site/contracts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { insertKitchenUnits } from '../../src/areas/recipes/recipes.migrations.ts';
+import { HOUSE_TASK_MAX, houseIngredientMessages, houseMessages } from '@site/contracts';
 import { callerFor, cookieFor, createUser, databases, postJson, useTestServer } from '../helpers.ts';
 
 describe.each(databases)('house list (%s)', (kind) => {
@@ -127,5 +128,57 @@ describe.each(databases)('house details, recently done and repeating tasks (%s)'
     const refused = await s.app.inject({ method: 'POST', url: '/trpc/house.undo', payload: { id: open.id }, headers: { cookie: friend, 'content-type': 'application/json' } });
     expect(refused.statusCode).toBe(403);
     expect((await family.house.list()).map((t) => [t.task, t.status])).toEqual([['Mow', 'Complete']]);
+  });
+});
+
+describe.each(databases)('recipe ingredients onto House To Get (%s)', (kind) => {
+  const s = useTestServer(kind);
+  // The unit dictionary the recipes migration ships (the test server starts each test empty).
+  beforeEach(() => insertKitchenUnits(s.db));
+  const line = (name: string, pluralName: string, quantity: number | null, unit: string | null) => ({ name, pluralName, quantity, unit });
+
+  it('merges into the same ingredient when the units add up, else adds a line; never duplicates', async () => {
+    const family = callerFor(s.deps, await createUser(s.deps, 'fam', 2));
+    const eggs = await family.house.add({ task: 'Eggs', type: 'To Get', quantity: '2' });
+    const flour = await family.house.add({ task: 'flour', type: 'To Get', quantity: '200 g' });
+    await family.house.add({ task: 'Eggs', type: 'To Do' });
+    const result = await family.house.addIngredients({
+      lines: [line('egg', 'eggs', 3, null), line('flour', 'flour', 0.5, 'kg'), line('flour', 'flour', 1, 'cup'), line('salt', 'salt', null, null)],
+      system: 'as-written',
+    });
+    expect(result).toEqual({ added: 2, merged: 2 });
+    const toGet = (await family.house.list()).filter((t) => t.status === 'To Get');
+    expect(toGet.map((t) => [t.id, t.task, t.quantity])).toEqual([
+      [eggs.id, 'Eggs', '5'],
+      [flour.id, 'flour', '700 g'],
+      [expect.any(Number), 'flour', '1 cup'],
+      [expect.any(Number), 'salt', null],
+    ]);
+    await family.house.addIngredients({ lines: [line('salt', 'salt', null, null), line('Egg', 'Eggs', 1, null)], system: 'metric' });
+    expect((await family.house.list()).filter((t) => t.status === 'To Get').map((t) => [t.task, t.quantity])).toEqual([
+      ['Eggs', '6'],
+      ['flour', '700 g'],
+      ['flour', '1 cup'],
+      ['salt', null],
+    ]);
+  });
+
+  it('needs level 2 and refuses bad input readably, writing nothing', async () => {
+    const ok = { lines: [line('egg', 'eggs', 2, null)], system: 'metric' };
+    for (const [cookie, status] of [[undefined, 401], [await cookieFor(s.deps, 1, 'friend'), 403]] as const) {
+      const res = await s.app.inject({ method: 'POST', url: '/trpc/house.addIngredients', payload: ok, headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) } });
+      expect(res.statusCode).toBe(status);
+    }
+    const family = callerFor(s.deps, await createUser(s.deps, 'fam', 2));
+    for (const [input, message] of [
+      [{ lines: [], system: 'metric' }, houseIngredientMessages.none],
+      [{ lines: Array.from({ length: 101 }, () => ok.lines[0]), system: 'metric' }, houseIngredientMessages.tooMany],
+      [{ lines: [line('egg', 'eggs', -1, null)], system: 'metric' }, houseIngredientMessages.badQuantity],
+      [{ lines: [line(' ', '', 1, null)], system: 'metric' }, 'Ingredient may not be empty'],
+      [{ lines: ok.lines, system: 'imperial' }, houseIngredientMessages.badSystem],
+    ] as const) {
+      await expect(family.house.addIngredients(input as never)).rejects.toThrow(message);
+    }
+    expect(await family.house.list()).toEqual([]);
   });
 });

@@ -67,3 +67,12 @@ export function reopenTask(db: Executor, id: number, type: HouseType) {
 export async function deleteOpenTask(db: Executor, id: number) {
   await db.deleteFrom('house_tasks').where('id', '=', id).where('status', '!=', 'Complete').execute();
 }
+
+/** The open To Get items, locked: adding a recipe reads and rewrites their quantities. */
+export function openToGet(db: Executor) {
+  return db.selectFrom('house_tasks').select(['id', 'task', 'quantity']).where('status', '=', 'To Get').orderBy('id').forUpdate().execute();
+}
+
+export async function setQuantity(db: Executor, id: number, quantity: string | null) {
+  await db.updateTable('house_tasks').set({ quantity }).where('id', '=', id).execute();
+}

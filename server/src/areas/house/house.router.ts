@@ -1,4 +1,4 @@
-import { addHouseInput, completeHouseInput, undoHouseInput } from '@site/contracts';
+import { addHouseInput, addIngredientsInput, completeHouseInput, undoHouseInput } from '@site/contracts';
 import { procedure, router } from '../../trpc/procedures.ts';
 import * as house from './house.service.ts';
 
@@ -13,4 +13,7 @@ export const houseRouter = router({
   undo: procedure('house.undo')
     .input(undoHouseInput)
     .mutation(({ ctx, input }) => house.undo(ctx.deps, input)),
+  addIngredients: procedure('house.addIngredients')
+    .input(addIngredientsInput)
+    .mutation(({ ctx, input }) => house.addIngredients(ctx.deps, ctx.user, input)),
 });

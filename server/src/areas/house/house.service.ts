@@ -6,7 +6,11 @@ import {
   type CompleteHouseInput,
   type HouseTask,
   type UndoHouseInput,
+  type AddIngredientsInput,
+  type AddIngredientsResult,
+  planShopping,
 } from '@site/contracts';
+import { units } from '../recipes/recipes.service.ts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { SessionUser } from '../../identity/session-user.ts';
@@ -76,5 +80,21 @@ export function undo(deps: AppDeps, input: UndoHouseInput): Promise<HouseTask> {
     if (Date.now() - task.completed_at.getTime() >= HOUSE_RECENT_HOURS * 3600_000) throw new AppError('CONFLICT', houseMessages.undoTooLate);
     if (task.next_id !== null) await repo.deleteOpenTask(trx, task.next_id);
     return repo.toTask(await repo.reopenTask(trx, task.id, task.type));
+  });
+}
+
+/**
+ * A recipe's ingredients onto the To Get list: each merges into the open item of the same
+ * ingredient when the amounts add up (2 + 3 eggs, 200 g + 0.5 kg flour), else becomes its own item.
+ */
+export async function addIngredients(deps: AppDeps, user: SessionUser, input: AddIngredientsInput): Promise<AddIngredientsResult> {
+  const dict = await units(deps);
+  return deps.db.transaction().execute(async (trx) => {
+    const plan = planShopping(await repo.openToGet(trx), input.lines, input.system, dict);
+    for (const update of plan.updates) await repo.setQuantity(trx, update.id, update.quantity);
+    for (const insert of plan.inserts) {
+      await repo.insertTask(trx, user.id, { task: insert.task, type: 'To Get', quantity: insert.quantity, note: null, repeatDays: null, dueAt: null });
+    }
+    return { added: plan.inserts.length, merged: plan.updates.length };
   });
 }
