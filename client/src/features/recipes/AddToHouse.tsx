@@ -25,10 +25,10 @@ export function AddToHouse({ ingredients, settings, units, scale }: Props) {
   if (!canAdd) {
     return (
       <p className="small recipe-house">
-        <button type="button" className="button" disabled aria-describedby="recipe-house-why">
+        <button type="button" className="button" disabled aria-describedby={status.isPending ? undefined : 'recipe-house-why'}>
           Add to House To Get
         </button>{' '}
-        <span id="recipe-house-why">Adding to the House To Get list needs level 2 (Family).</span>
+        {!status.isPending && <span id="recipe-house-why">Adding to the House To Get list needs level 2 (Family).</span>}
       </p>
     );
   }
