@@ -15,12 +15,30 @@ describeInBrowser('house: the shared list', () => {
     await page.getByRole('button', { name: 'To Do', exact: true }).click();
     await page.getByRole('cell', { name: 'Fix the tap', exact: true }).waitFor();
     await task.fill('Milk');
+    await page.getByLabel('Quantity', { exact: true }).fill('2 l');
     await page.getByRole('button', { name: 'To Get', exact: true }).click();
     const toGet = page.getByRole('region', { name: 'House To Get:' });
-    await toGet.getByRole('cell', { name: 'Milk', exact: true }).waitFor();
-    await expect(page.getByRole('region', { name: 'House To Do:' }).getByRole('cell', { name: 'Milk', exact: true }).count()).resolves.toBe(0);
+    await toGet.getByRole('cell', { name: '2 l Milk', exact: true }).waitFor();
+    await expect(page.getByRole('region', { name: 'House To Do:' }).getByRole('cell', { name: '2 l Milk', exact: true }).count()).resolves.toBe(0);
+    // A repeating To Do with a note: completing it moves it to Recently done and adds the next one.
+    await task.fill('Clean the bins');
+    await page.getByLabel('Note', { exact: true }).fill('Both of them');
+    await page.getByLabel('Repeat every N days (To Do)').fill('7');
+    await page.getByRole('button', { name: 'To Do', exact: true }).click();
+    const toDo = page.getByRole('region', { name: 'House To Do:' });
+    const done = page.getByRole('region', { name: 'Recently done' });
+    await toDo.getByText('Every 7 days', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Complete Clean the bins' }).click();
+    await done.getByRole('button', { name: 'Undo Clean the bins' }).waitFor();
+    await toDo.getByText(/^Every 7 days, due /).waitFor();
+    await done.getByRole('button', { name: 'Undo Clean the bins' }).click();
+    await done.getByText('Nothing here.').waitFor();
+    await expect(toDo.getByText(/^Every 7 days/).count()).resolves.toBe(1);
+    await page.getByRole('button', { name: 'Complete Clean the bins' }).click();
+    await done.getByRole('button', { name: 'Undo Clean the bins' }).waitFor();
     await page.getByRole('button', { name: 'Complete Fix the tap' }).click();
-    await page.getByRole('cell', { name: 'Fix the tap', exact: true }).waitFor({ state: 'detached' });
+    await done.getByRole('button', { name: 'Undo Fix the tap' }).waitFor();
+    await expect(toDo.getByRole('cell', { name: 'Fix the tap', exact: true }).count()).resolves.toBe(0);
     expect(await seriousAxeViolations(page)).toEqual([]);
     await site.screenshot(page, 'house-family-desktop');
 
@@ -38,7 +56,7 @@ describeInBrowser('house: the shared list', () => {
     await page.getByText('Loading the list...').waitFor();
     const before = await addTitle.boundingBox();
     release();
-    await toGet.getByRole('cell', { name: 'Milk', exact: true }).waitFor();
+    await toGet.getByRole('cell', { name: '2 l Milk', exact: true }).waitFor();
     expect(before).not.toBeNull();
     await expect(addTitle.boundingBox()).resolves.toEqual(before);
     await page.unroute(isList);
@@ -47,8 +65,8 @@ describeInBrowser('house: the shared list', () => {
     await setLevel(owner, 'family', 1);
     await page.setViewportSize(PHONE);
     await open(page, '/house');
-    await toGet.getByRole('cell', { name: 'Milk', exact: true }).waitFor();
-    await expect(page.getByRole('button', { name: /^Complete / }).count()).resolves.toBe(0);
+    await toGet.getByRole('cell', { name: '2 l Milk', exact: true }).waitFor();
+    await expect(page.getByRole('button', { name: /^(Complete|Undo) / }).count()).resolves.toBe(0);
     await expect(page.getByLabel('Task', { exact: true }).count()).resolves.toBe(0);
     await site.screenshot(page, 'house-friend-phone', { fullPage: true });
   });

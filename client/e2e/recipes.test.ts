@@ -77,6 +77,24 @@ describeInBrowser('recipes: authoring, the three views and settings that work', 
     expect(await seriousAxeViolations(page), 'page view').toEqual([]);
     await site.screenshot(page, 'recipes-page-desktop', { fullPage: true });
 
+    // Add to House To Get: scaled to the 3 servings chosen, butter unticked (at home); a second
+    // add merges into the milk line instead of repeating it.
+    await page.getByRole('button', { name: 'Add to House To Get' }).click();
+    await page.getByRole('checkbox', { name: '4 1/2 tsp butter' }).uncheck();
+    await page.getByRole('button', { name: 'Add 2 to House To Get' }).click();
+    await page.getByRole('status').getByText('2 new, 0 merged').waitFor();
+    await page.getByRole('button', { name: 'Add to House To Get' }).click();
+    await page.getByRole('checkbox', { name: '2 1/4 cup flour' }).uncheck();
+    await page.getByRole('checkbox', { name: '4 1/2 tsp butter' }).uncheck();
+    await page.getByRole('button', { name: 'Add 1 to House To Get' }).click();
+    await page.getByRole('status').getByText('0 new, 1 merged').waitFor();
+    await page.getByRole('link', { name: 'House To Get' }).click();
+    const toGet = page.getByRole('region', { name: 'House To Get:' });
+    await toGet.getByRole('cell', { name: '3 l milk', exact: true }).waitFor();
+    await expect(toGet.getByRole('cell').allInnerTexts()).resolves.toEqual(['3 l milk', 'Complete', '2 1/4 cup flour', 'Complete']);
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Pancakes', level: 1 }).waitFor();
+
     // The list links it with the default view.
     await page.locator('main').getByRole('link', { name: 'Recipes', exact: true }).click();
     const listed = page.getByRole('link', { name: /^Pancakes - Gran - \d{4}-\d{2}-\d{2}$/ });

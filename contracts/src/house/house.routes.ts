@@ -5,6 +5,8 @@ export const houseRoutes = defineArea({
     'house.list': 'public',
     'house.add': 2,
     'house.complete': 2,
+    'house.undo': 2,
+    'house.addIngredients': 2,
   },
   pages: {
     '/house': { access: 'public', label: 'House TODO', group: 'cool', listedFrom: 2 },

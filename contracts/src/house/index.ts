@@ -1,2 +1,3 @@
 export * from './house.schemas.ts';
 export * from './house.routes.ts';
+export * from './shopping.ts';

@@ -10,6 +10,8 @@ export const houseSamples = {
   'house.add': { task: 'Light bulbs', type: 'To Get' },
   // No task 1 exists: a NOT_FOUND answer is not a refusal.
   'house.complete': { id: 1 },
+  'house.undo': { id: 1 },
+  'house.addIngredients': { lines: [{ name: 'egg', pluralName: 'eggs', quantity: 2, unit: null }], system: 'as-written' },
 } satisfies AreaSamples<typeof houseRoutes>;
 
 /** One check per documented /api path: the documented field names in, the documented field names out. */

@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { HouseTask, HouseType } from '@site/contracts/house';
+import { HOUSE_NOTE_MAX, HOUSE_QUANTITY_MAX, HOUSE_TASK_MAX, isRecentlyDone, type HouseTask, type HouseType } from '@site/contracts/house';
 import { DataTable } from '../../components/DataTable.tsx';
 import { Loaded } from '../../components/Loaded.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
@@ -11,7 +11,33 @@ import './house.css';
 /** The level from which the list can be changed (the server enforces the same). */
 const MANAGE_LEVEL = 2;
 
-function HouseTable(props: { title: string; id: string; tasks: HouseTask[]; manage: boolean; onComplete: (task: HouseTask) => void; busy: boolean }) {
+const dayFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short' });
+
+/** The task with its quantity, note, repeat and due date. */
+function TaskText({ task }: { task: HouseTask }) {
+  const details = [
+    task.repeatDays !== null ? `Every ${task.repeatDays} day${task.repeatDays === 1 ? '' : 's'}` : null,
+    task.dueAt !== null && task.status !== 'Complete' ? `due ${dayFormat.format(new Date(task.dueAt))}` : null,
+  ].filter((d) => d !== null);
+  return (
+    <>
+      {task.quantity !== null && <span className="house-quantity">{task.quantity} </span>}
+      {task.task}
+      {task.note !== null && <span className="house-note">{task.note}</span>}
+      {details.length > 0 && <span className="house-note">{details.join(', ')}</span>}
+    </>
+  );
+}
+
+function HouseTable(props: {
+  title: string;
+  id: string;
+  tasks: HouseTask[];
+  manage: boolean;
+  action: 'Complete' | 'Undo';
+  onAction: (task: HouseTask) => void;
+  busy: boolean;
+}) {
   return (
     <section className={`card house-list${props.manage ? ' short' : ''}`} aria-labelledby={props.id}>
       <h2 id={props.id}>{props.title}</h2>
@@ -23,7 +49,7 @@ function HouseTable(props: { title: string; id: string; tasks: HouseTask[]; mana
             rows={props.tasks}
             rowKey={(task) => task.id}
             columns={[
-              { label: 'Task', className: 'house-text', cell: (task) => task.task },
+              { label: 'Task', className: 'house-text', cell: (task) => <TaskText task={task} /> },
               ...(props.manage
                 ? [
                     {
@@ -31,8 +57,8 @@ function HouseTable(props: { title: string; id: string; tasks: HouseTask[]; mana
                       hideLabel: true,
                       className: 'house-action',
                       cell: (task: HouseTask) => (
-                        <button type="button" className="button" disabled={props.busy} aria-label={`Complete ${task.task}`} onClick={() => props.onComplete(task)}>
-                          Complete
+                        <button type="button" className="button" disabled={props.busy} aria-label={`${props.action} ${task.task}`} onClick={() => props.onAction(task)}>
+                          {props.action}
                         </button>
                       ),
                     },
@@ -54,13 +80,23 @@ export default function HousePage() {
   const tasks = trpc.house.list.useQuery();
   const utils = trpc.useUtils();
   const [task, setTask] = useState('');
+  const [quantity, setQuantity] = useState('');
+  const [note, setNote] = useState('');
+  const [repeat, setRepeat] = useState('');
   const add = trpc.house.add.useMutation({
     onSuccess: () => {
       setTask('');
+      setQuantity('');
+      setNote('');
+      setRepeat('');
       void utils.house.list.invalidate();
     },
   });
   const complete = trpc.house.complete.useMutation({
+    onError: (error) => window.alert(error.message),
+    onSettled: () => void utils.house.list.invalidate(),
+  });
+  const undo = trpc.house.undo.useMutation({
     onError: (error) => window.alert(error.message),
     onSettled: () => void utils.house.list.invalidate(),
   });
@@ -72,12 +108,17 @@ export default function HousePage() {
     event.preventDefault();
     const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
     const type: HouseType = submitter?.value === 'To Get' ? 'To Get' : 'To Do';
-    add.mutate({ task, type });
+    const days = repeat.trim() === '' ? null : Number(repeat);
+    add.mutate({ task, type, quantity, note, repeatDays: type === 'To Do' ? days : null });
   };
 
   const all = tasks.data ?? [];
   const ofType = (type: HouseType) => all.filter((t) => t.status === type);
   const onComplete = (row: HouseTask) => complete.mutate({ id: row.id });
+  const onUndo = (row: HouseTask) => undo.mutate({ id: row.id });
+  const now = Date.now();
+  const recent = all.filter((t) => isRecentlyDone(t, now)).reverse();
+  const busy = complete.isPending || undo.isPending;
 
   return (
     <main className="page house-page">
@@ -90,7 +131,12 @@ export default function HousePage() {
         <section className="card" aria-labelledby="house-add-title">
           <h2 id="house-add-title">Add Task</h2>
           <form onSubmit={submit} className="house-form">
-            <TextInput label="Task" value={task} onValueChange={setTask} maxLength={500} required />
+            <TextInput label="Task" value={task} onValueChange={setTask} maxLength={HOUSE_TASK_MAX} required />
+            <div className="house-details">
+              <TextInput label="Quantity" value={quantity} onValueChange={setQuantity} maxLength={HOUSE_QUANTITY_MAX} />
+              <TextInput label="Note" value={note} onValueChange={setNote} maxLength={HOUSE_NOTE_MAX} />
+              <TextInput label="Repeat every N days (To Do)" value={repeat} onValueChange={setRepeat} inputMode="numeric" pattern="[0-9]*" />
+            </div>
             <div className="link-row">
               <button type="submit" name="type" value="To Do" className="button primary" disabled={add.isPending}>
                 To Do
@@ -106,8 +152,9 @@ export default function HousePage() {
       <Loaded query={tasks} what="the list" loading="Loading the list...">
         {() => (
           <div className="house-grid">
-            <HouseTable title="House To Do:" id="house-todo-title" tasks={ofType('To Do')} manage={manage} onComplete={onComplete} busy={complete.isPending} />
-            <HouseTable title="House To Get:" id="house-toget-title" tasks={ofType('To Get')} manage={manage} onComplete={onComplete} busy={complete.isPending} />
+            <HouseTable title="House To Do:" id="house-todo-title" tasks={ofType('To Do')} manage={manage} action="Complete" onAction={onComplete} busy={busy} />
+            <HouseTable title="House To Get:" id="house-toget-title" tasks={ofType('To Get')} manage={manage} action="Complete" onAction={onComplete} busy={busy} />
+            <HouseTable title="Recently done" id="house-done-title" tasks={recent} manage={manage} action="Undo" onAction={onUndo} busy={busy} />
           </div>
         )}
       </Loaded>

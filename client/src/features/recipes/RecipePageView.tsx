@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { trpc } from '../../lib/trpc.ts';
+import { AddToHouse } from './AddToHouse.tsx';
 import { IngredientView, ServingsControl } from './Ingredients.tsx';
 import { RecipeFacts, SectionHeading } from './RecipeFacts.tsx';
 import { RECIPES_HOME, useCanAuthor, useRecipe, useRecipeSettings, useUnits, viewHref } from './recipe-data.ts';
@@ -103,6 +104,7 @@ export function RecipePageView() {
           <ServingsControl value={scale.servings} onChange={setServings} />
         </div>
         {all.length === 0 ? <p className="small">No ingredients listed.</p> : <IngredientView ingredients={all} settings={settings} units={units} scale={scale} label="Ingredients" />}
+        {all.length > 0 && <AddToHouse ingredients={all} settings={settings} units={units} scale={scale} />}
       </section>
 
       <section className="card" aria-labelledby="steps-title">

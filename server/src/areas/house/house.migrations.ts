@@ -22,4 +22,33 @@ const createTasks: Migration = {
   },
 };
 
-export const houseMigrations = { '20261123_house_tasks': createTasks };
+/** Issue 22: quantity and note, repeating To Do tasks, and the list a task was on (kept once complete, for Undo). */
+const addDetails: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .alterTable('house_tasks')
+      .addColumn('type', 'text', (c) => c.check(sql`type in ('To Do', 'To Get')`))
+      .addColumn('quantity', 'text')
+      .addColumn('note', 'text')
+      .addColumn('repeat_days', 'integer', (c) => c.check(sql`repeat_days between 1 and 365`))
+      .addColumn('due_at', 'timestamptz')
+      .addColumn('next_id', 'integer', (c) => c.references('house_tasks.id').onDelete('set null'))
+      .execute();
+    // A task completed before this migration was on an unknown list: To Do is the guess Undo uses.
+    await sql`update house_tasks set type = case when status = 'To Get' then 'To Get' else 'To Do' end`.execute(db);
+    await db.schema.alterTable('house_tasks').alterColumn('type', (c) => c.setNotNull()).execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema
+      .alterTable('house_tasks')
+      .dropColumn('type')
+      .dropColumn('quantity')
+      .dropColumn('note')
+      .dropColumn('repeat_days')
+      .dropColumn('due_at')
+      .dropColumn('next_id')
+      .execute();
+  },
+};
+
+export const houseMigrations = { '20261123_house_tasks': createTasks, '20261124_house_details': addDetails };

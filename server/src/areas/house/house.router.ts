@@ -1,4 +1,4 @@
-import { addHouseInput, completeHouseInput } from '@site/contracts';
+import { addHouseInput, addIngredientsInput, completeHouseInput, undoHouseInput } from '@site/contracts';
 import { procedure, router } from '../../trpc/procedures.ts';
 import * as house from './house.service.ts';
 
@@ -10,4 +10,10 @@ export const houseRouter = router({
   complete: procedure('house.complete')
     .input(completeHouseInput)
     .mutation(({ ctx, input }) => house.complete(ctx.deps, ctx.user, input)),
+  undo: procedure('house.undo')
+    .input(undoHouseInput)
+    .mutation(({ ctx, input }) => house.undo(ctx.deps, input)),
+  addIngredients: procedure('house.addIngredients')
+    .input(addIngredientsInput)
+    .mutation(({ ctx, input }) => house.addIngredients(ctx.deps, ctx.user, input)),
 });

@@ -1,28 +1,100 @@
-import { compareHouse, houseMessages, type AddHouseInput, type CompleteHouseInput, type HouseTask } from '@site/contracts';
+import {
+  HOUSE_RECENT_HOURS,
+  compareHouse,
+  houseMessages,
+  type AddHouseInput,
+  type CompleteHouseInput,
+  type HouseTask,
+  type UndoHouseInput,
+  type AddIngredientsInput,
+  type AddIngredientsResult,
+  planShopping,
+} from '@site/contracts';
+import { units } from '../recipes/recipes.service.ts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { SessionUser } from '../../identity/session-user.ts';
+import type { Executor } from '../../db/database.ts';
 import * as repo from './house.repository.ts';
 
 /** Completed tasks stay in the answer this long (sorted last), so the list does not grow for ever. */
 export const COMPLETED_SHOWN_DAYS = 30;
+const DAY_MS = 24 * 3600_000;
 
 /** The shared house list, readable by anyone: To Do, To Get, then recently completed, oldest first. */
 export async function list(deps: AppDeps): Promise<HouseTask[]> {
-  const since = new Date(Date.now() - COMPLETED_SHOWN_DAYS * 24 * 3600_000);
+  const since = new Date(Date.now() - COMPLETED_SHOWN_DAYS * DAY_MS);
   const rows = await repo.listTasks(deps.db, since);
-  return rows.sort(compareHouse);
+  return rows.map(repo.toTask).sort(compareHouse);
 }
 
-export function add(deps: AppDeps, user: SessionUser, input: AddHouseInput): Promise<HouseTask> {
-  return repo.insertTask(deps.db, user.id, input.task, input.type);
+export async function add(deps: AppDeps, user: SessionUser, input: AddHouseInput): Promise<HouseTask> {
+  const row = await repo.insertTask(deps.db, user.id, {
+    task: input.task,
+    type: input.type,
+    quantity: input.quantity || null,
+    note: input.note || null,
+    repeatDays: input.repeatDays ?? null,
+    dueAt: null,
+  });
+  return repo.toTask(row);
 }
 
+async function lockedTask(trx: Executor, id: number) {
+  const task = await repo.findTask(trx, id);
+  if (!task) throw new AppError('NOT_FOUND', houseMessages.notFound);
+  return task;
+}
+
+/**
+ * Completes a task. A repeating one gets its next occurrence as a NEW task, due `repeat_days` after
+ * this completion (counted from completion, not from the old due date): the completed one stays a
+ * record under "Recently done", and Undo can tell exactly which occurrence to take back.
+ */
 export function complete(deps: AppDeps, user: SessionUser, input: CompleteHouseInput): Promise<HouseTask> {
   return deps.db.transaction().execute(async (trx) => {
-    const task = await repo.findTask(trx, input.id);
-    if (!task) throw new AppError('NOT_FOUND', houseMessages.notFound);
+    const task = await lockedTask(trx, input.id);
     if (task.status === 'Complete') throw new AppError('CONFLICT', houseMessages.alreadyComplete);
-    return repo.completeTask(trx, user.id, input.id);
+    const now = new Date();
+    let nextId: number | null = null;
+    if (task.repeat_days !== null) {
+      const next = await repo.insertTask(trx, user.id, {
+        task: task.task,
+        type: task.type,
+        quantity: task.quantity,
+        note: task.note,
+        repeatDays: task.repeat_days,
+        dueAt: new Date(now.getTime() + task.repeat_days * DAY_MS),
+      });
+      nextId = next.id;
+    }
+    return repo.toTask(await repo.completeTask(trx, user.id, input.id, now, nextId));
+  });
+}
+
+/** Puts a task completed in the last 24 hours back on its list, and takes back the occurrence its completion added. */
+export function undo(deps: AppDeps, input: UndoHouseInput): Promise<HouseTask> {
+  return deps.db.transaction().execute(async (trx) => {
+    const task = await lockedTask(trx, input.id);
+    if (task.status !== 'Complete' || task.completed_at === null) throw new AppError('CONFLICT', houseMessages.notComplete);
+    if (Date.now() - task.completed_at.getTime() >= HOUSE_RECENT_HOURS * 3600_000) throw new AppError('CONFLICT', houseMessages.undoTooLate);
+    if (task.next_id !== null) await repo.deleteOpenTask(trx, task.next_id);
+    return repo.toTask(await repo.reopenTask(trx, task.id, task.type));
+  });
+}
+
+/**
+ * A recipe's ingredients onto the To Get list: each merges into the open item of the same
+ * ingredient when the amounts add up (2 + 3 eggs, 200 g + 0.5 kg flour), else becomes its own item.
+ */
+export async function addIngredients(deps: AppDeps, user: SessionUser, input: AddIngredientsInput): Promise<AddIngredientsResult> {
+  const dict = await units(deps);
+  return deps.db.transaction().execute(async (trx) => {
+    const plan = planShopping(await repo.openToGet(trx), input.lines, input.system, dict);
+    for (const update of plan.updates) await repo.setQuantity(trx, update.id, update.quantity);
+    for (const insert of plan.inserts) {
+      await repo.insertTask(trx, user.id, { task: insert.task, type: 'To Get', quantity: insert.quantity, note: null, repeatDays: null, dueAt: null });
+    }
+    return { added: plan.inserts.length, merged: plan.updates.length };
   });
 }
