@@ -10,7 +10,7 @@ function subscribe(onChange: () => void): () => void {
 }
 
 /** Whether the browser says it is online, following its online/offline events. */
-export function useOnline(): boolean {
+function useOnline(): boolean {
   return useSyncExternalStore(
     subscribe,
     () => navigator.onLine,
@@ -18,13 +18,13 @@ export function useOnline(): boolean {
   );
 }
 
-export const OFFLINE_TEXT = 'You are offline';
+const OFFLINE_TEXT = 'You are offline';
 
 /**
  * What a panel shows instead of its contents when they could not be loaded: that loading failed
  * (never an empty list, which would look like lost data), why, and a Retry button.
  */
-export function LoadFailed({ what, error, onRetry }: { what: string; error: { message: string } | null; onRetry: () => void }) {
+function LoadFailed({ what, error, onRetry }: { what: string; error: { message: string } | null; onRetry: () => void }) {
   const online = useOnline();
   return (
     <div className="load-failed" role="alert">

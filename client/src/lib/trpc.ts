@@ -12,7 +12,7 @@ export function createTrpcClient(options: { url?: string; fetch?: typeof fetch }
 }
 
 /** The error of a tRPC call, as react-query holds it. */
-export type TrpcError = TRPCClientErrorLike<AppRouter>;
+type TrpcError = TRPCClientErrorLike<AppRouter>;
 
 /**
  * A call the server has as a mutation (it changes state: no query may, since a cross-site link can
