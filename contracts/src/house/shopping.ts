@@ -1,4 +1,5 @@
 import {
+  convertQuantity,
   formatMetric,
   formatQuantity,
   parseQuantity,
@@ -80,7 +81,7 @@ export function addAmounts(a: Measured, b: Measured, system: MeasurementSystem, 
   const ua = dict[a.unit];
   const ub = dict[b.unit];
   if (!ua || !ub || ua.dimension !== ub.dimension || ua.dimension === 'count') return null;
-  const sum: Measured = { quantity: a.quantity + (b.quantity * ub.size) / ua.size, unit: a.unit };
+  const sum: Measured = { quantity: a.quantity + convertQuantity(b.quantity, ub, ua), unit: a.unit };
   return inSystem(sum, system, dict);
 }
 
