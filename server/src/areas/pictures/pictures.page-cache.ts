@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import type { ChannelListener } from '../../db/notifications.ts';
 
-/** The channel the triggers of migration 20261125_pictures_gallery_notify notify on. */
+/** The channel the triggers of migration 20261126_pictures_gallery_notify notify on. */
 export const GALLERY_CHANNEL = 'site_pictures';
 
 /** At most this many answers, holding at most this many pictures together, per process; the oldest go first. */

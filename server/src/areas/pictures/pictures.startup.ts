@@ -6,7 +6,7 @@ import { originalKey, parseFileName } from './pictures.files.ts';
 import * as repo from './pictures.repository.ts';
 
 /**
- * What the pictures area does once when a server starts (from its worker), before taking jobs:
+ * What the pictures area does once when a server starts (from its worker, beside its job queue):
  * 1. checks that this instance's MEDIA_DIR holds every original the database names (instances with
  *    separate folders would 404 each other's pictures), logs what is missing and keeps the result
  *    for the Admin page;
@@ -18,9 +18,9 @@ import * as repo from './pictures.repository.ts';
  * 3. hashes the originals of rows from before hashes were kept, so their duplicates are found too.
  */
 export async function startUp(deps: AppDeps, signal?: AbortSignal): Promise<void> {
-  checks.set(deps, await checkMedia(deps));
-  const check = checks.get(deps);
-  if (check && check.missing > 0) {
+  const check = await checkMedia(deps);
+  checks.set(deps, check);
+  if (check.missing > 0) {
     console.warn(
       `site: ${check.missing} of ${check.checked} pictures named in the database are missing from MEDIA_DIR (${deps.config.mediaDir}), ` +
         `for example ${check.examples.join(', ')}. Every instance needs the same MEDIA_DIR (shared storage).`,
