@@ -83,7 +83,8 @@ export function ReplayView({ tape, initialSpeed, onClose }: Props) {
   }, [busy, goTo, index, last, playing, speed]);
 
   const lastRound = tape.steps[last]?.state.round ?? 1;
-  const link = `${TOWER_REPLAY_PAGE}${replayFragment(tape)}`;
+  // Encodes the whole action log: once per replay, not on every step's render while playing.
+  const link = useMemo(() => `${TOWER_REPLAY_PAGE}${replayFragment(tape)}`, [tape]);
 
   return (
     <div
