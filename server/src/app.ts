@@ -6,12 +6,11 @@ import { serverAreas } from './areas/index.ts';
 import type { ServerArea } from './areas/area.ts';
 import { deleteExpiredSessions } from './identity/sessions.repository.ts';
 import { createHttpRegistrar } from './http/routes.ts';
-import { closeExtraListeners, proxyTrust } from './http/ports.ts';
+import { closeExtraListeners, configTrust } from './http/ports.ts';
 import { pingDb } from './db/database.ts';
 import type { AppDeps } from './deps.ts';
 import { hostGuard } from './http/hosts.ts';
 import { sameSiteGuard } from './http/same-site.ts';
-import type { TrustProxy } from './config.ts';
 import { registerClient } from './http/static.ts';
 import { mountLegacyApi } from './legacy/legacy.plugin.ts';
 import { mountTrpc } from './trpc/http.ts';
@@ -50,7 +49,8 @@ export async function buildApp(
         : { level: config.logLevel, redact: REDACT },
     // Access logs would write two lines per request; errors are logged where they happen.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: fastifyTrustProxy(config.trustProxy),
+    // Fastify takes a hop count as a function of the hop (its number form is not in its types).
+    trustProxy: typeof config.trustProxy === 'boolean' ? config.trustProxy : configTrust(config),
     bodyLimit: config.bodyLimit,
     // A client has this long to send a whole request (headers and body); a socket that stays silent
     // for the idle time is closed; Node checks both every second instead of every 30 s.
@@ -138,11 +138,6 @@ export async function buildApp(
 }
 
 const HSTS = 'max-age=31536000; includeSubDomains';
-
-/** Fastify takes a hop count as a function of the hop (its number form is not in its types). */
-function fastifyTrustProxy(trust: TrustProxy): boolean | ((address: string, hop: number) => boolean) {
-  return typeof trust === 'boolean' ? trust : proxyTrust(trust);
-}
 
 const HELMET: FastifyHelmetOptions = {
   contentSecurityPolicy: {

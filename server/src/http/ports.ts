@@ -15,7 +15,14 @@ export function proxyTrust(trust: TrustProxy): ProxyTrust {
   return proxyAddr.compile(trust);
 }
 
-const trustOf = new WeakMap<Config, ProxyTrust>();
+const compiled = new WeakMap<Config, ProxyTrust>();
+
+/** The config's TRUST_PROXY compiled once: Fastify's trust function (app.ts) and `servedPort`'s are this one. */
+export function configTrust(config: Config): ProxyTrust {
+  let trust = compiled.get(config);
+  if (!trust) compiled.set(config, (trust = proxyTrust(config.trustProxy)));
+  return trust;
+}
 
 /**
  * The port a request was served on, which rules with `alsoOnPort` (8443) read: the local port of the
@@ -28,9 +35,7 @@ export function servedPort(req: FastifyRequest, config: Config): number | undefi
   const socket = req.raw.socket as { localPort?: number; remoteAddress?: string } | undefined;
   const forwarded = req.headers['x-forwarded-port'];
   if (forwarded !== undefined && socket?.remoteAddress) {
-    let trust = trustOf.get(config);
-    if (!trust) trustOf.set(config, (trust = proxyTrust(config.trustProxy)));
-    if (trust(socket.remoteAddress, 0)) {
+    if (configTrust(config)(socket.remoteAddress, 0)) {
       const value = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded).split(',').pop()?.trim() ?? '';
       if (/^\d{1,5}$/.test(value)) return Number(value);
     }
