@@ -55,14 +55,14 @@ export function ReplayView({ tape, initialSpeed, onClose }: Props) {
       const nextStep = tape.steps[next];
       if (!nextStep) return;
       stopTimers();
-      const current = tape.steps[index];
-      if (current) store.set(settle(store.get(), current.state));
       setIndex(next);
       if (next !== index + 1) {
         store.set(sceneFromState(nextStep.state));
         setBusy(false);
         return;
       }
+      const current = tape.steps[index];
+      if (current) store.set(settle(store.get(), current.state));
       const final = nextStep.state;
       const timeline = buildTimeline(nextStep.events, final.enemies.length, speed);
       setBusy(true);
