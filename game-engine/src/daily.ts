@@ -17,9 +17,11 @@ export function isDailyDate(date: string): boolean {
   return day.getUTCFullYear() === y && day.getUTCMonth() === m - 1 && day.getUTCDate() === d;
 }
 
+const notADay = (date: string) => `A daily tower date is a real day written YYYY-MM-DD, got "${date}"`;
+
 /** The seed of the day's tower: `daily-YYYY-MM-DD`. Throws on anything but a real date. */
 export function dailySeed(date: string): string {
-  if (!isDailyDate(date)) throw new Error(`A daily tower date is a real day written YYYY-MM-DD, got "${date}"`);
+  if (!isDailyDate(date)) throw new Error(notADay(date));
   return `daily-${date}`;
 }
 
@@ -44,7 +46,7 @@ export type DailyVerdict = ({ ok: true } & DailyScore) | { ok: false; message: s
  * not legal where it stands (the first one is named) or when the log stops before the game is over.
  */
 export function verifyDailyGame(date: string, actions: readonly unknown[]): DailyVerdict {
-  if (!isDailyDate(date)) return { ok: false, message: `A daily tower date is a real day written YYYY-MM-DD, got "${date}"` };
+  if (!isDailyDate(date)) return { ok: false, message: notADay(date) };
   let state = createGame({ seed: dailySeed(date) });
   for (const [index, action] of actions.entries()) {
     const result = apply(state, action);
