@@ -122,63 +122,46 @@ export async function startControlChannel(commands: ControlCommands, dataDir: st
 /** Raised when no server answers on the socket (none listens, or an older server without it). */
 export class ControlUnavailableError extends Error {}
 
-/** Asks the server holding DATA_DIR to write a backup to `file` (absolute). */
-export function requestBackup(dataDir: string, file: string): Promise<BackupSummary> {
-  const socketPath = controlSocketPath(dataDir);
-  const body = JSON.stringify({ file });
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { socketPath, path: '/backup', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => {
-          let parsed: { error?: string } & Partial<BackupSummary>;
-          try {
-            parsed = JSON.parse(text) as typeof parsed;
-          } catch {
-            return reject(new BackupError(`The server answered ${res.statusCode} without a readable message`));
-          }
-          if (res.statusCode === 200) resolve(parsed as BackupSummary);
-          else reject(new BackupError(parsed.error ?? `The server answered ${res.statusCode}`));
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED') {
-        reject(new ControlUnavailableError(`No server answers on ${socketPath}`));
-      } else if (error.code === 'EACCES') {
-        reject(new BackupError(`${socketPath} belongs to another user: run the backup as the user who runs the server`));
-      } else reject(error);
-    });
-    req.end(body);
-  });
-}
+type Ask = { path: string; body?: object; fail: (message: string) => Error; who: string };
 
-/** Asks the server holding DATA_DIR for the first account's setup code (null once an account exists). */
-export function requestSetupCode(dataDir: string): Promise<string | null> {
+/** One request over DATA_DIR/control.sock: the parsed JSON of a 200, else `fail` with the server's message. */
+function ask<T>(dataDir: string, { path: urlPath, body, fail, who }: Ask): Promise<T> {
   const socketPath = controlSocketPath(dataDir);
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  const headers = text === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
   return new Promise((resolve, reject) => {
-    const req = http.get({ socketPath, path: '/setup-code' }, (res) => {
-      let text = '';
+    const req = http.request({ socketPath, path: urlPath, method: text === undefined ? 'GET' : 'POST', headers }, (res) => {
+      let answer = '';
       res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
+      res.on('data', (chunk: string) => (answer += chunk));
       res.on('end', () => {
+        let parsed: { error?: string };
         try {
-          const body = JSON.parse(text) as { code?: string | null; error?: string };
-          if (res.statusCode === 200) resolve(body.code ?? null);
-          else reject(new Error(body.error ?? `The server answered ${res.statusCode}`));
+          parsed = JSON.parse(answer) as typeof parsed;
         } catch {
-          reject(new Error(`The server answered ${res.statusCode} without a readable message`));
+          return reject(fail(`The server answered ${res.statusCode} without a readable message`));
         }
+        if (res.statusCode === 200) resolve(parsed as T);
+        else reject(fail(parsed.error ?? `The server answered ${res.statusCode}`));
       });
+      res.on('error', reject);
     });
     req.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED') reject(new ControlUnavailableError(`No server answers on ${socketPath}`));
-      else if (error.code === 'EACCES') reject(new Error(`${socketPath} belongs to another user: run this as the user who runs the server`));
+      else if (error.code === 'EACCES') reject(fail(`${socketPath} belongs to another user: run ${who} as the user who runs the server`));
       else reject(error);
     });
+    req.end(text);
   });
+}
+
+/** Asks the server holding DATA_DIR to write a backup to `file` (absolute). */
+export function requestBackup(dataDir: string, file: string): Promise<BackupSummary> {
+  return ask<BackupSummary>(dataDir, { path: '/backup', body: { file }, fail: (message) => new BackupError(message), who: 'the backup' });
+}
+
+/** Asks the server holding DATA_DIR for the first account's setup code (null once an account exists). */
+export async function requestSetupCode(dataDir: string): Promise<string | null> {
+  const answer = await ask<{ code?: string | null }>(dataDir, { path: '/setup-code', fail: (message) => new Error(message), who: 'this' });
+  return answer.code ?? null;
 }
