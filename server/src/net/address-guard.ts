@@ -79,13 +79,13 @@ export type Lookup = (host: string) => Promise<string[]>;
 /** Where fetches may connect: the owner's setting (DOWNLOAD_ALLOW_PRIVATE_HOSTS), and (for tests) the resolver and address rule. */
 export type NetPolicy = { allowPrivate: boolean; lookup?: Lookup; isBlocked?: (address: string) => boolean };
 
-export const systemLookup: Lookup = async (host) => {
+const systemLookup: Lookup = async (host) => {
   const found = await dns.lookup(host, { all: true, verbatim: true });
   return found.map((a) => a.address);
 };
 
 /** A host as DNS and net want it: IPv6 literals without their brackets. */
-export const bareHost = (hostname: string) => hostname.replace(/^\[(.*)\]$/, '$1');
+const bareHost = (hostname: string) => hostname.replace(/^\[(.*)\]$/, '$1');
 
 /** What a refusal says, in the words of the page that asked (a video link, a recipe link). */
 export type GuardMessages = { notUrl: string; notHttp: string; unknownHost: string; privateHost: string };
