@@ -6,8 +6,9 @@ import { useEffect, useRef } from 'react';
  */
 export function HelpNote({ onBack }: { onBack: () => void }) {
   const back = useRef<HTMLButtonElement>(null);
+  // Focus once, on opening: not again whenever the parent passes a new onBack.
+  useEffect(() => back.current?.focus(), []);
   useEffect(() => {
-    back.current?.focus();
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') onBack();
     };
