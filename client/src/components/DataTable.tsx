@@ -40,7 +40,9 @@ export function DataTable<Row>({ columns, rows, rowKey, rowClassName, className 
             <tr key={rowKey(row)} className={rowClassName?.(row)} role="row">
               {columns.map((column) => (
                 <td key={column.label} className={column.className} data-label={column.hideLabel ? undefined : column.label} role="cell">
-                  {column.cell(row)}
+                  {/* One element beside the label: on phones the cell is a two-column grid (label, value), so a
+                      value of several nodes (text, quantity, note) would otherwise spill into the label's column. */}
+                  {column.hideLabel ? column.cell(row) : <span className="data-table-value">{column.cell(row)}</span>}
                 </td>
               ))}
             </tr>
