@@ -1,5 +1,5 @@
 import yauzl from 'yauzl';
-import { importMessages, RECIPE_LIMITS, recipeInput, recipesMessages, type ImportReportEntry, type RecipeData } from '@site/contracts';
+import { importMessages, RECIPE_LIMITS, recipeInput, recipesMessages, type ImportReportEntry, type RecipeData, type UnitDict } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../identity/session-user.ts';
@@ -9,8 +9,8 @@ import { readRecipe } from './recipes.read.ts';
 import { create, units } from './recipes.service.ts';
 
 /** A recipe read from text, checked against the same schema the editor's saves are. */
-async function recipeOf(deps: AppDeps, text: string, source: 'file' | 'page'): Promise<RecipeData> {
-  const parsed = readRecipe(text, await units(deps));
+function recipeOf(dict: UnitDict, text: string, source: 'file' | 'page'): RecipeData {
+  const parsed = readRecipe(text, dict);
   if (!parsed.ok) {
     const noRecipe = parsed.message.startsWith('The file holds no schema.org Recipe');
     throw new AppError('BAD_REQUEST', source === 'page' && noRecipe ? recipesMessages.noRecipeOnPage : parsed.message);
@@ -24,10 +24,13 @@ async function recipeOf(deps: AppDeps, text: string, source: 'file' | 'page'): P
   return checked.data;
 }
 
-/** A schema.org Recipe (JSON-LD text, or a page holding one) saved as a new recipe; what does not import says why. */
-export async function importJsonLd(deps: AppDeps, actor: Actor, text: string): Promise<{ recipe_id: number; title: string }> {
+/**
+ * A schema.org Recipe (JSON-LD text, or a page holding one) saved as a new recipe; what does not
+ * import says why. `dict` is the unit dictionary when the caller already has it (a batch reads it once).
+ */
+export async function importJsonLd(deps: AppDeps, actor: Actor, text: string, dict?: UnitDict): Promise<{ recipe_id: number; title: string }> {
   if (text.trim() === '') throw new AppError('BAD_REQUEST', importMessages.empty);
-  const data = await recipeOf(deps, text, 'file');
+  const data = recipeOf(dict ?? (await units(deps)), text, 'file');
   const { recipe_id } = await create(deps, actor, data);
   return { recipe_id, title: data.title };
 }
@@ -65,7 +68,7 @@ export async function importUrl(
     accepts: (type) => pageTypes.test(type),
     accept: 'text/html,application/xhtml+xml,application/ld+json;q=0.9,*/*;q=0.5',
   });
-  const data = await recipeOf(deps, page.text, 'page');
+  const data = recipeOf(await units(deps), page.text, 'page');
   const { recipe_id } = await create(deps, actor, data);
   return { recipe_id, title: data.title };
 }
@@ -138,12 +141,14 @@ export async function importMany(deps: AppDeps, actor: Actor, files: ImportFile[
   }
   if (report.length > MAX_IMPORT_FILES) throw new AppError('BAD_REQUEST', recipesMessages.tooManyFiles(MAX_IMPORT_FILES));
   const done: ImportReportEntry[] = [];
+  let dict: UnitDict | undefined;
   for (const item of report) {
     if (!('bytes' in item)) done.push(item);
     else if (item.tooLarge || item.bytes.length > RECIPE_LIMITS.importBytes) done.push({ file: item.name, ok: false, message: importMessages.tooLarge });
     else {
       try {
-        const { recipe_id, title } = await importJsonLd(deps, actor, item.bytes.toString('utf8'));
+        dict ??= await units(deps);
+        const { recipe_id, title } = await importJsonLd(deps, actor, item.bytes.toString('utf8'), dict);
         done.push({ file: item.name, ok: true, recipe_id, title });
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
