@@ -60,6 +60,12 @@ async function present(deps: AppDeps, rows: readonly Row[]): Promise<GameServer[
   const ids = rows.map((r) => r.id);
   const [statuses, history] = await Promise.all([repo.readStatuses(deps.db, ids), repo.readHistory(deps.db, ids)]);
   const byId = new Map(statuses.map((s) => [s.server_id, s]));
+  const historyOf = new Map<number, { at: string; players: number }[]>();
+  for (const h of history) {
+    let points = historyOf.get(h.server_id);
+    if (!points) historyOf.set(h.server_id, (points = []));
+    points.push({ at: new Date(h.at).toISOString(), players: Number(h.players) });
+  }
   return rows.map((row) => {
     const s = byId.get(row.id);
     const known = s?.queried_at ? s : undefined;
@@ -77,7 +83,7 @@ async function present(deps: AppDeps, rows: readonly Row[]): Promise<GameServer[
       pingMs: known?.ping_ms ?? null,
       onlineSince: known?.online_since ? new Date(known.online_since).toISOString() : null,
       checkedAt: known?.queried_at ? new Date(known.queried_at).toISOString() : null,
-      history: history.filter((h) => h.server_id === row.id).map((h) => ({ at: new Date(h.at).toISOString(), players: Number(h.players) })),
+      history: historyOf.get(row.id) ?? [],
     };
   });
 }
