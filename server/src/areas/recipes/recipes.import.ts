@@ -1,5 +1,5 @@
 import yauzl from 'yauzl';
-import { importMessages, RECIPE_LIMITS, recipeInput, recipesMessages, type ImportReportEntry, type RecipeData, type UnitDict } from '@site/contracts';
+import { importMessages, jsonLdMessages, RECIPE_LIMITS, recipeInput, recipesMessages, type ImportReportEntry, type RecipeData, type UnitDict } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../identity/session-user.ts';
@@ -12,7 +12,7 @@ import { create, units } from './recipes.service.ts';
 function recipeOf(dict: UnitDict, text: string, source: 'file' | 'page'): RecipeData {
   const parsed = readRecipe(text, dict);
   if (!parsed.ok) {
-    const noRecipe = parsed.message.startsWith('The file holds no schema.org Recipe');
+    const noRecipe = parsed.message === jsonLdMessages.noRecipe;
     throw new AppError('BAD_REQUEST', source === 'page' && noRecipe ? recipesMessages.noRecipeOnPage : parsed.message);
   }
   const checked = recipeInput.safeParse(parsed.recipe);
