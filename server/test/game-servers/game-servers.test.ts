@@ -45,8 +45,11 @@ describe('the TCP check (Other)', () => {
   });
 });
 
-/** Short bounds: Minecraft's query also asks two UDP variants, which nothing answers on 127.0.0.1. */
-const fastQuery = () => createGameQuery({ timeoutMs: 5000, socketTimeoutMs: 300 });
+/**
+ * Short bounds: Minecraft's query also asks two UDP variants, which nothing answers on 127.0.0.1, so
+ * each query takes one socket time-out; 1.5 s leaves a busy 2-core machine time to answer the TCP one.
+ */
+const fastQuery = () => createGameQuery({ timeoutMs: 5000, socketTimeoutMs: 1500 });
 
 describe("GameDig's minecraft query against a Server List Ping responder on 127.0.0.1", () => {
   it('reads players online and maximum, the sample names, version and ping', async () => {
