@@ -128,6 +128,9 @@ describeInBrowser('pictures: upload, gallery, viewer and approval', () => {
     await owner.waitForURL('**/personal');
     const raised = await owner.request.post('/api/admin/set_user_auth', { data: { username: 'friend', authlevel: 1 } });
     expect(raised.status()).toBe(200);
+    // The owner's hub stays open: its count follows the queue live (GET /events), with no reload.
+    await waitForShell(owner);
+    await expect.poll(() => owner.getByTestId('hub-pending-pictures').textContent()).toBe('Approve Pictures: 0 waiting');
 
     // A level change takes effect on the friend's next request: no new login needed.
     await friendPage.goto('/personal/pictures/month/0');
@@ -147,9 +150,7 @@ describeInBrowser('pictures: upload, gallery, viewer and approval', () => {
     await expect.poll(() => friendPage.getByTestId('gallery-label').textContent()).toBe('2020');
     await friendPage.getByRole('button', { name: 'Open friend-cat (waiting for approval)' }).waitFor();
 
-    await owner.goto('/personal');
-    await waitForShell(owner);
-    await expect.poll(() => owner.getByTestId('hub-pending-pictures').textContent()).toBe('Approve Pictures: 1 waiting');
+    await expect.poll(() => owner.getByTestId('hub-pending-pictures').textContent(), { timeout: 1_000 }).toBe('Approve Pictures: 1 waiting');
     // The hub may be showing the owner's welcome popup over the link: open the queue by its address.
     expect(await owner.getByTestId('hub-pending-pictures').getByRole('link').getAttribute('href')).toBe('/admin/pictures');
     await owner.goto('/admin/pictures');

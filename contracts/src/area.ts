@@ -46,6 +46,8 @@ export type HttpRow = {
   alsoOnPort?: number;
   /** Takes a multipart/form-data body: the same-site guard lets that content type through here only. */
   multipart?: boolean;
+  /** Answers with a stream that stays open (Server-Sent Events): tests read its start, then hang up. */
+  stream?: boolean;
 };
 
 /**

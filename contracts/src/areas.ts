@@ -9,6 +9,7 @@ import { financeRoutes } from './finance/finance.routes.ts';
 import { fivetoolsRoutes } from './fivetools/fivetools.routes.ts';
 import { gameServersRoutes } from './game-servers/game-servers.routes.ts';
 import { houseRoutes } from './house/house.routes.ts';
+import { liveRoutes } from './live/live.routes.ts';
 import { hubRoutes } from './hub/hub.routes.ts';
 import { oldHomeRoutes } from './old-home/old-home.routes.ts';
 import { picturesRoutes } from './pictures/pictures.routes.ts';
@@ -48,4 +49,5 @@ export const areaRoutes = [
   financeRoutes,
   devDashboardRoutes,
   oldHomeRoutes,
+  liveRoutes,
 ] as const;

@@ -11,6 +11,7 @@ export * from './auth/index.ts';
 export * from './hub/index.ts';
 export * from './climbing/index.ts';
 export * from './house/index.ts';
+export * from './live/index.ts';
 export * from './fivetools/index.ts';
 export * from './pictures/index.ts';
 export * from './ytdl/index.ts';

@@ -115,6 +115,8 @@ export async function buildApp(
   let extraClosed: Promise<void> = Promise.resolve();
   app.addHook('preClose', async () => void (extraClosed = closeExtraListeners(app)));
   app.addHook('onClose', () => extraClosed);
+  // The live streams (GET /events) never end by themselves: end them so the server can close.
+  app.addHook('preClose', async () => deps.changes.closeAll());
 
   mountTrpc(app, deps);
   mountLegacyApi(app, deps);

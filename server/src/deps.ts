@@ -5,6 +5,7 @@ import { createSessionStore, type SessionStore } from './identity/sessions.ts';
 import { createAuthLimits, type AuthLimits } from './areas/auth/limits.ts';
 import { createDeviceStore, type DeviceStore } from './areas/auth/devices.ts';
 import { createLocalStorage, type MediaStorage } from './media/index.ts';
+import { createChangeFeed, type ChangeFeed } from './areas/live/change-feed.ts';
 
 /** Everything a request handler may use. Tests build their own with a test database. */
 export type AppDeps = {
@@ -17,6 +18,8 @@ export type AppDeps = {
   passwords: PasswordHasher;
   /** Uploaded files and their derived versions (server/src/media). */
   media: MediaStorage;
+  /** Changes to the live areas, as the database notifies them (areas/live): the `GET /events` streams subscribe. */
+  changes: ChangeFeed;
 };
 
 export function createDeps(config: Config, db: Database): AppDeps {
@@ -28,5 +31,6 @@ export function createDeps(config: Config, db: Database): AppDeps {
     devices: createDeviceStore(db),
     passwords: createPasswordHasher(config.argon2),
     media: createLocalStorage(config.mediaDir),
+    changes: createChangeFeed(),
   };
 }

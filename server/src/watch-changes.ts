@@ -4,8 +4,8 @@ import { listenInProcess, listenToChannels, type ChannelListener, type Listening
 import { sessionChanges } from './identity/session-events.ts';
 import { galleryChanges } from './areas/pictures/pictures.page-cache.ts';
 
-/** Every in-memory cache that the database's change notifications keep true. */
-const listenersOf = (deps: AppDeps): ChannelListener[] => [sessionChanges(deps.sessions), galleryChanges(deps.db)];
+/** Every in-memory cache that the database's change notifications keep true, and the live feed they drive. */
+const listenersOf = (deps: AppDeps): ChannelListener[] => [sessionChanges(deps.sessions), galleryChanges(deps.db), deps.changes.listener];
 
 /**
  * Starts listening for the database's change notifications (`ready` once listening): on PostgreSQL

@@ -182,6 +182,29 @@ export function useListeningServer(s: TestServer): { main: string; extra: string
 
 export type RawResponse = { status: number; headers: http.IncomingHttpHeaders; body: string };
 
+/**
+ * The start of a streamed answer (Server-Sent Events): status, headers and what arrived within
+ * `waitMs` of the headers (or the end of the answer, if it ends), then the connection is closed.
+ */
+export function rawStreamStart(base: string, url: string, headers: Record<string, string> = {}, waitMs = 200): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(new URL(url, base), { method: 'GET', agent: false, headers }, (res) => {
+      let text = '';
+      const done = () => {
+        clearTimeout(timer);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text });
+        req.destroy();
+      };
+      const timer = setTimeout(done, waitMs);
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', done);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 /** One request over a real socket, with any headers (Host and X-Forwarded-* included). */
 export function rawRequest(base: string, method: string, url: string, headers: Record<string, string> = {}, body?: string): Promise<RawResponse> {
   return new Promise((resolve, reject) => {

@@ -85,6 +85,32 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two instances on one PostgreSQL',
     await vi.waitFor(async () => expect(await captions(b)).toEqual(['after']), { timeout: NOTIFY_BOUND_MS, interval: 10 });
   }, 60_000);
 
+  it('tells a page open on one instance of a house change made through the other, within a second', async () => {
+    const deps = createDeps(testConfig(), db.db);
+    const family = await createUser(deps, 'Family', 2);
+    const cookie = `sid=${(await deps.sessions.create(family.id)).token}`;
+    // A page (signed out) listening on A.
+    const controller = new AbortController();
+    const stream = await fetch(`${a.url}/events`, { signal: controller.signal });
+    expect(stream.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const reader = (stream.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    const until = async (needle: string) => {
+      while (!text.includes(needle)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`the stream ended before ${needle}: ${text}`);
+        text += value;
+      }
+    };
+    await until('event: ready');
+    const started = performance.now();
+    const added = await post(b, '/api/todo/house/add', { task: 'milk', type: 'To Get' }, cookie);
+    expect(added.status).toBe(200);
+    await until('event: change\ndata: {"area":"house"}');
+    expect(performance.now() - started).toBeLessThan(1_000);
+    controller.abort();
+  }, 60_000);
+
   it('counts login failures across instances', async () => {
     const deps = createDeps(testConfig(), db.db);
     await createUser(deps, 'Target', 1);

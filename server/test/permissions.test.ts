@@ -18,7 +18,7 @@ import { samples } from './area-tables.ts';
 import { createContextInner } from '../src/trpc/context.ts';
 import { findProcedure, invoke } from '../src/trpc/invoke.ts';
 import { appRouter } from '../src/trpc/root.ts';
-import { cookieFor, createUser, databases, rawRequest, useListeningServer, useTestServer, type RawResponse } from './helpers.ts';
+import { cookieFor, createUser, databases, rawRequest, rawStreamStart, useListeningServer, useTestServer, type RawResponse } from './helpers.ts';
 
 // `samples` (test/area-tables.ts) holds a valid input per procedure, typed over the whole permission
 // table: a procedure added there fails the typecheck until its area's samples cover it.
@@ -96,7 +96,10 @@ describe.each(databases)('permission matrix (%s)', (kind) => {
           ...(method === 'GET' || method === 'HEAD' ? {} : { 'content-type': 'application/json' }),
         };
         const body = method === 'GET' || method === 'HEAD' ? undefined : '{}';
-        const res = port
+        // A stream stays open: its start (the gate's answer, or the stream's first event) is what counts.
+        const res = row.stream
+          ? await rawStreamStart(port ? listening.extra : listening.main, url, headers)
+          : port
           ? await rawRequest(listening.extra, method, url, headers, body)
           : await s.app.inject({ method: method as 'GET', url, headers, ...(body === undefined ? {} : { payload: body }) }).then(rawOf);
         const who = `${key} as ${level === null ? 'anonymous' : `level ${level}`}${port ? ` on port ${port}` : ''}`;

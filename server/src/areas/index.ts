@@ -8,6 +8,7 @@ import { financeArea } from './finance/index.ts';
 import { fivetoolsArea } from './fivetools/index.ts';
 import { gameServersArea } from './game-servers/index.ts';
 import { houseArea } from './house/index.ts';
+import { liveArea } from './live/index.ts';
 import { picturesArea } from './pictures/index.ts';
 import { recipesArea } from './recipes/index.ts';
 import { settingsArea } from './settings/index.ts';
@@ -40,6 +41,7 @@ export const serverAreas = {
   tradeGame: tradeGameArea,
   finance: financeArea,
   devDashboard: devDashboardArea,
+  live: liveArea,
 } satisfies Record<string, ServerArea>;
 
 export type ServerAreas = typeof serverAreas;

@@ -24,6 +24,7 @@ export function listenToChannels(url: string, listeners: readonly ChannelListene
   let client: pg.Client | undefined;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
+  let failing = false;
   let firstReady!: () => void;
   const ready = new Promise<void>((resolve) => (firstReady = resolve));
   const byChannel = new Map(listeners.map((l) => [l.channel, l]));
@@ -31,35 +32,41 @@ export function listenToChannels(url: string, listeners: readonly ChannelListene
     for (const l of listeners) l.onListening(listening);
   };
 
+  /** Every failure (the first connection, a LISTEN, a dropped connection) ends here and tries again in a second. */
   const connect = async (): Promise<void> => {
     const c = new pg.Client({ connectionString: url });
     client = c;
-    c.on('notification', (message) => byChannel.get(message.channel)?.onNotify(message.payload ?? ''));
     const lost = (err?: unknown) => {
       if (client !== c) return;
       client = undefined;
       tell(false);
-      if (stopped) return;
-      if (err) log.warn({ err }, 'change listener lost its connection; not trusting caches until it is back');
       c.end().catch(() => {});
-      retry = setTimeout(() => void connect().catch(lost), 1000);
+      if (stopped) return;
+      // Said once per outage, not once a second.
+      if (err && !failing) log.warn({ err }, 'change listener lost its connection; not trusting caches until it is back');
+      failing = true;
+      retry = setTimeout(() => void connect(), 1000);
       retry.unref();
     };
+    c.on('notification', (message) => byChannel.get(message.channel)?.onNotify(message.payload ?? ''));
     c.on('error', lost);
     c.on('end', () => lost());
-    await c.connect();
-    for (const channel of byChannel.keys()) await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    try {
+      await c.connect();
+      for (const channel of byChannel.keys()) await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    } catch (err) {
+      lost(err);
+      return;
+    }
+    if (client !== c) return;
+    failing = false;
     // Changes made while not listening were missed: the listeners start from empty caches.
     tell(true);
     firstReady();
   };
 
   tell(false);
-  void connect().catch((err: unknown) => {
-    log.warn({ err }, 'change listener could not connect; retrying');
-    retry = setTimeout(() => void connect().catch(() => {}), 1000);
-    retry.unref();
-  });
+  void connect();
 
   return {
     ready,

@@ -69,6 +69,11 @@ function cookies(req: FastifyRequest): Record<string, string | undefined> {
   return req.server.parseCookie(header);
 }
 
+/** The session token the request's cookie carries, if any (a long-lived stream checks it again later). */
+export function sessionTokenOf(req: FastifyRequest): string | null {
+  return cookies(req)[SESSION_COOKIE] ?? null;
+}
+
 /**
  * The one session lookup of every request, tRPC, /api and the HTTP routes alike: an unknown or
  * expired token clears the cookie, a renewed one writes it again. A session the cache answers for

@@ -6,6 +6,7 @@ import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { viewerOf } from '../../lib/access.ts';
 import { copyAndAlert } from '../../lib/clipboard.ts';
+import { useLive } from '../../lib/live.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { Sparkline } from './Sparkline.tsx';
 import './game-servers.css';
@@ -103,6 +104,7 @@ export default function GameServersPage() {
   const status = trpc.auth.status.useQuery();
   const admin = (viewerOf(status.data)?.level ?? 0) >= 3;
   const servers = trpc.gameServers.list.useQuery(undefined, { refetchInterval: REFRESH_MS });
+  useLive(['gameServers']);
   const utils = trpc.useUtils();
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const remove = trpc.gameServers.remove.useMutation({

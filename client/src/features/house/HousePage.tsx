@@ -5,6 +5,7 @@ import { Loaded } from '../../components/Loaded.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { viewerOf } from '../../lib/access.ts';
+import { useLive } from '../../lib/live.ts';
 import { trpc } from '../../lib/trpc.ts';
 import './house.css';
 
@@ -78,6 +79,7 @@ export default function HousePage() {
   const viewer = viewerOf(status.data);
   const manage = viewer !== null && viewer.level >= MANAGE_LEVEL;
   const tasks = trpc.house.list.useQuery();
+  useLive(['house']);
   const utils = trpc.useUtils();
   const [task, setTask] = useState('');
   const [quantity, setQuantity] = useState('');

@@ -5,6 +5,7 @@ import { CopyButton } from '../../components/CopyButton.tsx';
 import { viewerOf } from '../../lib/access.ts';
 import { COPY_ALERTS } from '../../lib/clipboard.ts';
 import { linksFor } from '../../lib/links.ts';
+import { useLive } from '../../lib/live.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { owner } from '../../owner.config.ts';
 import { WelcomePopup } from './WelcomePopup.tsx';
@@ -41,6 +42,7 @@ function LinkSection(props: { id: string; title: string; testId: string; links: 
 /** Admins: how many uploads from Friend accounts wait for approval, linking to the queue. */
 function PendingPictures() {
   const pending = trpc.pictures.pendingCount.useQuery();
+  useLive(['pictures']);
   if (!pending.data) return null;
   return (
     <p className="hub-pending" data-testid="hub-pending-pictures">

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { mediaUrl } from '@site/contracts/pictures';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
+import { useLive } from '../../lib/live.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { takenOn, Thumb } from './media.tsx';
 import './pictures.css';
@@ -9,6 +10,7 @@ import './pictures.css';
 export default function ApprovalPage() {
   const utils = trpc.useUtils();
   const pending = trpc.pictures.pending.useQuery();
+  useLive(['pictures']);
   const refresh = () => utils.pictures.invalidate();
   const approve = trpc.pictures.approve.useMutation({ onSuccess: refresh });
   const reject = trpc.pictures.reject.useMutation({ onSuccess: refresh });

@@ -4,6 +4,7 @@ import { DataTable } from '../../components/DataTable.tsx';
 import { Loaded } from '../../components/Loaded.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
+import { useLive } from '../../lib/live.ts';
 import { trpc } from '../../lib/trpc.ts';
 import './todo.css';
 
@@ -12,6 +13,7 @@ const STATUS_PROMPT = 'New status: Complete, Active, Inactive, Abandoned or Dele
 /** The member's own list: the status is changed through a prompt, Abandoned tasks hide unless asked for. */
 export default function TodoPage() {
   const tasks = trpc.todo.list.useQuery();
+  useLive(['todo']);
   const utils = trpc.useUtils();
   const [task, setTask] = useState('');
   const [showAbandoned, setShowAbandoned] = useState(false);

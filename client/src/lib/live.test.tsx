@@ -1,0 +1,150 @@
+import type { ReactNode } from 'react';
+import { act, renderHook } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { onLiveReconnect, useLive } from './live.ts';
+
+/** A stand-in for the browser's EventSource: the test plays the server's side. */
+class FakeEventSource {
+  static CONNECTING = 0;
+  static OPEN = 1;
+  static CLOSED = 2;
+  static all: FakeEventSource[] = [];
+  readyState = FakeEventSource.CONNECTING;
+  private listeners = new Map<string, ((event: MessageEvent<string>) => void)[]>();
+  constructor(readonly url: string) {
+    FakeEventSource.all.push(this);
+  }
+  addEventListener(type: string, fn: (event: MessageEvent<string>) => void) {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);
+  }
+  close() {
+    this.readyState = FakeEventSource.CLOSED;
+  }
+  /** The server sends an event. */
+  emit(type: string, data = '{}') {
+    if (type === 'ready') this.readyState = FakeEventSource.OPEN;
+    for (const fn of this.listeners.get(type) ?? []) fn(new MessageEvent(type, { data }));
+  }
+  /** The connection fails: `closed` when the browser gives up (a refusal), else it is retrying. */
+  fail(closed: boolean) {
+    this.readyState = closed ? FakeEventSource.CLOSED : FakeEventSource.CONNECTING;
+    for (const fn of this.listeners.get('error') ?? []) fn(new MessageEvent('error'));
+  }
+  static open() {
+    return FakeEventSource.all.filter((s) => s.readyState !== FakeEventSource.CLOSED);
+  }
+}
+
+const houseKey = [['house', 'list'], { type: 'query' }];
+const todoKey = [['todo', 'list'], { type: 'query' }];
+const statusKey = [['auth', 'status'], { type: 'query' }];
+
+function setup() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
+  client.setQueryData(houseKey, ['milk']);
+  client.setQueryData(todoKey, ['call']);
+  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+  const stale = (key: unknown[]) => client.getQueryState(key)?.isInvalidated ?? false;
+  return { client, wrapper, stale };
+}
+
+describe('useLive', () => {
+  beforeEach(() => {
+    FakeEventSource.all = [];
+    vi.stubGlobal('EventSource', FakeEventSource);
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    // Let any connection left by a test end (the linger time), so the next starts from none.
+    vi.advanceTimersByTime(60_000);
+    vi.unstubAllGlobals();
+  });
+
+  it("turns a change of a page's area into a fresh read of that area only", () => {
+    const { wrapper, stale } = setup();
+    const hook = renderHook(() => useLive(['house']), { wrapper });
+    expect(FakeEventSource.open().map((s) => s.url)).toEqual(['/events']);
+    const source = FakeEventSource.open()[0]!;
+    source.emit('ready');
+    source.emit('change', JSON.stringify({ area: 'todo' }));
+    expect([stale(houseKey), stale(todoKey)]).toEqual([false, false]);
+    source.emit('change', JSON.stringify({ area: 'house' }));
+    expect([stale(houseKey), stale(todoKey)]).toEqual([true, false]);
+    // An unknown area or a broken event changes nothing.
+    expect(() => source.emit('change', JSON.stringify({ area: '__proto__' }))).not.toThrow();
+    hook.unmount();
+  });
+
+  it('shares one connection between the pages of a tab and closes it a while after the last one goes', () => {
+    const { wrapper } = setup();
+    const a = renderHook(() => useLive(['house']), { wrapper });
+    const b = renderHook(() => useLive(['todo']), { wrapper });
+    expect(FakeEventSource.open()).toHaveLength(1);
+    a.unmount();
+    b.unmount();
+    vi.advanceTimersByTime(4_000);
+    expect(FakeEventSource.open()).toHaveLength(1);
+    // Another live page within the linger time keeps the same connection.
+    const c = renderHook(() => useLive(['house']), { wrapper });
+    vi.advanceTimersByTime(10_000);
+    expect(FakeEventSource.all).toHaveLength(1);
+    c.unmount();
+    vi.advanceTimersByTime(5_000);
+    expect(FakeEventSource.open()).toHaveLength(0);
+  });
+
+  it('reads every live area again after reconnecting, and says it reconnected', () => {
+    const { wrapper, stale } = setup();
+    const reconnected = vi.fn();
+    const off = onLiveReconnect(reconnected);
+    const hook = renderHook(() => useLive(['house', 'todo']), { wrapper });
+    const source = FakeEventSource.open()[0]!;
+    source.emit('ready');
+    expect([stale(houseKey), stale(todoKey), reconnected.mock.calls.length]).toEqual([false, false, 0]);
+    // The browser reconnects by itself after a drop; the server says ready again.
+    source.fail(false);
+    source.emit('ready');
+    expect([stale(houseKey), stale(todoKey), reconnected.mock.calls.length]).toEqual([true, true, 1]);
+    off();
+    hook.unmount();
+  });
+
+  it("obeys the server's resync", () => {
+    const { wrapper, stale } = setup();
+    const hook = renderHook(() => useLive(['todo']), { wrapper });
+    const source = FakeEventSource.open()[0]!;
+    source.emit('ready');
+    source.emit('resync');
+    expect(stale(todoKey)).toBe(true);
+    hook.unmount();
+  });
+
+  it('tries again later when the connection is refused, sooner when the network comes back', () => {
+    const { wrapper } = setup();
+    const hook = renderHook(() => useLive(['house']), { wrapper });
+    FakeEventSource.open()[0]!.fail(true);
+    expect(FakeEventSource.open()).toHaveLength(0);
+    vi.advanceTimersByTime(1_000);
+    expect(FakeEventSource.all).toHaveLength(2);
+    FakeEventSource.all[1]!.fail(true);
+    // The second wait is longer, but coming back online connects at once.
+    vi.advanceTimersByTime(1_000);
+    expect(FakeEventSource.all).toHaveLength(2);
+    act(() => void window.dispatchEvent(new Event('online')));
+    expect(FakeEventSource.all).toHaveLength(3);
+    expect(FakeEventSource.open()).toHaveLength(1);
+    hook.unmount();
+  });
+
+  it('opens the connection again when the account changes (signing in or out)', () => {
+    const { client, wrapper } = setup();
+    const hook = renderHook(() => useLive(['house']), { wrapper });
+    act(() => void client.setQueryData(statusKey, { user: null, level: 0 }));
+    expect(FakeEventSource.all).toHaveLength(1);
+    act(() => void client.setQueryData(statusKey, { user: 'Ann', level: 2 }));
+    expect(FakeEventSource.all).toHaveLength(2);
+    expect(FakeEventSource.open()).toHaveLength(1);
+    hook.unmount();
+  });
+});

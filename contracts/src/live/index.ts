@@ -1,0 +1,2 @@
+export * from './live.schemas.ts';
+export * from './live.routes.ts';

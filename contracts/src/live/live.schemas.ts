@@ -1,0 +1,28 @@
+import type { ProcedurePath } from '../permissions.ts';
+
+/**
+ * What the live feed (`GET /events`, Server-Sent Events) tells open pages: that an area's data
+ * changed, never the data itself; the page reads it again through its usual query. Each area names the
+ * procedure whose row in the permission table decides who hears of its changes; an area whose rows
+ * belong to one member (the Todo list) is told to that member only.
+ */
+export const LIVE_AREAS = {
+  house: 'house.list',
+  todo: 'todo.list',
+  pictures: 'pictures.pendingCount',
+  gameServers: 'gameServers.list',
+} as const satisfies Record<string, ProcedurePath>;
+
+export type LiveArea = keyof typeof LIVE_AREAS;
+
+export const LIVE_PATH = '/events';
+
+/** The event types on the stream: a change, or "read everything again" (after a gap in the feed). */
+export const LIVE_EVENTS = { change: 'change', resync: 'resync' } as const;
+
+/** The `data` of a change event. */
+export type LiveChange = { area: LiveArea };
+
+export function isLiveArea(value: unknown): value is LiveArea {
+  return typeof value === 'string' && Object.hasOwn(LIVE_AREAS, value);
+}

@@ -1,0 +1,56 @@
+import { sql, type Kysely, type Migration } from 'kysely';
+
+// Typed on Kysely<any> on purpose: a migration must keep compiling whatever today's schema says.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+/**
+ * The live feed's triggers (areas/live/change-feed.ts): a write to a live area's tables NOTIFYs
+ * `site_changes` at commit with `<area>` (everyone who may read it) or `<area>:<user id>` (rows of one
+ * member: the Todo list). PostgreSQL folds equal notifications of one transaction into one.
+ * Named after every table it watches, so it runs after they exist.
+ */
+const changeTriggers: Migration = {
+  async up(db: Kysely<any>) {
+    await sql`
+      create function site_notify_change() returns trigger language plpgsql as $$
+      declare
+        scope text;
+      begin
+        if tg_nargs > 1 and tg_level = 'ROW' then
+          scope := coalesce(to_jsonb(new) ->> tg_argv[1], to_jsonb(old) ->> tg_argv[1]);
+          perform pg_notify('site_changes', tg_argv[0] || ':' || scope);
+          -- A row moved to another member is a change for both.
+          if tg_op = 'UPDATE' and (to_jsonb(old) ->> tg_argv[1]) is distinct from scope then
+            perform pg_notify('site_changes', tg_argv[0] || ':' || (to_jsonb(old) ->> tg_argv[1]));
+          end if;
+        else
+          perform pg_notify('site_changes', tg_argv[0]);
+        end if;
+        return null;
+      end $$`.execute(db);
+    await sql`create trigger house_tasks_live after insert or update or delete or truncate on house_tasks
+      for each statement execute function site_notify_change('house')`.execute(db);
+    await sql`create trigger todo_tasks_live after insert or update or delete on todo_tasks
+      for each row execute function site_notify_change('todo', 'user_id')`.execute(db);
+    await sql`create trigger pictures_live after insert or update or delete or truncate on pictures
+      for each statement execute function site_notify_change('pictures')`.execute(db);
+    await sql`create trigger game_servers_live after insert or update or delete or truncate on game_servers
+      for each statement execute function site_notify_change('gameServers')`.execute(db);
+    await sql`create trigger game_server_status_live after insert or update or delete or truncate on game_server_status
+      for each statement execute function site_notify_change('gameServers')`.execute(db);
+  },
+  async down(db: Kysely<any>) {
+    for (const [trigger, table] of [
+      ['house_tasks_live', 'house_tasks'],
+      ['todo_tasks_live', 'todo_tasks'],
+      ['pictures_live', 'pictures'],
+      ['game_servers_live', 'game_servers'],
+      ['game_server_status_live', 'game_server_status'],
+    ] as const) {
+      await sql`drop trigger ${sql.id(trigger)} on ${sql.id(table)}`.execute(db);
+    }
+    await sql`drop function site_notify_change()`.execute(db);
+  },
+};
+
+export const liveMigrations = { '20261127_live_change_triggers': changeTriggers };
