@@ -3,8 +3,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { build, createServer, defineConfig, type InlineConfig, type Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 // A relative path: the config loader leaves workspace packages to Node, which cannot run .ts.
 import { DEFAULT_COLORS } from '../contracts/src/settings/settings.schemas.ts';
+import { WEB_MANIFEST_BASE_FILE, withOwnerColors, type WebManifest } from '../contracts/src/settings/web-manifest.ts';
 import { owner } from './src/owner.config.ts';
 import { colorsToCss } from './src/lib/colors.ts';
 import { compressBuild } from './precompress.ts';
@@ -38,7 +40,44 @@ function pageTemplate(): Plugin {
     transformIndexHtml(html) {
       return html
         .replaceAll('%SITE_TITLE%', owner.siteTitle)
+        .replaceAll('%THEME_COLOR%', DEFAULT_COLORS.menuColor)
         .replace('<html lang="en">', `<html lang="en" style="${colorsToCss(DEFAULT_COLORS)}">`);
+    },
+  };
+}
+
+/**
+ * The web app manifest without the owner's saved colours (the server adds them at
+ * GET /manifest.webmanifest): the owner's title, the hub as the start page, the icons of `npm run icons`.
+ */
+function webManifestBase(): WebManifest {
+  return withOwnerColors(
+    {
+      id: '/',
+      name: owner.siteTitle,
+      short_name: owner.siteTitle.length <= 12 ? owner.siteTitle : owner.shortTitle,
+      description: owner.tagline,
+      start_url: '/personal',
+      scope: '/',
+      display: 'standalone',
+      background_color: DEFAULT_COLORS.backgroundColor,
+      theme_color: DEFAULT_COLORS.menuColor,
+      icons: [
+        { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+        { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+        { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+      ],
+    },
+    DEFAULT_COLORS,
+  );
+}
+
+function webManifestFile(): Plugin {
+  return {
+    name: 'site-web-manifest',
+    apply: 'build',
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: WEB_MANIFEST_BASE_FILE, source: `${JSON.stringify(webManifestBase(), null, 2)}\n` });
     },
   };
 }
@@ -97,8 +136,51 @@ function aboutPage(): Plugin {
   };
 }
 
+/**
+ * Paths the server answers itself: a navigation there must reach the network, never the app's shell
+ * (server/src/http/static.ts SERVER_PREFIXES, the HTTP routes of the permission table, the live feed,
+ * the prerendered About page and the static trade-game images).
+ */
+const NOT_THE_APP = [/^\/(trpc|api|private|events|healthz|assets|about|trade-game)(\/|$)/, /^\/manifest\.webmanifest$/, /^\/sw\.js$/, /^\/workbox-/];
+
+/**
+ * The service worker (Workbox's generateSW through vite-plugin-pwa): precaches the shell and every
+ * chunk of this build, answers navigations with the cached index.html when the network is gone, and
+ * waits after an update until the page asks it to take over ("Reload for the new version",
+ * src/lib/pwa.ts). It runs after the About page's build (closeBundleOrder 'post'), so the build folder
+ * is complete when it is listed. The manifest comes from the server (the owner's colours).
+ */
+function serviceWorker() {
+  return VitePWA({
+    strategies: 'generateSW',
+    registerType: 'prompt',
+    injectRegister: false,
+    manifest: false,
+    integration: { closeBundleOrder: 'post' },
+    workbox: {
+      globPatterns: ['index.html', 'assets/**/*.{js,css,svg,png,webp,woff2}', 'favicon.svg', 'icons/*.png'],
+      // Hashed names are their own revision.
+      dontCacheBustURLsMatching: /^assets\//,
+      maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
+      navigateFallback: '/index.html',
+      navigateFallbackDenylist: NOT_THE_APP,
+      clientsClaim: true,
+      skipWaiting: false,
+      cleanupOutdatedCaches: true,
+      // The prerendered About page: from the network, else the copy of the last visit.
+      runtimeCaching: [
+        {
+          urlPattern: ({ request, url }) => request.mode === 'navigate' && /^\/about(\/|$)/.test(url.pathname),
+          handler: 'NetworkFirst',
+          options: { cacheName: 'about-page', networkTimeoutSeconds: 4, expiration: { maxEntries: 4 } },
+        },
+      ],
+    },
+  });
+}
+
 export default defineConfig(({ command }) => ({
-  plugins: [react(), pageTemplate(), aboutPage()],
+  plugins: [react(), pageTemplate(), webManifestFile(), aboutPage(), serviceWorker()],
   resolve: command === 'build' ? { alias: aliasList } : {},
   build: {
     manifest: true,
@@ -122,6 +204,8 @@ export default defineConfig(({ command }) => ({
       '/api': apiTarget,
       '/private': apiTarget,
       '/healthz': apiTarget,
+      '/events': apiTarget,
+      '/manifest.webmanifest': apiTarget,
     },
   },
 }));

@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './styles/site.css';
 import { App } from './app/App.tsx';
+import { registerServiceWorker } from './lib/pwa.ts';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');
@@ -11,3 +12,6 @@ createRoot(root).render(
     <App />
   </StrictMode>,
 );
+
+// The build's service worker (offline reading, new versions); the dev server has none.
+if (import.meta.env.PROD) registerServiceWorker();

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Link, Outlet, useLocation, useNavigation } from 'react-router-dom';
 import { LoadingCover } from '../components/LoadingCover.tsx';
 import { OfflineBanner } from '../components/Loaded.tsx';
+import { NewVersionBar } from '../components/NewVersionBar.tsx';
 import { SkipLink, SkipTarget } from '../components/SkipLink.tsx';
 import { Navbar, type NavLinkComponent } from '../components/navbar/Navbar.tsx';
 import { applyColors } from '../lib/colors.ts';
@@ -34,6 +35,7 @@ export function Shell() {
       {navigation.state === 'loading' && <div className="route-progress" role="progressbar" aria-label="Loading page" />}
       <SkipLink />
       <Navbar status={status.data ?? SIGNED_OUT} clickToToggle={navbarStyle.data?.clickToToggle ?? false} Link={Link as NavLinkComponent} />
+      <NewVersionBar />
       <OfflineBanner />
       <SkipTarget>
         <Outlet />

@@ -22,6 +22,8 @@ export function colorsToCss(colors: Colors): string {
 
 export function applyColors(colors: Colors, target: HTMLElement = document.documentElement): void {
   for (const key of COLOR_KEYS) target.style.setProperty(COLOR_VARS[key], colors[key]);
+  // The browser's (and the installed app's) title bar follows the navbar.
+  if (target === document.documentElement) document.querySelector('meta[name="theme-color"]')?.setAttribute('content', colors.menuColor);
 }
 
 type Hsl = { h: number; s: number; l: number };

@@ -1,2 +1,3 @@
 export * from './settings.schemas.ts';
 export * from './settings.routes.ts';
+export * from './web-manifest.ts';

@@ -12,6 +12,10 @@ export const settingsRoutes = defineArea({
   pages: {
     '/personal/settings': { access: 1, label: 'Settings', group: 'cool' },
   },
+  http: {
+    // The web app manifest, in the owner's colours (an installed app looks the same for everyone).
+    'GET /manifest.webmanifest': { access: 'public' },
+  },
   api: {
     '/api/user_settings/get_colors': { procedure: 'settings.colors' },
     '/api/user_settings/set_colors': {

@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { HOUSE_NOTE_MAX, HOUSE_QUANTITY_MAX, HOUSE_TASK_MAX, isRecentlyDone, type HouseTask, type HouseType } from '@site/contracts/house';
 import { DataTable } from '../../components/DataTable.tsx';
 import { Loaded } from '../../components/Loaded.tsx';
+import { SyncStatus } from '../../components/SyncStatus.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { viewerOf } from '../../lib/access.ts';
@@ -128,6 +129,7 @@ export default function HousePage() {
         <h1>House TODO</h1>
         <p className="lead">{manage ? 'What the house needs doing and getting. Complete a task when it is done.' : 'What the house needs doing and getting.'}</p>
       </header>
+      <SyncStatus />
       {/* Above the lists, so nothing moves when the list arrives (the login status is known before the page renders). */}
       {manage && (
         <section className="card" aria-labelledby="house-add-title">

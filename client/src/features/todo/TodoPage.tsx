@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { parseTodoStatus, todoMessages, type TodoTask } from '@site/contracts/todo';
 import { DataTable } from '../../components/DataTable.tsx';
 import { Loaded } from '../../components/Loaded.tsx';
+import { SyncStatus } from '../../components/SyncStatus.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { useLive } from '../../lib/live.ts';
@@ -56,6 +57,7 @@ export default function TodoPage() {
         <h1>To Do</h1>
         <p className="lead">Your own list: nobody else sees it. Choose a status to change it.</p>
       </header>
+      <SyncStatus />
       <section className="card" aria-labelledby="tasks-title">
         <div className="todo-heading">
           <h2 id="tasks-title">Tasks</h2>

@@ -27,3 +27,15 @@ export function saveSettings(db: Executor, userId: number, changes: Changes) {
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/** The owner's settings: the first account still at the owner's level (3), if it saved any. */
+export function findOwnerSettings(db: Executor) {
+  return db
+    .selectFrom('users')
+    .innerJoin('user_settings', 'user_settings.user_id', 'users.id')
+    .selectAll('user_settings')
+    .where('users.level', '=', 3)
+    .orderBy('users.id')
+    .limit(1)
+    .executeTakeFirst();
+}

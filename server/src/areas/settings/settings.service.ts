@@ -20,6 +20,12 @@ export async function colors(deps: AppDeps, user: SessionUser | null): Promise<C
   return row ? colorsOf(row) : { ...DEFAULT_COLORS };
 }
 
+/** The owner's colours (the installed app's title bar and splash screen), else the defaults. */
+export async function ownerColors(deps: AppDeps): Promise<Colors> {
+  const row = await repo.findOwnerSettings(deps.db);
+  return row ? colorsOf(row) : { ...DEFAULT_COLORS };
+}
+
 export async function saveColors(deps: AppDeps, user: SessionUser, input: Colors): Promise<Colors> {
   return colorsOf(await repo.saveSettings(deps.db, user.id, repo.colorColumns(input)));
 }
