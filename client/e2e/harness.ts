@@ -145,7 +145,13 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-export type PageOptions = { viewport?: { width: number; height: number }; context?: BrowserContext };
+/**
+ * Service workers are blocked unless a test asks for them (e2e/offline.test.ts): the site's worker
+ * precaches the whole build in the background and answers the page's requests, which page.route
+ * does not see.
+ */
+export type ContextOptions = { serviceWorkers?: 'allow' | 'block' };
+export type PageOptions = { viewport?: { width: number; height: number }; context?: BrowserContext } & ContextOptions;
 
 /** What one test file gets: its server, its browser, and helpers bound to them. */
 export type SiteHarness = {
@@ -154,7 +160,7 @@ export type SiteHarness = {
   url: (pathname: string) => string;
   /** A page in its own context (its own cookies) unless a context is given. Alerts are accepted and recorded. */
   newPage: (options?: PageOptions) => Promise<Page>;
-  newContext: (viewport?: { width: number; height: number }) => Promise<BrowserContext>;
+  newContext: (viewport?: { width: number; height: number }, options?: ContextOptions) => Promise<BrowserContext>;
   /** Texts of the alerts a page has shown, oldest first. */
   alerts: (page: Page) => string[];
   /** Errors printed to the console or thrown on the page. */
@@ -189,14 +195,14 @@ export function useSite(env: Record<string, string> = {}): SiteHarness {
       return browser;
     },
     url: (pathname) => `${harness.server.baseUrl}${pathname}`,
-    newContext: async (viewport = DESKTOP) => {
-      const context = await harness.browser.newContext({ viewport, baseURL: harness.server.baseUrl });
+    newContext: async (viewport = DESKTOP, { serviceWorkers = 'block' } = {}) => {
+      const context = await harness.browser.newContext({ viewport, baseURL: harness.server.baseUrl, serviceWorkers });
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: harness.server.baseUrl });
       contexts.push(context);
       return context;
     },
     newPage: async (options = {}) => {
-      const context = options.context ?? (await harness.newContext(options.viewport));
+      const context = options.context ?? (await harness.newContext(options.viewport, options));
       const page = await context.newPage();
       const alerts: string[] = [];
       const errors: string[] = [];

@@ -1,8 +1,7 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
 import { RouterProvider } from 'react-router-dom';
-import { persistOptions } from '../lib/persist.ts';
+import { keepForOffline } from '../lib/persist.ts';
 import { createTrpcClient, trpc } from '../lib/trpc.ts';
 import { createAppRouter } from './router.tsx';
 
@@ -15,26 +14,17 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-/** The query cache, with the answers offline reading needs kept in IndexedDB (lib/persist.ts) where the browser has it. */
-function QueryProvider({ client, children }: { client: QueryClient; children: ReactNode }) {
-  const [options] = useState(() => persistOptions(client));
-  if (!options) return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
-  return (
-    <PersistQueryClientProvider client={client} persistOptions={options}>
-      {children}
-    </PersistQueryClientProvider>
-  );
-}
-
 export function App() {
   const [queryClient] = useState(createQueryClient);
   const [trpcClient] = useState(() => createTrpcClient());
   const [router] = useState(createAppRouter);
+  // The answers offline reading needs, kept in IndexedDB (lib/persist.ts).
+  useEffect(() => keepForOffline(queryClient), [queryClient]);
   return (
     <trpc.Provider client={trpcClient} queryClient={queryClient}>
-      <QueryProvider client={queryClient}>
+      <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
-      </QueryProvider>
+      </QueryClientProvider>
     </trpc.Provider>
   );
 }

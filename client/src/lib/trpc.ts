@@ -2,12 +2,25 @@ import { useQuery } from '@tanstack/react-query';
 import type { TRPCClientErrorLike } from '@trpc/client';
 import { createTRPCReact, httpBatchLink } from '@trpc/react-query';
 import type { AppRouter } from '@site/server/trpc/root';
+import { reportReachable } from './online.ts';
 
 export const trpc = createTRPCReact<AppRouter>();
 
 export function createTrpcClient(options: { url?: string; fetch?: typeof fetch } = {}) {
+  const send = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  // Every answer (whatever its status) says the server is reachable; a call that gets none says it is not (lib/online.ts).
+  const watched: typeof fetch = async (input, init) => {
+    try {
+      const response = await send(input, init);
+      reportReachable(true);
+      return response;
+    } catch (error) {
+      if (!init?.signal?.aborted) reportReachable(false);
+      throw error;
+    }
+  };
   return trpc.createClient({
-    links: [httpBatchLink({ url: options.url ?? '/trpc', ...(options.fetch ? { fetch: options.fetch } : {}) })],
+    links: [httpBatchLink({ url: options.url ?? '/trpc', fetch: watched })],
   });
 }
 

@@ -1,0 +1,135 @@
+import 'fake-indexeddb/auto';
+import { QueryClient, type QueryKey } from '@tanstack/react-query';
+import { createStore, del, get } from 'idb-keyval';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fillFromKept, keepForOffline, merged, toStore, createIdbPersister, pathOf } from './persist.ts';
+
+const key = (path: string): QueryKey => [path.split('.'), { type: 'query' }];
+const store = createStore('site', 'react-query');
+
+type Kept = { account: string | null; client: { clientState: { queries: { queryKey: QueryKey; state: { data: unknown } }[] } } };
+async function kept(): Promise<Kept | undefined> {
+  return get<Kept>('queries', store);
+}
+const keptPaths = async () => ((await kept())?.client.clientState.queries ?? []).map((q) => pathOf(q.queryKey)).sort();
+
+/** Waits for the throttled write (250 ms) to reach IndexedDB. */
+const written = () => new Promise((resolve) => setTimeout(resolve, 400));
+
+function client(): QueryClient {
+  return new QueryClient({ defaultOptions: { queries: { retry: false } } });
+}
+
+let stops: (() => void)[] = [];
+beforeEach(async () => {
+  await del('queries', store);
+});
+afterEach(() => {
+  stops.forEach((stop) => stop());
+  stops = [];
+});
+
+describe('offline reading: kept answers', () => {
+  it('keeps only the shell and list answers, and carries the ones an earlier page read', async () => {
+    const house = client();
+    stops.push(keepForOffline(house));
+    house.setQueryData(key('auth.status'), { user: 'family', level: 2 });
+    house.setQueryData(key('house.list'), [{ id: 1, task: 'Milk' }]);
+    house.setQueryData(key('recipes.list'), ['not kept']);
+    await written();
+    expect(await keptPaths()).toEqual(['auth.status', 'house.list']);
+
+    // The next page (a new document) reads the Todo only: the house list stays kept.
+    const todo = client();
+    stops.push(keepForOffline(todo));
+    todo.setQueryData(key('auth.status'), { user: 'family', level: 2 });
+    todo.setQueryData(key('todo.list'), [{ id: 7, task: 'Call grandma' }]);
+    await written();
+    expect(await keptPaths()).toEqual(['auth.status', 'house.list', 'todo.list']);
+    expect((await kept())?.account).toBe('family');
+  });
+
+  it('writes nothing before the login status is known', async () => {
+    const page = client();
+    stops.push(keepForOffline(page));
+    page.setQueryData(key('house.list'), [{ id: 1 }]);
+    await written();
+    expect(await kept()).toBeUndefined();
+  });
+
+  it("never keeps a member's own list signed out, nor one read before the account changed", () => {
+    const state = (user: string | null, todoAt: number) => ({
+      buster: '1',
+      timestamp: 1,
+      clientState: {
+        mutations: [],
+        queries: [
+          { queryKey: key('auth.status'), queryHash: 'a', state: { data: { user, level: 1 }, dataUpdatedAt: 10, status: 'success' } },
+          { queryKey: key('todo.list'), queryHash: 't', state: { data: [], dataUpdatedAt: todoAt, status: 'success' } },
+          { queryKey: key('house.list'), queryHash: 'h', state: { data: [], dataUpdatedAt: todoAt, status: 'success' } },
+        ],
+      },
+    });
+    const paths = (s: ReturnType<typeof toStore>) => s?.client.clientState.queries.map((q) => pathOf(q.queryKey));
+    // @ts-expect-error -- a partial dehydrated state is enough here
+    expect(paths(toStore(state(null, 50), 0))).toEqual(['auth.status', 'house.list']);
+    // @ts-expect-error -- as above
+    expect(paths(toStore(state('b', 50), 100))).toEqual(['auth.status', 'house.list']);
+    // @ts-expect-error -- as above
+    expect(paths(toStore(state('b', 150), 100))).toEqual(['auth.status', 'todo.list', 'house.list']);
+    // Another account's entry is replaced, never merged.
+    // @ts-expect-error -- as above
+    const a = toStore(state('a', 50), 0)!;
+    // @ts-expect-error -- as above
+    const b = toStore(state('b', 50), 100)!;
+    expect(merged(a, b)).toBe(b);
+  });
+
+  it('forgets the kept answers when the server says the account changed (a sign-out)', async () => {
+    const page = client();
+    stops.push(keepForOffline(page));
+    await page.fetchQuery({ queryKey: key('auth.status'), queryFn: () => ({ user: 'family', level: 1 }) });
+    page.setQueryData(key('todo.list'), [{ id: 7 }]);
+    await written();
+    expect(await keptPaths()).toEqual(['auth.status', 'todo.list']);
+    await page.fetchQuery({ queryKey: key('auth.status'), queryFn: () => ({ user: null, level: 0 }), staleTime: 0 });
+    await written();
+    expect(await keptPaths()).toEqual(['auth.status']);
+    expect(page.getQueryData(key('todo.list'))).toBeUndefined();
+  });
+
+  it('fills the kept answers in when the browser is offline, and when a call fails without an answer', async () => {
+    const first = client();
+    stops.push(keepForOffline(first));
+    first.setQueryData(key('auth.status'), { user: 'family', level: 2 });
+    first.setQueryData(key('house.list'), [{ id: 1, task: 'Milk' }]);
+    await written();
+
+    const offline = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    const reopened = client();
+    stops.push(fillFromKept(reopened, createIdbPersister()));
+    await vi.waitFor(() => expect(reopened.getQueryData(key('house.list'))).toEqual([{ id: 1, task: 'Milk' }]));
+    offline.mockRestore();
+
+    const lieFi = client();
+    stops.push(fillFromKept(lieFi, createIdbPersister()));
+    await expect(lieFi.fetchQuery({ queryKey: key('house.list'), queryFn: () => Promise.reject(new TypeError('Failed to fetch')) })).rejects.toThrow();
+    await vi.waitFor(() => expect(lieFi.getQueryData(key('house.list'))).toEqual([{ id: 1, task: 'Milk' }]));
+    expect(lieFi.getQueryState(key('house.list'))?.status).toBe('success');
+  });
+
+  it("does not fill in another account's answers", async () => {
+    const first = client();
+    stops.push(keepForOffline(first));
+    first.setQueryData(key('auth.status'), { user: 'first', level: 1 });
+    first.setQueryData(key('todo.list'), [{ id: 7 }]);
+    await written();
+
+    const next = client();
+    next.setQueryData(key('auth.status'), { user: 'second', level: 1 });
+    stops.push(fillFromKept(next, createIdbPersister()));
+    await expect(next.fetchQuery({ queryKey: key('todo.list'), queryFn: () => Promise.reject(new TypeError('Failed to fetch')) })).rejects.toThrow();
+    await written();
+    expect(next.getQueryData(key('todo.list'))).toBeUndefined();
+  });
+});
