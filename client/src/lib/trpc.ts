@@ -15,7 +15,9 @@ export function createTrpcClient(options: { url?: string; fetch?: typeof fetch }
       reportReachable(true);
       return response;
     } catch (error) {
-      if (!init?.signal?.aborted) reportReachable(false);
+      // A call the page itself cancelled says nothing about the network.
+      const cancelled = init?.signal?.aborted || (error instanceof DOMException && error.name === 'AbortError');
+      if (!cancelled) reportReachable(false);
       throw error;
     }
   };
