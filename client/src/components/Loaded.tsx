@@ -1,22 +1,5 @@
-import { useSyncExternalStore, type ReactNode } from 'react';
-
-function subscribe(onChange: () => void): () => void {
-  window.addEventListener('online', onChange);
-  window.addEventListener('offline', onChange);
-  return () => {
-    window.removeEventListener('online', onChange);
-    window.removeEventListener('offline', onChange);
-  };
-}
-
-/** Whether the browser says it is online, following its online/offline events. */
-function useOnline(): boolean {
-  return useSyncExternalStore(
-    subscribe,
-    () => navigator.onLine,
-    () => true,
-  );
-}
+import type { ReactNode } from 'react';
+import { useOnline } from '../lib/online.ts';
 
 const OFFLINE_TEXT = 'You are offline';
 
