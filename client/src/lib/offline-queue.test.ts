@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { closeQueueForTests, enqueue, flush, isRetryable, newClientId, pending, subscribeQueue, type Outcome, type QueuedChange } from './offline-queue.ts';
+import { closeQueueForTests, enqueue, flush, isRetryable, newClientId, pending, subscribeQueue, withdraw, type Outcome, type QueuedChange } from './offline-queue.ts';
 
 let n = 0;
 function change(account: string, procedure: QueuedChange['procedure'], label: string, input: Record<string, unknown> = {}): QueuedChange {
@@ -99,6 +99,17 @@ describe('offline queue', () => {
     await Promise.all([flush('ann', 'house', send, () => {}), flush('ann', 'house', send, () => {})]);
     expect(sent).toHaveLength(3);
     expect(new Set(sent).size).toBe(3);
+  });
+
+  it('takes back a change still waiting, but not one already sent', async () => {
+    const complete = change('ann', 'house.complete', 'Bread', { id: 2 });
+    await enqueue(complete);
+    expect(await withdraw(complete.clientId)).toBe(true);
+    expect(await pending('ann')).toEqual([]);
+    const sent = change('ann', 'house.complete', 'Milk', { id: 1 });
+    await enqueue(sent);
+    await flush('ann', 'house', async () => ({}), () => {});
+    expect(await withdraw(sent.clientId)).toBe(false);
   });
 
   it('tells listeners when the queue changes, and makes v4 UUIDs', async () => {

@@ -173,3 +173,19 @@ export function flush(
     return answered;
   });
 }
+
+/**
+ * Takes back a change still waiting (Undo of a completion not yet sent: the two cancel out, and nobody
+ * else's completion meanwhile gets undone). Waits for a sending in progress; false when the change has
+ * been sent already, so the caller sends its own change instead.
+ */
+export function withdraw(clientId: string): Promise<boolean> {
+  return exclusively(async () => {
+    const db = await database();
+    const key = await db.getKeyFromIndex('changes', 'clientId', clientId);
+    if (key === undefined) return false;
+    await db.delete('changes', key);
+    changed();
+    return true;
+  });
+}

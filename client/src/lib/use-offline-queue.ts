@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { isOnline } from './online.ts';
-import { enqueue, flush, isRetryable, newClientId, pending, subscribeQueue, type Outcome, type QueueArea, type QueuedChange, type QueueProcedure } from './offline-queue.ts';
+import { enqueue, flush, isRetryable, newClientId, pending, subscribeQueue, withdraw, type Outcome, type QueueArea, type QueuedChange, type QueueProcedure } from './offline-queue.ts';
 
 /** How often waiting changes are tried again while the page is open (besides the `online` event and page load). */
 const RETRY_MS = 15_000;
@@ -99,5 +99,5 @@ export function useOfflineQueue(options: OfflineQueueOptions) {
   );
 
   const dismiss = useCallback((id: string) => setMessages((shown) => shown.filter((m) => m.id !== id)), []);
-  return { waiting, submit, messages, dismiss };
+  return { waiting, submit, withdraw, messages, dismiss };
 }

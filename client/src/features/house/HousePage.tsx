@@ -140,8 +140,11 @@ export default function HousePage() {
   };
   const change = (procedure: 'house.complete' | 'house.undo', row: ShownHouseTask) => {
     setChanging(true);
-    queue
-      .submit(procedure, { id: row.id }, row.task)
+    // Undo of a completion still waiting takes it back instead: the completion of anyone else meanwhile stays.
+    const waitingCompletion = procedure === 'house.undo' ? queue.waiting.find((c) => c.procedure === 'house.complete' && c.input.id === row.id) : undefined;
+    const taken = waitingCompletion ? queue.withdraw(waitingCompletion.clientId) : Promise.resolve(false);
+    taken
+      .then((done) => (done ? undefined : queue.submit(procedure, { id: row.id }, row.task)))
       .catch((error: unknown) => {
         window.alert(errorMessage(error));
         void utils.house.list.invalidate();
