@@ -39,6 +39,12 @@ describeInBrowser('offline queue: changes made offline are sent once when the ne
 
     await context.setOffline(true);
     await house.getByText('Offline', { exact: true }).waitFor();
+    // A change the server would refuse is refused at once, not queued.
+    await house.getByLabel('Task', { exact: true }).fill('Bins');
+    await house.getByLabel('Repeat every N days (To Do)').fill('0');
+    await house.getByRole('button', { name: 'To Do', exact: true }).click();
+    await house.getByRole('alert').getByText(/^Repeat every 1 to 365 days/).waitFor();
+    await house.getByLabel('Repeat every N days (To Do)').fill('');
     await addHouseTask(house, 'Milk', 'To Get');
     await toGet.getByRole('cell', { name: 'Milk Waiting', exact: true }).waitFor();
     await expect(house.getByLabel('Task', { exact: true }).inputValue()).resolves.toBe('');

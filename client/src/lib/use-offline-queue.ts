@@ -18,6 +18,8 @@ export type OfflineQueueOptions = {
   describe: (change: QueuedChange, outcome: Outcome, queued: boolean) => string | null;
   /** After answers: the page reads its list again. */
   onAnswered: () => void;
+  /** Checks a change before it waits in the queue (the server cannot yet): the refusal to show, or null. */
+  check?: (procedure: QueueProcedure, input: Record<string, unknown>) => string | null;
 };
 
 /**
@@ -91,6 +93,8 @@ export function useOfflineQueue(options: OfflineQueueOptions) {
           if (!isRetryable(error)) throw error;
         }
       }
+      const refusal = latest.current.check?.(procedure, input) ?? null;
+      if (refusal !== null) throw new Error(refusal);
       await enqueue(change);
       void sendWaiting().catch(() => {});
       return 'queued';

@@ -3,6 +3,7 @@ import {
   HOUSE_NOTE_MAX,
   HOUSE_QUANTITY_MAX,
   HOUSE_TASK_MAX,
+  addHouseInput,
   isRecentlyDone,
   type AddHouseInput,
   type CompleteHouseInput,
@@ -111,6 +112,7 @@ export default function HousePage() {
       return utils.client.house.undo.mutate(change.input as UndoHouseInput);
     },
     describe: describeHouseOutcome,
+    check: (procedure, input) => (procedure === 'house.add' ? (addHouseInput.safeParse(input).error?.issues[0]?.message ?? null) : null),
     onAnswered: () => void utils.house.list.invalidate(),
   });
   const [adding, setAdding] = useState(false);

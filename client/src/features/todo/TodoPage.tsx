@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { parseTodoStatus, todoMessages, type AddTodoInput, type UpdateTodoInput } from '@site/contracts/todo';
+import { addTodoInput, parseTodoStatus, todoMessages, type AddTodoInput, type UpdateTodoInput } from '@site/contracts/todo';
 import { ChangeMessages } from '../../components/ChangeMessages.tsx';
 import { DataTable } from '../../components/DataTable.tsx';
 import { SyncStatus } from '../../components/SyncStatus.tsx';
@@ -30,6 +30,7 @@ export default function TodoPage() {
     send: (change: QueuedChange) =>
       change.procedure === 'todo.add' ? utils.client.todo.add.mutate(change.input as AddTodoInput) : utils.client.todo.update.mutate(change.input as UpdateTodoInput),
     describe: describeTodoOutcome,
+    check: (procedure, input) => (procedure === 'todo.add' ? (addTodoInput.safeParse(input).error?.issues[0]?.message ?? null) : null),
     onAnswered: () => void utils.todo.list.invalidate(),
   });
   const [adding, setAdding] = useState(false);
