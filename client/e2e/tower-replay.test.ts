@@ -70,7 +70,13 @@ describeInBrowser('tower: watching a replay', () => {
     const file = path.join(dir, 'game.json');
     fs.writeFileSync(file, JSON.stringify(toReplayFile(SEED, actions, stateAt(actions.length)), null, 2));
     try {
-      await page.getByTestId('replay-file').setInputFiles(file);
+      // A pick made while the page is still settling (its route drawn again once the session is read)
+      // can land on an input that is then replaced: pick again until the board shows.
+      for (let attempt = 1; ; attempt++) {
+        await page.getByTestId('replay-file').setInputFiles(file);
+        const shown = await board(page).waitFor({ timeout: 5_000 }).then(() => true, () => false);
+        if (shown || attempt === 3) break;
+      }
     } finally {
       fs.rmSync(dir, { recursive: true });
     }

@@ -28,7 +28,8 @@ export function OfflineBanner() {
   if (online) return null;
   return (
     <p className="offline-banner" role="status">
-      {OFFLINE_TEXT}. Changes cannot be saved until the connection is back.
+      {/* House TODO and TODO keep their changes in the offline queue (lib/offline-queue.ts) and say so with their own badge. */}
+      {OFFLINE_TEXT}. Changes to House TODO and TODO are kept and sent when the connection is back; others cannot be saved until then.
     </p>
   );
 }

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { act, renderHook } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { onLiveReconnect, useLive } from './live.ts';
 
@@ -73,6 +73,42 @@ describe('useLive', () => {
     expect([stale(houseKey), stale(todoKey)]).toEqual([true, false]);
     // An unknown area or a broken event changes nothing.
     expect(() => source.emit('change', JSON.stringify({ area: '__proto__' }))).not.toThrow();
+    hook.unmount();
+  });
+
+  it('reads an area once at a time: a burst of changes is one read, then one more, never a read cancelled by the next', async () => {
+    const { wrapper } = setup();
+    const answers: ((value: string[]) => void)[] = [];
+    const queryFn = vi.fn(() => new Promise<string[]>((resolve) => answers.push(resolve)));
+    const hook = renderHook(
+      () => {
+        useLive(['house']);
+        return useQuery({ queryKey: houseKey, queryFn });
+      },
+      { wrapper },
+    );
+    const source = FakeEventSource.open()[0]!;
+    source.emit('ready');
+    const reads = queryFn.mock.calls.length;
+    await act(async () => {
+      for (let i = 0; i < 5; i++) source.emit('change', JSON.stringify({ area: 'house' }));
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    // One read runs; the four changes told meanwhile wait for it.
+    expect(queryFn.mock.calls.length).toBe(reads + 1);
+    // react-query tells its observers on a timer of 0 ms.
+    const answer = (value: string[]) =>
+      act(async () => {
+        answers.at(-1)!(value);
+        await vi.advanceTimersByTimeAsync(0);
+      });
+    await answer(['milk', 'bread']);
+    // It answered (nothing cancelled it), and one more read follows for the changes told during it.
+    expect(hook.result.current.data).toEqual(['milk', 'bread']);
+    expect(queryFn.mock.calls.length).toBe(reads + 2);
+    await answer(['milk', 'bread', 'eggs']);
+    expect(hook.result.current.data).toEqual(['milk', 'bread', 'eggs']);
+    expect(queryFn.mock.calls.length).toBe(reads + 2);
     hook.unmount();
   });
 

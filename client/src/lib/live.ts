@@ -45,11 +45,29 @@ export function onLiveReconnect(hook: () => void): () => void {
   return () => void reconnectHooks.delete(hook);
 }
 
-/** Marks the queries of `areas` (default: every watched one) stale; react-query reads the shown ones again. */
+/** Areas being read again now, and those changed again meanwhile (read once more when that read ends). */
+const reading = new Set<LiveArea>();
+const changedAgain = new Set<LiveArea>();
+
+/**
+ * Marks the queries of `areas` (default: every watched one) stale; react-query reads the shown ones
+ * again. One read per area at a time: a change told while it runs (it may have started before that
+ * commit) waits for it and starts one more, so a burst of changes (an import of a hundred pictures)
+ * is a few reads, not a hundred reads each cancelling the last before it could answer.
+ */
 function invalidate(areas: Iterable<LiveArea> = watched.keys()) {
   for (const area of areas) {
     if (!watched.has(area)) continue;
-    for (const queryKey of STALE[area]) for (const client of clients) void client.invalidateQueries({ queryKey });
+    if (reading.has(area)) {
+      changedAgain.add(area);
+      continue;
+    }
+    reading.add(area);
+    const reads = STALE[area].flatMap((queryKey) => [...clients].map((client) => client.invalidateQueries({ queryKey })));
+    void Promise.allSettled(reads).then(() => {
+      reading.delete(area);
+      if (changedAgain.delete(area)) invalidate([area]);
+    });
   }
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { rowId } from '../row-id.ts';
+import { clientChangeId } from '../client-change.ts';
 import { text } from '../text.ts';
 import { MEASUREMENT_SYSTEMS } from '../recipes/recipes.schemas.ts';
 
@@ -63,14 +64,26 @@ export const addHouseInput = z.object({
     .max(HOUSE_REPEAT_MAX_DAYS, { error: houseMessages.badRepeat })
     .nullable()
     .optional(),
+  clientId: clientChangeId.optional(),
 }).refine((input) => input.repeatDays == null || input.type === 'To Do', { message: houseMessages.repeatOnlyToDo, path: ['repeatDays'] });
 export type AddHouseInput = z.infer<typeof addHouseInput>;
 
-export const completeHouseInput = z.object({ id: houseId });
+export const completeHouseInput = z.object({ id: houseId, clientId: clientChangeId.optional() });
 export type CompleteHouseInput = z.infer<typeof completeHouseInput>;
 
-export const undoHouseInput = z.object({ id: houseId });
+export const undoHouseInput = z.object({ id: houseId, clientId: clientChangeId.optional() });
 export type UndoHouseInput = z.infer<typeof undoHouseInput>;
+
+/**
+ * What a change sent with a client id (a queued offline change) found, when it was not what the
+ * member saw: the task was completed meanwhile (the completion stands, once), put back meanwhile (it
+ * stays open, once), or an item of the same name was already open on that list (both are kept).
+ */
+export const HOUSE_CONFLICTS = ['alreadyComplete', 'alreadyOpen', 'alsoOnList'] as const;
+export type HouseConflict = (typeof HOUSE_CONFLICTS)[number];
+
+/** A house write's answer: the task, and for a change sent with a client id, what it met meanwhile. */
+export type HouseChangeResult = HouseTask & { conflict?: HouseConflict; byOther?: boolean };
 
 /** Whether a completed task still shows under "Recently done" at `now`. */
 export function isRecentlyDone(task: Pick<HouseTask, 'status' | 'completedAt'>, now: number): boolean {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { rowId } from '../row-id.ts';
 import { NAMED_ISSUE, text } from '../text.ts';
+import { clientChangeId } from '../client-change.ts';
 
 /** The stored states of a member's task, in the order the list shows them. */
 export const TODO_STATUSES = ['Active', 'Inactive', 'Completed', 'Abandoned'] as const;
@@ -60,12 +61,25 @@ const todoStatusWord = z
 export const todoTask = z.object({ id: z.number(), task: z.string(), status: z.enum(TODO_STATUSES) });
 export type TodoTask = z.infer<typeof todoTask>;
 
-export const addTodoInput = z.object({ task: todoTaskText });
+export const addTodoInput = z.object({ task: todoTaskText, clientId: clientChangeId.optional() });
 export type AddTodoInput = z.infer<typeof addTodoInput>;
 
 /** A change of one task: its status (Delete removes it for good) and, when given, its text. */
-export const updateTodoInput = z.object({ id: todoId, task: todoTaskText.optional(), status: todoStatusWord });
+export const updateTodoInput = z.object({
+  id: todoId,
+  task: todoTaskText.optional(),
+  status: todoStatusWord,
+  clientId: clientChangeId.optional(),
+  /** The status the member saw when making the change (sent by the offline queue), to tell them when it changed meanwhile. */
+  seen: z.enum(TODO_STATUSES, { error: 'Seen must be a status' }).optional(),
+});
 export type UpdateTodoInput = z.infer<typeof updateTodoInput>;
 
 /** The task after the change; a deleted task is reported as it was, with status 'Deleted'. */
-export type TodoUpdateResult = { id: number; task: string; status: TodoStatus | 'Deleted' };
+export type TodoUpdateResult = {
+  id: number;
+  task: string;
+  status: TodoStatus | 'Deleted';
+  /** Set when `seen` was given and the task's status had changed meanwhile (on another device): the status it had. The change is applied anyway (last write wins). */
+  was?: TodoStatus;
+};

@@ -7,6 +7,7 @@ import type { FivetoolsTables } from '../areas/fivetools/fivetools.tables.ts';
 import type { GameServersTables } from '../areas/game-servers/game-servers.tables.ts';
 import type { HouseTables } from '../areas/house/house.tables.ts';
 import type { IdentityTables } from '../identity/identity.tables.ts';
+import type { ClientChangesTables } from './client-changes.ts';
 import type { PicturesTables } from '../areas/pictures/pictures.tables.ts';
 import type { RecipesTables } from '../areas/recipes/recipes.tables.ts';
 import type { SettingsTables } from '../areas/settings/settings.tables.ts';
@@ -38,4 +39,5 @@ export interface Tables
     TradeGameTables,
     FinanceTables,
     DevDashboardTables,
-    BackupsTables {}
+    BackupsTables,
+    ClientChangesTables {}

@@ -7,7 +7,8 @@ import type { AreaParity, AreaSamples } from '../area-tables.ts';
 /** A valid input per procedure: the permission matrix calls each at every level. */
 export const houseSamples = {
   'house.list': undefined,
-  'house.add': { task: 'Light bulbs', type: 'To Get' },
+  // With a client id, as the offline queue sends it: the backup drill then finds a row in client_changes.
+  'house.add': { task: 'Light bulbs', type: 'To Get', clientId: '5b0b8f7e-7c1d-4c8e-9a3f-2f1e0d9c8b7a' },
   // No task 1 exists: a NOT_FOUND answer is not a refusal.
   'house.complete': { id: 1 },
   'house.undo': { id: 1 },

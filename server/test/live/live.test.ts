@@ -198,6 +198,27 @@ describe.each(databases)('live feed GET /events (%s)', (kind) => {
     expect(anonymous.changes()).toEqual([]);
   });
 
+  it('says nothing when a list only refreshes its own cache (a list after a change must not start another)', async () => {
+    const owner = await createUser(live.deps, 'Owner', 3);
+    const members = await open(await cookieFor(live.deps, 1, 'friend'));
+    const caller = callerFor(live.deps, owner);
+    await caller.gameServers.add({ port: 25565, description: 'Minecraft' });
+    await members.until(() => members.changes().includes('gameServers'));
+    await new Promise((r) => setTimeout(r, QUIET_MS));
+    const before = members.changes().length;
+    // Lists that find the answer fresh, then lists that claim the server and query it again (its
+    // stored answer made old by hand): the same status each time, so nothing a page shows changed.
+    await caller.gameServers.list();
+    await caller.gameServers.list();
+    await sql`update game_server_status set claimed_at = now() - interval '1 hour'`.execute(live.deps.db);
+    await Promise.all([caller.gameServers.list(), caller.gameServers.list()]);
+    await new Promise((r) => setTimeout(r, QUIET_MS));
+    expect(members.changes().length).toBe(before);
+    // A change a page shows is still told.
+    await sql`update game_server_status set status = 'Online'`.execute(live.deps.db);
+    await members.until(() => members.changes().length > before);
+  });
+
   it('stops private events at once when the session ends, without closing the stream', async () => {
     const ann = await createUser(live.deps, 'Ann', 2);
     const cookie = `sid=${(await live.deps.sessions.create(ann.id)).token}`;

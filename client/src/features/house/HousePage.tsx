@@ -1,13 +1,27 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { HOUSE_NOTE_MAX, HOUSE_QUANTITY_MAX, HOUSE_TASK_MAX, isRecentlyDone, type HouseTask, type HouseType } from '@site/contracts/house';
+import {
+  HOUSE_NOTE_MAX,
+  HOUSE_QUANTITY_MAX,
+  HOUSE_TASK_MAX,
+  addHouseInput,
+  isRecentlyDone,
+  type AddHouseInput,
+  type CompleteHouseInput,
+  type HouseType,
+  type UndoHouseInput,
+} from '@site/contracts/house';
+import { ChangeMessages } from '../../components/ChangeMessages.tsx';
 import { DataTable } from '../../components/DataTable.tsx';
-import { Loaded } from '../../components/Loaded.tsx';
 import { SyncStatus } from '../../components/SyncStatus.tsx';
+import { Loaded } from '../../components/Loaded.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { viewerOf } from '../../lib/access.ts';
 import { useLive } from '../../lib/live.ts';
+import { errorMessage, type QueuedChange } from '../../lib/offline-queue.ts';
 import { trpc } from '../../lib/trpc.ts';
+import { useOfflineQueue } from '../../lib/use-offline-queue.ts';
+import { describeHouseOutcome, overlayHouse, type ShownHouseTask } from './house-offline.ts';
 import './house.css';
 
 /** The level from which the list can be changed (the server enforces the same). */
@@ -15,8 +29,8 @@ const MANAGE_LEVEL = 2;
 
 const dayFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short' });
 
-/** The task with its quantity, note, repeat and due date. */
-function TaskText({ task }: { task: HouseTask }) {
+/** The task with its quantity, note, repeat and due date, and "Waiting" while a change to it is not yet sent. */
+function TaskText({ task }: { task: ShownHouseTask }) {
   const details = [
     task.repeatDays !== null ? `Every ${task.repeatDays} day${task.repeatDays === 1 ? '' : 's'}` : null,
     task.dueAt !== null && task.status !== 'Complete' ? `due ${dayFormat.format(new Date(task.dueAt))}` : null,
@@ -27,6 +41,7 @@ function TaskText({ task }: { task: HouseTask }) {
       {task.task}
       {task.note !== null && <span className="house-note">{task.note}</span>}
       {details.length > 0 && <span className="house-note">{details.join(', ')}</span>}
+      {task.waiting && <span className="waiting-badge">Waiting</span>}
     </>
   );
 }
@@ -34,10 +49,10 @@ function TaskText({ task }: { task: HouseTask }) {
 function HouseTable(props: {
   title: string;
   id: string;
-  tasks: HouseTask[];
+  tasks: ShownHouseTask[];
   manage: boolean;
   action: 'Complete' | 'Undo';
-  onAction: (task: HouseTask) => void;
+  onAction: (task: ShownHouseTask) => void;
   busy: boolean;
 }) {
   return (
@@ -58,8 +73,9 @@ function HouseTable(props: {
                       label: 'Action',
                       hideLabel: true,
                       className: 'house-action',
-                      cell: (task: HouseTask) => (
-                        <button type="button" className="button" disabled={props.busy} aria-label={`${props.action} ${task.task}`} onClick={() => props.onAction(task)}>
+                      cell: (task: ShownHouseTask) => (
+                        // A waiting add has no id on the server yet: it can be completed once it has been sent.
+                        <button type="button" className="button" disabled={props.busy || task.id < 0} aria-label={`${props.action} ${task.task}`} onClick={() => props.onAction(task)}>
                           {props.action}
                         </button>
                       ),
@@ -86,23 +102,22 @@ export default function HousePage() {
   const [quantity, setQuantity] = useState('');
   const [note, setNote] = useState('');
   const [repeat, setRepeat] = useState('');
-  const add = trpc.house.add.useMutation({
-    onSuccess: () => {
-      setTask('');
-      setQuantity('');
-      setNote('');
-      setRepeat('');
-      void utils.house.list.invalidate();
+  // Writes go through the offline queue: sent at once when online, else kept until the network returns.
+  const queue = useOfflineQueue({
+    account: status.data?.user?.toLowerCase() ?? null,
+    area: 'house',
+    send: (change: QueuedChange) => {
+      if (change.procedure === 'house.add') return utils.client.house.add.mutate(change.input as AddHouseInput);
+      if (change.procedure === 'house.complete') return utils.client.house.complete.mutate(change.input as CompleteHouseInput);
+      return utils.client.house.undo.mutate(change.input as UndoHouseInput);
     },
+    describe: describeHouseOutcome,
+    check: (procedure, input) => (procedure === 'house.add' ? (addHouseInput.safeParse(input).error?.issues[0]?.message ?? null) : null),
+    onAnswered: () => void utils.house.list.invalidate(),
   });
-  const complete = trpc.house.complete.useMutation({
-    onError: (error) => window.alert(error.message),
-    onSettled: () => void utils.house.list.invalidate(),
-  });
-  const undo = trpc.house.undo.useMutation({
-    onError: (error) => window.alert(error.message),
-    onSettled: () => void utils.house.list.invalidate(),
-  });
+  const [adding, setAdding] = useState(false);
+  const [addError, setAddError] = useState<string | null>(null);
+  const [changing, setChanging] = useState(false);
   useEffect(() => {
     document.title = 'House TODO';
   }, []);
@@ -112,16 +127,40 @@ export default function HousePage() {
     const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
     const type: HouseType = submitter?.value === 'To Get' ? 'To Get' : 'To Do';
     const days = repeat.trim() === '' ? null : Number(repeat);
-    add.mutate({ task, type, quantity, note, repeatDays: type === 'To Do' ? days : null });
+    setAdding(true);
+    setAddError(null);
+    queue
+      .submit('house.add', { task, type, quantity, note, repeatDays: type === 'To Do' ? days : null }, task.trim())
+      .then(() => {
+        setTask('');
+        setQuantity('');
+        setNote('');
+        setRepeat('');
+      })
+      .catch((error: unknown) => setAddError(errorMessage(error)))
+      .finally(() => setAdding(false));
+  };
+  const change = (procedure: 'house.complete' | 'house.undo', row: ShownHouseTask) => {
+    setChanging(true);
+    // Undo of a completion still waiting takes it back instead: the completion of anyone else meanwhile stays.
+    const waitingCompletion = procedure === 'house.undo' ? queue.waiting.find((c) => c.procedure === 'house.complete' && c.input.id === row.id) : undefined;
+    const taken = waitingCompletion ? queue.withdraw(waitingCompletion.clientId) : Promise.resolve(false);
+    taken
+      .then((done) => (done ? undefined : queue.submit(procedure, { id: row.id }, row.task)))
+      .catch((error: unknown) => {
+        window.alert(errorMessage(error));
+        void utils.house.list.invalidate();
+      })
+      .finally(() => setChanging(false));
   };
 
-  const all = tasks.data ?? [];
-  const ofType = (type: HouseType) => all.filter((t) => t.status === type);
-  const onComplete = (row: HouseTask) => complete.mutate({ id: row.id });
-  const onUndo = (row: HouseTask) => undo.mutate({ id: row.id });
   const now = Date.now();
+  const all = overlayHouse(tasks.data ?? [], queue.waiting, now);
+  const ofType = (type: HouseType) => all.filter((t) => t.status === type);
+  const onComplete = (row: ShownHouseTask) => change('house.complete', row);
+  const onUndo = (row: ShownHouseTask) => change('house.undo', row);
   const recent = all.filter((t) => isRecentlyDone(t, now)).reverse();
-  const busy = complete.isPending || undo.isPending;
+  const busy = changing;
 
   return (
     <main className="page house-page">
@@ -129,7 +168,8 @@ export default function HousePage() {
         <h1>House TODO</h1>
         <p className="lead">{manage ? 'What the house needs doing and getting. Complete a task when it is done.' : 'What the house needs doing and getting.'}</p>
       </header>
-      <SyncStatus />
+      <SyncStatus waiting={queue.waiting.length} />
+      <ChangeMessages messages={queue.messages} onDismiss={queue.dismiss} />
       {/* Above the lists, so nothing moves when the list arrives (the login status is known before the page renders). */}
       {manage && (
         <section className="card" aria-labelledby="house-add-title">
@@ -142,15 +182,15 @@ export default function HousePage() {
               <TextInput label="Repeat every N days (To Do)" value={repeat} onValueChange={setRepeat} inputMode="numeric" pattern="[0-9]*" />
             </div>
             <div className="link-row">
-              <button type="submit" name="type" value="To Do" className="button primary" disabled={add.isPending}>
+              <button type="submit" name="type" value="To Do" className="button primary" disabled={adding}>
                 To Do
               </button>
-              <button type="submit" name="type" value="To Get" className="button primary" disabled={add.isPending}>
+              <button type="submit" name="type" value="To Get" className="button primary" disabled={adding}>
                 To Get
               </button>
             </div>
           </form>
-          <ErrorBubble message={add.error ? add.error.message : null} />
+          <ErrorBubble message={addError} />
         </section>
       )}
       <Loaded query={tasks} what="the list" loading="Loading the list...">

@@ -1,12 +1,16 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { parseTodoStatus, todoMessages, type TodoTask } from '@site/contracts/todo';
+import { addTodoInput, parseTodoStatus, todoMessages, type AddTodoInput, type UpdateTodoInput } from '@site/contracts/todo';
+import { ChangeMessages } from '../../components/ChangeMessages.tsx';
 import { DataTable } from '../../components/DataTable.tsx';
-import { Loaded } from '../../components/Loaded.tsx';
 import { SyncStatus } from '../../components/SyncStatus.tsx';
+import { Loaded } from '../../components/Loaded.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { useLive } from '../../lib/live.ts';
+import { errorMessage, type QueuedChange } from '../../lib/offline-queue.ts';
 import { trpc } from '../../lib/trpc.ts';
+import { useOfflineQueue } from '../../lib/use-offline-queue.ts';
+import { describeTodoOutcome, overlayTodo, type ShownTodoTask } from './todo-offline.ts';
 import './todo.css';
 
 const STATUS_PROMPT = 'New status: Complete, Active, Inactive, Abandoned or Delete';
@@ -18,21 +22,24 @@ export default function TodoPage() {
   const utils = trpc.useUtils();
   const [task, setTask] = useState('');
   const [showAbandoned, setShowAbandoned] = useState(false);
-  const add = trpc.todo.add.useMutation({
-    onSuccess: () => {
-      setTask('');
-      void utils.todo.list.invalidate();
-    },
+  const status = trpc.auth.status.useQuery();
+  // Writes go through the offline queue: sent at once when online, else kept until the network returns.
+  const queue = useOfflineQueue({
+    account: status.data?.user?.toLowerCase() ?? null,
+    area: 'todo',
+    send: (change: QueuedChange) =>
+      change.procedure === 'todo.add' ? utils.client.todo.add.mutate(change.input as AddTodoInput) : utils.client.todo.update.mutate(change.input as UpdateTodoInput),
+    describe: describeTodoOutcome,
+    check: (procedure, input) => (procedure === 'todo.add' ? (addTodoInput.safeParse(input).error?.issues[0]?.message ?? null) : null),
+    onAnswered: () => void utils.todo.list.invalidate(),
   });
-  const update = trpc.todo.update.useMutation({
-    onError: (error) => window.alert(error.message),
-    onSettled: () => void utils.todo.list.invalidate(),
-  });
+  const [adding, setAdding] = useState(false);
+  const [addError, setAddError] = useState<string | null>(null);
   useEffect(() => {
     document.title = 'To Do';
   }, []);
 
-  const changeStatus = (row: TodoTask) => {
+  const changeStatus = (row: ShownTodoTask) => {
     const entered = window.prompt(`${STATUS_PROMPT}\n\n${row.task}`, '');
     // Cancel, or OK on an empty answer: nothing to change.
     if (entered === null || entered.trim() === '') return;
@@ -40,14 +47,24 @@ export default function TodoPage() {
       window.alert(todoMessages.invalidStatus(entered));
       return;
     }
-    update.mutate({ id: row.id, task: row.task, status: entered });
+    // `seen`: the server tells when the task was changed meanwhile on another device.
+    queue.submit('todo.update', { id: row.id, task: row.task, status: entered, seen: row.status }, row.task).catch((error: unknown) => {
+      window.alert(errorMessage(error));
+      void utils.todo.list.invalidate();
+    });
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    add.mutate({ task });
+    setAdding(true);
+    setAddError(null);
+    queue
+      .submit('todo.add', { task }, task.trim())
+      .then(() => setTask(''))
+      .catch((error: unknown) => setAddError(errorMessage(error)))
+      .finally(() => setAdding(false));
   };
 
-  const all = tasks.data ?? [];
+  const all = overlayTodo(tasks.data ?? [], queue.waiting);
   const shown = showAbandoned ? all : all.filter((t) => t.status !== 'Abandoned');
   const hidden = all.length - shown.length;
 
@@ -57,7 +74,8 @@ export default function TodoPage() {
         <h1>To Do</h1>
         <p className="lead">Your own list: nobody else sees it. Choose a status to change it.</p>
       </header>
-      <SyncStatus />
+      <SyncStatus waiting={queue.waiting.length} />
+      <ChangeMessages messages={queue.messages} onDismiss={queue.dismiss} />
       <section className="card" aria-labelledby="tasks-title">
         <div className="todo-heading">
           <h2 id="tasks-title">Tasks</h2>
@@ -80,12 +98,21 @@ export default function TodoPage() {
               {
                 label: 'Status',
                 cell: (row) => (
-                  <button type="button" className="button todo-status" aria-label={`${row.status}: change the status of ${row.task}`} onClick={() => changeStatus(row)}>
+                  <button type="button" className="button todo-status" disabled={row.id < 0} aria-label={`${row.status}: change the status of ${row.task}`} onClick={() => changeStatus(row)}>
                     {row.status}
                   </button>
                 ),
               },
-              { label: 'Task', className: 'todo-text', cell: (row) => row.task },
+              {
+                label: 'Task',
+                className: 'todo-text',
+                cell: (row) => (
+                  <>
+                    {row.task}
+                    {row.waiting && <span className="waiting-badge">Waiting</span>}
+                  </>
+                ),
+              },
             ]}
           />
         )
@@ -96,11 +123,11 @@ export default function TodoPage() {
         <h2 id="add-task-title">Add Task</h2>
         <form onSubmit={submit} className="todo-form">
           <TextInput label="Task" value={task} onValueChange={setTask} maxLength={500} required />
-          <button type="submit" className="button primary" disabled={add.isPending}>
+          <button type="submit" className="button primary" disabled={adding}>
             Add Task
           </button>
         </form>
-        <ErrorBubble message={add.error ? add.error.message : null} />
+        <ErrorBubble message={addError} />
       </section>
     </main>
   );

@@ -41,7 +41,19 @@ export function insertTask(db: Executor, userId: number, t: NewTask) {
 }
 
 export function findTask(db: Executor, id: number) {
-  return db.selectFrom('house_tasks').select(columns).where('id', '=', id).forUpdate().executeTakeFirst();
+  return db.selectFrom('house_tasks').select([...columns, 'completed_by']).where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** Whether another open item of the same name (ignoring case) is on that list. */
+export async function openNamesake(db: Executor, id: number, task: string, type: HouseType): Promise<boolean> {
+  const row = await db
+    .selectFrom('house_tasks')
+    .select('id')
+    .where('id', '!=', id)
+    .where('status', '=', type)
+    .where((eb) => eb(eb.fn('lower', ['task']), '=', eb.fn('lower', [eb.val(task)])))
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export function completeTask(db: Executor, userId: number, id: number, at: Date, nextId: number | null) {

@@ -12,7 +12,7 @@ export const houseRouter = router({
     .mutation(({ ctx, input }) => house.complete(ctx.deps, ctx.user, input)),
   undo: procedure('house.undo')
     .input(undoHouseInput)
-    .mutation(({ ctx, input }) => house.undo(ctx.deps, input)),
+    .mutation(({ ctx, input }) => house.undo(ctx.deps, ctx.user, input)),
   addIngredients: procedure('house.addIngredients')
     .input(addIngredientsInput)
     .mutation(({ ctx, input }) => house.addIngredients(ctx.deps, ctx.user, input)),

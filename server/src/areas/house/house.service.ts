@@ -4,6 +4,7 @@ import {
   houseMessages,
   type AddHouseInput,
   type CompleteHouseInput,
+  type HouseChangeResult,
   type HouseTask,
   type UndoHouseInput,
   type AddIngredientsInput,
@@ -15,6 +16,7 @@ import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { SessionUser } from '../../identity/session-user.ts';
 import type { Executor } from '../../db/database.ts';
+import { applyOnce } from '../../db/client-changes.ts';
 import * as repo from './house.repository.ts';
 
 /** Completed tasks stay in the answer this long (sorted last), so the list does not grow for ever. */
@@ -28,16 +30,26 @@ export async function list(deps: AppDeps): Promise<HouseTask[]> {
   return rows.map(repo.toTask).sort(compareHouse);
 }
 
-export async function add(deps: AppDeps, user: SessionUser, input: AddHouseInput): Promise<HouseTask> {
-  const row = await repo.insertTask(deps.db, user.id, {
-    task: input.task,
-    type: input.type,
-    quantity: input.quantity || null,
-    note: input.note || null,
-    repeatDays: input.repeatDays ?? null,
-    dueAt: null,
+/**
+ * Adds a task. Sent with a client id (a change queued offline), it is added once however often it is
+ * sent, and an open item of the same name already on that list is reported (both are kept: two people
+ * may well mean two things).
+ */
+export function add(deps: AppDeps, user: SessionUser, input: AddHouseInput): Promise<HouseChangeResult> {
+  return applyOnce(deps.db, user.id, 'house.add', input.clientId, async (trx) => {
+    const task = repo.toTask(
+      await repo.insertTask(trx, user.id, {
+        task: input.task,
+        type: input.type,
+        quantity: input.quantity || null,
+        note: input.note || null,
+        repeatDays: input.repeatDays ?? null,
+        dueAt: null,
+      }),
+    );
+    if (input.clientId !== undefined && (await repo.openNamesake(trx, task.id, task.task, task.type))) return { ...task, conflict: 'alsoOnList' };
+    return task;
   });
-  return repo.toTask(row);
 }
 
 async function lockedTask(trx: Executor, id: number) {
@@ -50,11 +62,17 @@ async function lockedTask(trx: Executor, id: number) {
  * Completes a task. A repeating one gets its next occurrence as a NEW task, due `repeat_days` after
  * this completion (counted from completion, not from the old due date): the completed one stays a
  * record under "Recently done", and Undo can tell exactly which occurrence to take back.
+ *
+ * Completing a completed task is refused, except for a change sent with a client id (made offline):
+ * the member's intent already holds, so it answers the task as it is, marked `alreadyComplete`.
  */
-export function complete(deps: AppDeps, user: SessionUser, input: CompleteHouseInput): Promise<HouseTask> {
-  return deps.db.transaction().execute(async (trx) => {
+export function complete(deps: AppDeps, user: SessionUser, input: CompleteHouseInput): Promise<HouseChangeResult> {
+  return applyOnce(deps.db, user.id, 'house.complete', input.clientId, async (trx) => {
     const task = await lockedTask(trx, input.id);
-    if (task.status === 'Complete') throw new AppError('CONFLICT', houseMessages.alreadyComplete);
+    if (task.status === 'Complete') {
+      if (input.clientId === undefined) throw new AppError('CONFLICT', houseMessages.alreadyComplete);
+      return { ...repo.toTask(task), conflict: 'alreadyComplete', byOther: task.completed_by !== user.id };
+    }
     const now = new Date();
     let nextId: number | null = null;
     if (task.repeat_days !== null) {
@@ -72,11 +90,18 @@ export function complete(deps: AppDeps, user: SessionUser, input: CompleteHouseI
   });
 }
 
-/** Puts a task completed in the last 24 hours back on its list, and takes back the occurrence its completion added. */
-export function undo(deps: AppDeps, input: UndoHouseInput): Promise<HouseTask> {
-  return deps.db.transaction().execute(async (trx) => {
+/**
+ * Puts a task completed in the last 24 hours back on its list, and takes back the occurrence its
+ * completion added. A change sent with a client id finding the task already open answers it as it is,
+ * marked `alreadyOpen` (someone put it back meanwhile).
+ */
+export function undo(deps: AppDeps, user: SessionUser, input: UndoHouseInput): Promise<HouseChangeResult> {
+  return applyOnce(deps.db, user.id, 'house.undo', input.clientId, async (trx) => {
     const task = await lockedTask(trx, input.id);
-    if (task.status !== 'Complete' || task.completed_at === null) throw new AppError('CONFLICT', houseMessages.notComplete);
+    if (task.status !== 'Complete' || task.completed_at === null) {
+      if (input.clientId === undefined) throw new AppError('CONFLICT', houseMessages.notComplete);
+      return { ...repo.toTask(task), conflict: 'alreadyOpen' };
+    }
     if (Date.now() - task.completed_at.getTime() >= HOUSE_RECENT_HOURS * 3600_000) throw new AppError('CONFLICT', houseMessages.undoTooLate);
     if (task.next_id !== null) await repo.deleteOpenTask(trx, task.next_id);
     return repo.toTask(await repo.reopenTask(trx, task.id, task.type));

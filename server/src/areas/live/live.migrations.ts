@@ -28,23 +28,38 @@ const changeTriggers: Migration = {
         end if;
         return null;
       end $$`.execute(db);
-    await sql`create trigger house_tasks_live after insert or update or delete or truncate on house_tasks
-      for each statement execute function site_notify_change('house')`.execute(db);
+    // Row triggers: a statement that changes no row (a claim that lost its race, a purge with nothing
+    // to purge) says nothing, so a read that writes its own cache cannot wake its readers in a loop.
+    // TRUNCATE only has statement triggers.
+    for (const [table, area] of [
+      ['house_tasks', 'house'],
+      ['pictures', 'pictures'],
+      ['game_servers', 'gameServers'],
+    ] as const) {
+      await sql`create trigger ${sql.id(`${table}_live`)} after insert or update or delete on ${sql.id(table)}
+        for each row execute function site_notify_change(${sql.lit(area)})`.execute(db);
+      await sql`create trigger ${sql.id(`${table}_live_truncate`)} after truncate on ${sql.id(table)}
+        for each statement execute function site_notify_change(${sql.lit(area)})`.execute(db);
+    }
     await sql`create trigger todo_tasks_live after insert or update or delete on todo_tasks
       for each row execute function site_notify_change('todo', 'user_id')`.execute(db);
-    await sql`create trigger pictures_live after insert or update or delete or truncate on pictures
-      for each statement execute function site_notify_change('pictures')`.execute(db);
-    await sql`create trigger game_servers_live after insert or update or delete or truncate on game_servers
-      for each statement execute function site_notify_change('gameServers')`.execute(db);
-    await sql`create trigger game_server_status_live after insert or update or delete or truncate on game_server_status
-      for each statement execute function site_notify_change('gameServers')`.execute(db);
+    // The game servers' status cache is written by every list that finds it older than 30 s (the claim,
+    // then the answer): only a change a page shows is news. Ping and the time of the query are not
+    // (the page polls for those), or each list would make every open page list again, for ever.
+    await sql`create trigger game_server_status_live after update on game_server_status for each row
+      when ((old.status, old.players, old.max_players, old.player_names, old.map, old.version, old.online_since)
+        is distinct from (new.status, new.players, new.max_players, new.player_names, new.map, new.version, new.online_since))
+      execute function site_notify_change('gameServers')`.execute(db);
   },
   async down(db: Kysely<any>) {
     for (const [trigger, table] of [
       ['house_tasks_live', 'house_tasks'],
+      ['house_tasks_live_truncate', 'house_tasks'],
       ['todo_tasks_live', 'todo_tasks'],
       ['pictures_live', 'pictures'],
+      ['pictures_live_truncate', 'pictures'],
       ['game_servers_live', 'game_servers'],
+      ['game_servers_live_truncate', 'game_servers'],
       ['game_server_status_live', 'game_server_status'],
     ] as const) {
       await sql`drop trigger ${sql.id(trigger)} on ${sql.id(table)}`.execute(db);

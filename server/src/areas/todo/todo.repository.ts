@@ -25,3 +25,8 @@ export function updateTask(db: Executor, userId: number, id: number, changes: { 
 export function deleteTask(db: Executor, userId: number, id: number) {
   return db.deleteFrom('todo_tasks').where('id', '=', id).where('user_id', '=', userId).returning(columns).executeTakeFirst();
 }
+
+/** One of the member's own tasks, locked for the change that follows. */
+export function findTask(db: Executor, userId: number, id: number) {
+  return db.selectFrom('todo_tasks').select(columns).where('id', '=', id).where('user_id', '=', userId).forUpdate().executeTakeFirst();
+}

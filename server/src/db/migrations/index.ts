@@ -2,13 +2,15 @@ import type { Migration } from 'kysely';
 import type { ServerArea } from '../../areas/area.ts';
 import { serverAreas } from '../../areas/index.ts';
 import * as accounts from './0001_accounts.ts';
+import { clientChangesMigrations } from '../client-changes.ts';
 
 /**
  * Every migration: the accounts tables every area builds on, then each area's own (areas/index.ts).
  * Listed in code, not globbed, so the esbuild bundle carries them. Never rename or edit one that has
  * shipped; areas' names carry a date and the area, so two areas never collide.
  */
-export const migrations: Record<string, Migration> = { '0001_accounts': accounts };
+// The client change ids (client-changes.ts) are shared by the areas the offline queue writes to.
+export const migrations: Record<string, Migration> = { '0001_accounts': accounts, ...clientChangesMigrations };
 for (const area of Object.values<ServerArea>(serverAreas)) {
   for (const [name, migration] of Object.entries(area.migrations ?? {})) {
     if (Object.hasOwn(migrations, name)) throw new Error(`Migration ${name} is declared twice`);

@@ -1,0 +1,107 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { isOnline } from './online.ts';
+import { enqueue, flush, isRetryable, newClientId, pending, subscribeQueue, withdraw, type Outcome, type QueueArea, type QueuedChange, type QueueProcedure } from './offline-queue.ts';
+
+/** How often waiting changes are tried again while the page is open (besides the `online` event and page load). */
+const RETRY_MS = 15_000;
+
+/** A message about what became of a change, shown on the page until dismissed. */
+export type ChangeMessage = { id: string; text: string };
+
+export type OfflineQueueOptions = {
+  /** The signed-in account (its name); null sends straight away and never queues. */
+  account: string | null;
+  area: QueueArea;
+  /** Sends one change (its input carries its client id). */
+  send: (change: QueuedChange) => Promise<unknown>;
+  /** What to tell the member about a change's answer, or null for nothing (`queued`: it had waited in the queue). */
+  describe: (change: QueuedChange, outcome: Outcome, queued: boolean) => string | null;
+  /** After answers: the page reads its list again. */
+  onAnswered: () => void;
+  /** Checks a change before it waits in the queue (the server cannot yet): the refusal to show, or null. */
+  check?: (procedure: QueueProcedure, input: Record<string, unknown>) => string | null;
+};
+
+/**
+ * A list page's writes through the offline queue (lib/offline-queue.ts). `submit` sends a change at
+ * once when the browser is online and nothing older waits; otherwise, or when the sending meets no
+ * server, the change waits in the queue (and `waiting` lists it, for the page's "Waiting" rows and its
+ * "2 changes waiting" badge). A refusal of a change sent at once is thrown, as the mutation's was.
+ * Waiting changes are sent on page load, on the `online` event and every RETRY_MS.
+ */
+export function useOfflineQueue(options: OfflineQueueOptions) {
+  const { account, area } = options;
+  const latest = useRef(options);
+  useEffect(() => {
+    latest.current = options;
+  });
+  const [waiting, setWaiting] = useState<QueuedChange[]>([]);
+  const [messages, setMessages] = useState<ChangeMessage[]>([]);
+
+  const tell = useCallback((change: QueuedChange, outcome: Outcome, queued: boolean) => {
+    const text = latest.current.describe(change, outcome, queued);
+    if (text !== null) setMessages((shown) => [...shown.filter((m) => m.id !== change.clientId), { id: change.clientId, text }]);
+  }, []);
+
+  useEffect(() => {
+    let current = true;
+    const reread = () => {
+      if (account === null) return setWaiting([]);
+      void pending(account, area).then((changes) => current && setWaiting(changes));
+    };
+    reread();
+    const unsubscribe = subscribeQueue(reread);
+    return () => {
+      current = false;
+      unsubscribe();
+    };
+  }, [account, area]);
+
+  const sendWaiting = useCallback(async () => {
+    if (account === null || !isOnline()) return;
+    const answered = await flush(account, area, (change) => latest.current.send(change), (change, outcome) => tell(change, outcome, true));
+    if (answered > 0) latest.current.onAnswered();
+  }, [account, area, tell]);
+
+  useEffect(() => {
+    const send = () => void sendWaiting().catch(() => {});
+    send();
+    window.addEventListener('online', send);
+    const timer = setInterval(send, RETRY_MS);
+    return () => {
+      window.removeEventListener('online', send);
+      clearInterval(timer);
+    };
+  }, [sendWaiting]);
+
+  /** Makes a change: 'sent' when the server has applied it, 'queued' when it waits. */
+  const submit = useCallback(
+    async (procedure: QueueProcedure, input: Record<string, unknown>, label: string): Promise<'sent' | 'queued'> => {
+      const clientId = newClientId();
+      const change: QueuedChange = { clientId, account: account ?? '', procedure, input: { ...input, clientId }, label, createdAt: Date.now() };
+      const sendNow = async () => {
+        tell(change, { kind: 'applied', result: await latest.current.send(change) }, false);
+        latest.current.onAnswered();
+        return 'sent' as const;
+      };
+      if (account === null) return sendNow();
+      // Sent at once only when nothing older waits: the queue keeps the order changes were made in.
+      if (isOnline() && (await pending(account, area)).length === 0) {
+        try {
+          return await sendNow();
+        } catch (error) {
+          if (!isRetryable(error)) throw error;
+        }
+      }
+      const refusal = latest.current.check?.(procedure, input) ?? null;
+      if (refusal !== null) throw new Error(refusal);
+      await enqueue(change);
+      void sendWaiting().catch(() => {});
+      return 'queued';
+    },
+    [account, area, sendWaiting, tell],
+  );
+
+  const dismiss = useCallback((id: string) => setMessages((shown) => shown.filter((m) => m.id !== id)), []);
+  return { waiting, submit, withdraw, messages, dismiss };
+}
