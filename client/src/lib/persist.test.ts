@@ -13,7 +13,7 @@ async function kept(): Promise<Kept | undefined> {
 }
 const keptPaths = async () => ((await kept())?.client.clientState.queries ?? []).map((q) => pathOf(q.queryKey)).sort();
 
-/** Waits for the throttled write (250 ms) to reach IndexedDB. */
+/** Waits for the throttled write (100 ms) to reach IndexedDB. */
 const written = () => new Promise((resolve) => setTimeout(resolve, 400));
 
 function client(): QueryClient {

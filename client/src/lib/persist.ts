@@ -26,7 +26,7 @@ export const PERSIST_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 /** Bump when the shape of a kept answer changes, so an old copy is dropped instead of shown. */
 const PERSIST_VERSION = '1';
 const ENTRY = 'queries';
-const WRITE_EVERY_MS = 250;
+const WRITE_EVERY_MS = 100;
 
 type Account = string | null;
 type Stored = { account: Account; client: PersistedClient };
@@ -77,7 +77,7 @@ export type AccountPersister = Persister & {
   accountChanged(): Promise<void>;
 };
 
-/** The persister: one IndexedDB entry (idb-keyval), written at most every 250 ms and when the page is left. */
+/** The persister: one IndexedDB entry (idb-keyval), written at most every 100 ms and when the page is left. */
 export function createIdbPersister(store: () => UseStore = lazyStore()): AccountPersister {
   let accountSince = 0;
   let latest: PersistedClient | null = null;
@@ -148,8 +148,8 @@ function isNetworkFailure(error: unknown): boolean {
 
 /**
  * Puts the kept answers into the cache where the page has none, when the network fails it: at start
- * while offline, when the site becomes unreachable (lib/online.ts), and when a kept query's call fails
- * without an answer. Never another account's: only when the cache's login status (if any) is the kept one's.
+ * while offline, when the site becomes unreachable (lib/online.ts), when a kept query's call fails
+ * without an answer, and when one is held back (paused) with nothing to show. Never another account's: only when the cache's login status (if any) is the kept one's.
  */
 export function fillFromKept(queryClient: QueryClient, persister: Persister): () => void {
   const fill = async () => {
@@ -167,7 +167,11 @@ export function fillFromKept(queryClient: QueryClient, persister: Persister): ()
   onChange();
   const stopWatching = onOnlineChange(onChange);
   const unsubscribe = queryClient.getQueryCache().subscribe((event) => {
-    if (event.type === 'updated' && event.action.type === 'error' && isPersistedKey(event.query.queryKey) && isNetworkFailure(event.action.error)) void fill();
+    if (event.type !== 'updated' || !isPersistedKey(event.query.queryKey)) return;
+    const failed = event.action.type === 'error' && isNetworkFailure(event.action.error);
+    // A call react-query holds back while the site is unreachable, with nothing to show meanwhile.
+    const waiting = event.action.type === 'pause' && event.query.state.data === undefined;
+    if (failed || waiting) void fill();
   });
   return () => {
     stopWatching();
