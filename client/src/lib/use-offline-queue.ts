@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { isOnline } from './online.ts';
+import { isOnline, onOnlineChange } from './online.ts';
 import { enqueue, flush, isRetryable, newClientId, pending, subscribeQueue, withdraw, type Outcome, type QueueArea, type QueuedChange, type QueueProcedure } from './offline-queue.ts';
 
 /** How often waiting changes are tried again while the page is open (besides the `online` event and page load). */
@@ -27,7 +27,7 @@ export type OfflineQueueOptions = {
  * once when the browser is online and nothing older waits; otherwise, or when the sending meets no
  * server, the change waits in the queue (and `waiting` lists it, for the page's "Waiting" rows and its
  * "2 changes waiting" badge). A refusal of a change sent at once is thrown, as the mutation's was.
- * Waiting changes are sent on page load, on the `online` event and every RETRY_MS.
+ * Waiting changes are sent on page load, when the site is reachable again and every RETRY_MS.
  */
 export function useOfflineQueue(options: OfflineQueueOptions) {
   const { account, area } = options;
@@ -66,10 +66,14 @@ export function useOfflineQueue(options: OfflineQueueOptions) {
   useEffect(() => {
     const send = () => void sendWaiting().catch(() => {});
     send();
-    window.addEventListener('online', send);
+    // Back online: the browser's `online` event, or the server answering again after calls that got
+    // no answer (lib/online.ts), whichever comes first.
+    const unsubscribe = onOnlineChange(() => {
+      if (isOnline()) send();
+    });
     const timer = setInterval(send, RETRY_MS);
     return () => {
-      window.removeEventListener('online', send);
+      unsubscribe();
       clearInterval(timer);
     };
   }, [sendWaiting]);
