@@ -144,9 +144,18 @@ describeInBrowser('offline: the installable app reads its lists with no network'
     await site.screenshot(page, 'offline-house-desktop');
     await page.setViewportSize(PHONE);
 
-    // Back online: "Offline" goes and the page reads the server again.
+    // A change made on the page opened with no network waits in the queue, marked as such.
+    await task.fill('Eggs');
+    await page.getByRole('button', { name: 'To Get', exact: true }).click();
+    await page.getByText('1 change waiting', { exact: true }).waitFor();
+
+    // Back online: "Offline" goes, the waiting change is sent (once) and the page reads the server again.
     await context.setOffline(false);
     await offlineBadge(page).waitFor({ state: 'hidden' });
+    await page.getByText('1 change waiting', { exact: true }).waitFor({ state: 'hidden' });
+    await page.reload();
+    await page.getByRole('cell', { name: 'Eggs', exact: true }).waitFor();
+    await expect(page.getByRole('cell', { name: 'Eggs', exact: true }).count()).resolves.toBe(1);
     await task.fill('Bread');
     await page.getByRole('button', { name: 'To Get', exact: true }).click();
     await page.getByRole('cell', { name: 'Bread', exact: true }).waitFor();
