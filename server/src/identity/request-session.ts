@@ -1,7 +1,7 @@
 import type {} from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from './session-user.ts';
-import type { SessionStore } from './sessions.ts';
+import { findSession, type SessionLookup, type SessionStore } from './sessions.ts';
 
 export const SESSION_COOKIE = 'sid';
 /** The device cookie of a browser that signed in before (areas/auth/devices.ts). */
@@ -88,14 +88,14 @@ export function resolveSession(sessions: SessionStore, req: FastifyRequest, repl
     set: (t) => new ReplySessionCookie(req, reply, DEVICE_MAX_AGE, DEVICE_COOKIE).set(t),
   };
   if (!token) return { user: null, sessionHash: null, cookie, device };
-  const cached = sessions.cached(token);
-  if (cached) return { user: cached.user, sessionHash: cached.tokenHash, cookie, device };
-  return sessions.lookup(token).then((found) => {
+  const settle = (found: SessionLookup | null): RequestSession => {
     if (!found) {
       cookie.clear();
       return { user: null, sessionHash: null, cookie, device };
     }
     if (found.renewed) cookie.set(token);
     return { user: found.user, sessionHash: found.tokenHash, cookie, device };
-  });
+  };
+  const found = findSession(sessions, token);
+  return found instanceof Promise ? found.then(settle) : settle(found);
 }

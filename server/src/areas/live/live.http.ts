@@ -7,6 +7,7 @@ import type { HttpRegistrar } from '../../http/routes.ts';
 import { servedPort } from '../../http/ports.ts';
 import { sessionTokenOf } from '../../identity/request-session.ts';
 import type { SessionUser } from '../../identity/session-user.ts';
+import { findSession } from '../../identity/sessions.ts';
 import type { Change, FeedMessage } from './change-feed.ts';
 
 /** A comment line this often keeps proxies and the browser from taking a quiet stream for a dead one. */
@@ -63,12 +64,8 @@ function openStream(req: FastifyRequest, reply: FastifyReply, deps: AppDeps, per
   /** The viewer now, at once when the session cache knows (nearly always), else after a lookup. */
   const viewerNow = (): SessionUser | null | Promise<SessionUser | null> => {
     if (!token) return null;
-    const cached = deps.sessions.cached(token);
-    if (cached) return cached.user;
-    return deps.sessions.lookup(token).then(
-      (found) => found?.user ?? null,
-      () => null,
-    );
+    const found = findSession(deps.sessions, token);
+    return found instanceof Promise ? found.then((f) => f?.user ?? null, () => null) : found.user;
   };
 
   reply.hijack();
@@ -95,18 +92,10 @@ function openStream(req: FastifyRequest, reply: FastifyReply, deps: AppDeps, per
     else if (mayHear(message.change, viewer, port)) res.write(changeText(message.change));
   };
   const deliver = (message: FeedMessage) => {
-    if (queue === null) {
-      const viewer = message.kind === 'resync' ? null : viewerNow();
-      if (!(viewer instanceof Promise)) return send(message, viewer);
-      const waiting: Promise<void> = viewer.then((v) => {
-        send(message, v);
-        if (queue === waiting) queue = null;
-      });
-      queue = waiting;
-      return;
-    }
-    const waiting: Promise<void> = queue.then(async () => {
-      send(message, message.kind === 'resync' ? null : await viewerNow());
+    const viewer = message.kind === 'resync' ? null : viewerNow();
+    if (queue === null && !(viewer instanceof Promise)) return send(message, viewer);
+    const waiting: Promise<void> = (queue ?? Promise.resolve()).then(async () => {
+      send(message, await viewer);
       if (queue === waiting) queue = null;
     });
     queue = waiting;

@@ -11,9 +11,14 @@ import { ownerColors } from './settings.service.ts';
  * colours. Revalidated on every use (`no-cache`), so a colour change reaches the next install.
  */
 export function settingsHttp(routes: HttpRegistrar, deps: AppDeps): void {
+  // The build's file does not change under a running server: read once (again after a failure).
+  let base: Promise<WebManifest> | null = null;
   routes.route('GET /manifest.webmanifest', async (_req, reply) => {
-    const base = await readBase(deps.config.clientDist);
-    const manifest = withOwnerColors(base, await ownerColors(deps));
+    base ??= readBase(deps.config.clientDist).catch((error: unknown) => {
+      base = null;
+      throw error;
+    });
+    const manifest = withOwnerColors(await base, await ownerColors(deps));
     return reply.header('cache-control', 'no-cache').type('application/manifest+json; charset=utf-8').send(JSON.stringify(manifest));
   });
 }
