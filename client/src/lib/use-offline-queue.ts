@@ -1,6 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { addHouseInput, completeHouseInput, undoHouseInput, type AddHouseInput, type CompleteHouseInput, type UndoHouseInput } from '@site/contracts/house';
+import { addTodoInput, updateTodoInput, type AddTodoInput, type UpdateTodoInput } from '@site/contracts/todo';
 import { isOnline, onOnlineChange } from './online.ts';
 import { enqueue, flush, isRetryable, newClientId, pending, subscribeQueue, withdraw, type Outcome, type QueueArea, type QueuedChange, type QueueProcedure } from './offline-queue.ts';
+import { trpc } from './trpc.ts';
 
 /** How often waiting changes are tried again while the page is open (besides the `online` event and page load). */
 const RETRY_MS = 15_000;
@@ -9,17 +12,18 @@ const RETRY_MS = 15_000;
 export type ChangeMessage = { id: string; text: string };
 
 export type OfflineQueueOptions = {
-  /** The signed-in account (its name); null sends straight away and never queues. */
-  account: string | null;
   area: QueueArea;
-  /** Sends one change (its input carries its client id). */
-  send: (change: QueuedChange) => Promise<unknown>;
   /** What to tell the member about a change's answer, or null for nothing (`queued`: it had waited in the queue). */
   describe: (change: QueuedChange, outcome: Outcome, queued: boolean) => string | null;
-  /** After answers: the page reads its list again. */
-  onAnswered: () => void;
-  /** Checks a change before it waits in the queue (the server cannot yet): the refusal to show, or null. */
-  check?: (procedure: QueueProcedure, input: Record<string, unknown>) => string | null;
+};
+
+/** Each procedure's input schema: a change is checked before it waits in the queue (the server cannot check it yet). */
+const INPUTS: Record<QueueProcedure, { safeParse(input: unknown): { error?: { issues: { message: string }[] } } }> = {
+  'house.add': addHouseInput,
+  'house.complete': completeHouseInput,
+  'house.undo': undoHouseInput,
+  'todo.add': addTodoInput,
+  'todo.update': updateTodoInput,
 };
 
 /**
@@ -30,10 +34,32 @@ export type OfflineQueueOptions = {
  * Waiting changes are sent on page load, when the site is reachable again and every RETRY_MS.
  */
 export function useOfflineQueue(options: OfflineQueueOptions) {
-  const { account, area } = options;
-  const latest = useRef(options);
+  const { area } = options;
+  // Changes are kept per account: the signed-in name, lower case (names are unique ignoring case).
+  const account = trpc.auth.status.useQuery().data?.user?.toLowerCase() ?? null;
+  const utils = trpc.useUtils();
+  const calls = {
+    send(change: QueuedChange): Promise<unknown> {
+      const input = change.input;
+      switch (change.procedure) {
+        case 'house.add':
+          return utils.client.house.add.mutate(input as AddHouseInput);
+        case 'house.complete':
+          return utils.client.house.complete.mutate(input as CompleteHouseInput);
+        case 'house.undo':
+          return utils.client.house.undo.mutate(input as UndoHouseInput);
+        case 'todo.add':
+          return utils.client.todo.add.mutate(input as AddTodoInput);
+        case 'todo.update':
+          return utils.client.todo.update.mutate(input as UpdateTodoInput);
+      }
+    },
+    /** After answers: the page reads its list again. */
+    onAnswered: () => void (area === 'house' ? utils.house.list.invalidate() : utils.todo.list.invalidate()),
+  };
+  const latest = useRef({ ...options, ...calls });
   useEffect(() => {
-    latest.current = options;
+    latest.current = { ...options, ...calls };
   });
   const [waiting, setWaiting] = useState<QueuedChange[]>([]);
   const [messages, setMessages] = useState<ChangeMessage[]>([]);
@@ -97,8 +123,8 @@ export function useOfflineQueue(options: OfflineQueueOptions) {
           if (!isRetryable(error)) throw error;
         }
       }
-      const refusal = latest.current.check?.(procedure, input) ?? null;
-      if (refusal !== null) throw new Error(refusal);
+      const refusal = INPUTS[procedure].safeParse(input).error?.issues[0]?.message;
+      if (refusal !== undefined) throw new Error(refusal);
       await enqueue(change);
       void sendWaiting().catch(() => {});
       return 'queued';

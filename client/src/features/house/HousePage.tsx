@@ -1,15 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import {
-  HOUSE_NOTE_MAX,
-  HOUSE_QUANTITY_MAX,
-  HOUSE_TASK_MAX,
-  addHouseInput,
-  isRecentlyDone,
-  type AddHouseInput,
-  type CompleteHouseInput,
-  type HouseType,
-  type UndoHouseInput,
-} from '@site/contracts/house';
+import { HOUSE_NOTE_MAX, HOUSE_QUANTITY_MAX, HOUSE_TASK_MAX, isRecentlyDone, type HouseType } from '@site/contracts/house';
 import { ChangeMessages } from '../../components/ChangeMessages.tsx';
 import { DataTable } from '../../components/DataTable.tsx';
 import { SyncStatus } from '../../components/SyncStatus.tsx';
@@ -18,7 +8,7 @@ import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { viewerOf } from '../../lib/access.ts';
 import { useLive } from '../../lib/live.ts';
-import { errorMessage, type QueuedChange } from '../../lib/offline-queue.ts';
+import { errorMessage } from '../../lib/offline-queue.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { useOfflineQueue } from '../../lib/use-offline-queue.ts';
 import { describeHouseOutcome, overlayHouse, type ShownHouseTask } from './house-offline.ts';
@@ -103,18 +93,7 @@ export default function HousePage() {
   const [note, setNote] = useState('');
   const [repeat, setRepeat] = useState('');
   // Writes go through the offline queue: sent at once when online, else kept until the network returns.
-  const queue = useOfflineQueue({
-    account: status.data?.user?.toLowerCase() ?? null,
-    area: 'house',
-    send: (change: QueuedChange) => {
-      if (change.procedure === 'house.add') return utils.client.house.add.mutate(change.input as AddHouseInput);
-      if (change.procedure === 'house.complete') return utils.client.house.complete.mutate(change.input as CompleteHouseInput);
-      return utils.client.house.undo.mutate(change.input as UndoHouseInput);
-    },
-    describe: describeHouseOutcome,
-    check: (procedure, input) => (procedure === 'house.add' ? (addHouseInput.safeParse(input).error?.issues[0]?.message ?? null) : null),
-    onAnswered: () => void utils.house.list.invalidate(),
-  });
+  const queue = useOfflineQueue({ area: 'house', describe: describeHouseOutcome });
   const [adding, setAdding] = useState(false);
   const [addError, setAddError] = useState<string | null>(null);
   const [changing, setChanging] = useState(false);
@@ -160,7 +139,6 @@ export default function HousePage() {
   const onComplete = (row: ShownHouseTask) => change('house.complete', row);
   const onUndo = (row: ShownHouseTask) => change('house.undo', row);
   const recent = all.filter((t) => isRecentlyDone(t, now)).reverse();
-  const busy = changing;
 
   return (
     <main className="page house-page">
@@ -196,9 +174,9 @@ export default function HousePage() {
       <Loaded query={tasks} what="the list" loading="Loading the list...">
         {() => (
           <div className="house-grid">
-            <HouseTable title="House To Do:" id="house-todo-title" tasks={ofType('To Do')} manage={manage} action="Complete" onAction={onComplete} busy={busy} />
-            <HouseTable title="House To Get:" id="house-toget-title" tasks={ofType('To Get')} manage={manage} action="Complete" onAction={onComplete} busy={busy} />
-            <HouseTable title="Recently done" id="house-done-title" tasks={recent} manage={manage} action="Undo" onAction={onUndo} busy={busy} />
+            <HouseTable title="House To Do:" id="house-todo-title" tasks={ofType('To Do')} manage={manage} action="Complete" onAction={onComplete} busy={changing} />
+            <HouseTable title="House To Get:" id="house-toget-title" tasks={ofType('To Get')} manage={manage} action="Complete" onAction={onComplete} busy={changing} />
+            <HouseTable title="Recently done" id="house-done-title" tasks={recent} manage={manage} action="Undo" onAction={onUndo} busy={changing} />
           </div>
         )}
       </Loaded>

@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { addTodoInput, parseTodoStatus, todoMessages, type AddTodoInput, type UpdateTodoInput } from '@site/contracts/todo';
+import { parseTodoStatus, todoMessages } from '@site/contracts/todo';
 import { ChangeMessages } from '../../components/ChangeMessages.tsx';
 import { DataTable } from '../../components/DataTable.tsx';
 import { SyncStatus } from '../../components/SyncStatus.tsx';
@@ -7,7 +7,7 @@ import { Loaded } from '../../components/Loaded.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { useLive } from '../../lib/live.ts';
-import { errorMessage, type QueuedChange } from '../../lib/offline-queue.ts';
+import { errorMessage } from '../../lib/offline-queue.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { useOfflineQueue } from '../../lib/use-offline-queue.ts';
 import { describeTodoOutcome, overlayTodo, type ShownTodoTask } from './todo-offline.ts';
@@ -22,17 +22,8 @@ export default function TodoPage() {
   const utils = trpc.useUtils();
   const [task, setTask] = useState('');
   const [showAbandoned, setShowAbandoned] = useState(false);
-  const status = trpc.auth.status.useQuery();
   // Writes go through the offline queue: sent at once when online, else kept until the network returns.
-  const queue = useOfflineQueue({
-    account: status.data?.user?.toLowerCase() ?? null,
-    area: 'todo',
-    send: (change: QueuedChange) =>
-      change.procedure === 'todo.add' ? utils.client.todo.add.mutate(change.input as AddTodoInput) : utils.client.todo.update.mutate(change.input as UpdateTodoInput),
-    describe: describeTodoOutcome,
-    check: (procedure, input) => (procedure === 'todo.add' ? (addTodoInput.safeParse(input).error?.issues[0]?.message ?? null) : null),
-    onAnswered: () => void utils.todo.list.invalidate(),
-  });
+  const queue = useOfflineQueue({ area: 'todo', describe: describeTodoOutcome });
   const [adding, setAdding] = useState(false);
   const [addError, setAddError] = useState<string | null>(null);
   useEffect(() => {
