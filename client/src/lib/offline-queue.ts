@@ -110,11 +110,14 @@ export async function pending(account: string, area?: QueueArea): Promise<Queued
   return rows.filter((c) => area === undefined || areaOf(c.procedure) === area).map(({ seq: _seq, ...change }) => change);
 }
 
-async function remove(clientId: string): Promise<void> {
+/** Takes a change out of the queue; false when it is no longer there (sent or taken back meanwhile). */
+async function remove(clientId: string): Promise<boolean> {
   const db = await database();
   const key = await db.getKeyFromIndex('changes', 'clientId', clientId);
-  if (key !== undefined) await db.delete('changes', key);
+  if (key === undefined) return false;
+  await db.delete('changes', key);
   changed();
+  return true;
 }
 
 /**
@@ -180,12 +183,5 @@ export function flush(
  * been sent already, so the caller sends its own change instead.
  */
 export function withdraw(clientId: string): Promise<boolean> {
-  return exclusively(async () => {
-    const db = await database();
-    const key = await db.getKeyFromIndex('changes', 'clientId', clientId);
-    if (key === undefined) return false;
-    await db.delete('changes', key);
-    changed();
-    return true;
-  });
+  return exclusively(() => remove(clientId));
 }
