@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { LIVE_EVENTS, LIVE_PATH, isLiveArea, type LiveArea } from '@site/contracts/live';
+import { reportReachable } from './online.ts';
 
 /**
  * Live pages. A page names the areas it shows (`useLive(['house'])`); while any such page is open the
@@ -100,6 +101,8 @@ function follow(): () => void {
     source = es;
     es.addEventListener('ready', () => {
       failures = 0;
+      // The server answered: the site is reachable (lib/online.ts), whatever the last call said.
+      reportReachable(true);
       if (opens++ > 0) {
         share({ type: 'resync' });
         for (const hook of reconnectHooks) hook();

@@ -1,8 +1,7 @@
 import { createStore, del, get, update, type UseStore } from 'idb-keyval';
 import { hydrate, onlineManager, type DehydratedState, type Query, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { persistQueryClientSubscribe, type PersistedClient, type Persister } from '@tanstack/react-query-persist-client';
-import { onLiveReconnect } from './live.ts';
-import { isOnline, onOnlineChange, reportReachable } from './online.ts';
+import { isOnline, onOnlineChange } from './online.ts';
 import { throttle } from './throttle.ts';
 
 /**
@@ -193,8 +192,6 @@ export function keepForOffline(queryClient: QueryClient): () => void {
   // and calls again (refetchOnReconnect) once it answers.
   onlineManager.setEventListener((setOnline) => onOnlineChange(() => setOnline(isOnline())));
   const stops = [
-    // The live feed connecting again is an answer from the server too.
-    onLiveReconnect(() => reportReachable(true)),
     forgetOtherAccounts(queryClient, persister),
     fillFromKept(queryClient, persister),
     persistQueryClientSubscribe({
