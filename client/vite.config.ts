@@ -6,7 +6,8 @@ import { build, createServer, defineConfig, type InlineConfig, type Plugin } fro
 import { VitePWA } from 'vite-plugin-pwa';
 // A relative path: the config loader leaves workspace packages to Node, which cannot run .ts.
 import { DEFAULT_COLORS } from '../contracts/src/settings/settings.schemas.ts';
-import { WEB_MANIFEST_BASE_FILE, withOwnerColors, type WebManifest } from '../contracts/src/settings/web-manifest.ts';
+import { WEB_MANIFEST_BASE_FILE, type WebManifest } from '../contracts/src/settings/web-manifest.ts';
+import { SERVER_PREFIXES } from '../contracts/src/server-paths.ts';
 import { owner } from './src/owner.config.ts';
 import { colorsToCss } from './src/lib/colors.ts';
 import { compressBuild } from './precompress.ts';
@@ -51,25 +52,22 @@ function pageTemplate(): Plugin {
  * GET /manifest.webmanifest): the owner's title, the hub as the start page, the icons of `npm run icons`.
  */
 function webManifestBase(): WebManifest {
-  return withOwnerColors(
-    {
-      id: '/',
-      name: owner.siteTitle,
-      short_name: owner.siteTitle.length <= 12 ? owner.siteTitle : owner.shortTitle,
-      description: owner.tagline,
-      start_url: '/personal',
-      scope: '/',
-      display: 'standalone',
-      background_color: DEFAULT_COLORS.backgroundColor,
-      theme_color: DEFAULT_COLORS.menuColor,
-      icons: [
-        { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
-        { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
-        { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
-      ],
-    },
-    DEFAULT_COLORS,
-  );
+  return {
+    id: '/',
+    name: owner.siteTitle,
+    short_name: owner.siteTitle.length <= 12 ? owner.siteTitle : owner.shortTitle,
+    description: owner.tagline,
+    start_url: '/personal',
+    scope: '/',
+    display: 'standalone',
+    background_color: DEFAULT_COLORS.backgroundColor,
+    theme_color: DEFAULT_COLORS.menuColor,
+    icons: [
+      { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+      { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+      { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+  };
 }
 
 function webManifestFile(): Plugin {
@@ -138,10 +136,15 @@ function aboutPage(): Plugin {
 
 /**
  * Paths the server answers itself: a navigation there must reach the network, never the app's shell
- * (server/src/http/static.ts SERVER_PREFIXES, the HTTP routes of the permission table, the live feed,
+ * (SERVER_PREFIXES, the HTTP routes of the permission table, the live feed,
  * the prerendered About page and the static trade-game images).
  */
-const NOT_THE_APP = [/^\/(trpc|api|private|events|healthz|assets|about|trade-game)(\/|$)/, /^\/manifest\.webmanifest$/, /^\/sw\.js$/, /^\/workbox-/];
+const NOT_THE_APP = [
+  new RegExp(`^(${[...SERVER_PREFIXES, '/events', '/about', '/trade-game'].join('|')})(/|$)`),
+  /^\/manifest\.webmanifest$/,
+  /^\/sw\.js$/,
+  /^\/workbox-/,
+];
 
 /**
  * The service worker (Workbox's generateSW through vite-plugin-pwa): precaches the shell and every

@@ -3,6 +3,7 @@ export * from './access.ts';
 export * from './text.ts';
 export * from './row-id.ts';
 export * from './client-change.ts';
+export * from './server-paths.ts';
 export * from './area.ts';
 export * from './permissions.ts';
 export * from './legacy-api.ts';

@@ -2,9 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
-
-/** Paths that belong to the server: an unknown one is a JSON 404, never the client's page. */
-const SERVER_PREFIXES = ['/api', '/trpc', '/private', '/healthz', '/assets'];
+import { SERVER_PREFIXES } from '@site/contracts';
 
 function isFile(file: string): boolean {
   try {
