@@ -13,6 +13,7 @@ export const todoMessages = {
   invalidStatus: (entered: string) => `${entered} is not a valid status.`,
   notFound: 'No such task',
   badId: 'A task is named by its id, a whole number',
+  badSeen: 'Seen must be a status',
 } as const;
 
 /**
@@ -71,7 +72,7 @@ export const updateTodoInput = z.object({
   status: todoStatusWord,
   clientId: clientChangeId.optional(),
   /** The status the member saw when making the change (sent by the offline queue), to tell them when it changed meanwhile. */
-  seen: z.enum(TODO_STATUSES, { error: 'Seen must be a status' }).optional(),
+  seen: z.enum(TODO_STATUSES, { error: todoMessages.badSeen }).optional(),
 });
 export type UpdateTodoInput = z.infer<typeof updateTodoInput>;
 
