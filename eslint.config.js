@@ -28,6 +28,18 @@ export function featureZones(featuresDir) {
     }));
 }
 
+/**
+ * A feature never imports from the app shell (`appDir`: providers, router, layout); what features
+ * share with it lives in client/src/components or client/src/lib.
+ */
+export function appShellZone(featuresDir, appDir) {
+  return {
+    target: `./${featuresDir}`,
+    from: `./${appDir}`,
+    message: `Features do not import from the app shell (${appDir}): move what they share to client/src/components or client/src/lib.`,
+  };
+}
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/test-output/**', 'data/**', '**/.turbo/**', `${lintFixtures}/**`] },
   js.configs.recommended,
@@ -41,7 +53,8 @@ export default tseslint.config(
   },
   {
     // Module boundaries: no import cycles anywhere in the workspace's TypeScript (the @site/* packages
-    // resolve through their package.json exports to .ts sources), and no imports between client features.
+    // resolve through their package.json exports to .ts sources), no imports between client features, and
+    // none from a feature into the app shell.
     files: ['**/*.{ts,tsx,mts}'],
     plugins: { 'import-x': importX },
     settings: {
@@ -60,7 +73,12 @@ export default tseslint.config(
         'error',
         {
           basePath: root,
-          zones: [...featureZones('client/src/features'), ...featureZones(`${lintFixtures}/features`)],
+          zones: [
+            ...featureZones('client/src/features'),
+            appShellZone('client/src/features', 'client/src/app'),
+            ...featureZones(`${lintFixtures}/features`),
+            appShellZone(`${lintFixtures}/shell/features`, `${lintFixtures}/shell/app`),
+          ],
         },
       ],
     },
@@ -72,16 +90,6 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
-      // The production build runs on preact/compat (docs/benchmarks.md), which has none of these.
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            { name: 'react', importNames: ['use', 'useActionState', 'useOptimistic'], message: 'preact/compat (the production build) has no such hook.' },
-            { name: 'react-dom', importNames: ['useFormStatus', 'useFormState'], message: 'preact/compat (the production build) has no such hook.' },
-          ],
-        },
-      ],
     },
   },
   {

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { build, createServer, defineConfig, type InlineConfig, type Plugin } from 'vite';
+import { build, createServer, defineConfig, parseAst, type InlineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 // A relative path: the config loader leaves workspace packages to Node, which cannot run .ts.
 import { DEFAULT_COLORS } from '../contracts/src/settings/settings.schemas.ts';
@@ -11,6 +11,7 @@ import { SERVER_PREFIXES } from '../contracts/src/server-paths.ts';
 import { owner } from './src/owner.config.ts';
 import { colorsToCss } from './src/lib/colors.ts';
 import { compressBuild } from './precompress.ts';
+import { ABOUT_REPORT, APP_REPORT } from './first-load.ts';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const apiTarget = process.env.API_URL ?? `http://localhost:${process.env.PORT ?? '8080'}`;
@@ -18,21 +19,53 @@ const apiTarget = process.env.API_URL ?? `http://localhost:${process.env.PORT ??
 /** The manifest of the About page's own build (the app's is .vite/manifest.json; client/first-load.ts reads both). */
 const ABOUT_MANIFEST = '.vite/about-manifest.json';
 
+/** The modules of every chunk with the bytes each adds to it (minified), for bench:client's bundle report. */
+function bundleReport(fileName: string): Plugin {
+  return {
+    name: 'site-bundle-report',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const report: Record<string, Record<string, number>> = {};
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        report[chunk.fileName] = Object.fromEntries(Object.entries(chunk.modules).map(([id, module]) => [id, module.renderedLength]));
+      }
+      this.emitFile({ type: 'asset', fileName, source: JSON.stringify(report) });
+    },
+  };
+}
+
+type Node = { type: string; start: number; end: number; declaration?: Node | null; declarations?: { init?: Node | null }[] };
+
 /**
- * Production builds run on Preact's React-compatible runtime in place of React: the app (a shell of
- * about 70 KB gzip instead of React's 125 KB) and the public About page, built on its own (the same
- * components: the About cards, the navbar, the loading cover) so a visitor's first load is a few KB.
- * `npm run dev` and the unit tests (jsdom) run React; the browser tests (client/e2e) run the build.
+ * The contracts' schema modules hold declarations only (contracts/package.json says `sideEffects:
+ * false`), but a bundler cannot see that `field.optional()` on a schema kept in a constant is pure.
+ * So each top-level constant computed by a call is wrapped in an IIFE marked pure: evaluated where
+ * it was, dropped when no page uses it. A page that needs an area's messages or rules then leaves its
+ * schemas, and the zod runtime, behind (zod's own builders are marked pure: `manualPureFunctions`).
  */
-const preactInPlaceOfReact = {
-  'react-dom/client': 'preact/compat/client',
-  'react-dom/server': 'preact/compat/server',
-  'react-dom': 'preact/compat',
-  'react/jsx-runtime': 'preact/jsx-runtime',
-  'react/jsx-dev-runtime': 'preact/jsx-runtime',
-  react: 'preact/compat',
-};
-const aliasList = Object.entries(preactInPlaceOfReact).map(([find, replacement]) => ({ find: new RegExp(`^${find}$`), replacement }));
+function pureContractSchemas(): Plugin {
+  return {
+    name: 'site-pure-contract-schemas',
+    apply: 'build',
+    transform(code, id) {
+      if (!/[\\/]contracts[\\/]src[\\/][^?]*\.ts$/.test(id)) return null;
+      const program = parseAst(code) as unknown as { body: Node[] };
+      const inits: Node[] = [];
+      for (const statement of program.body) {
+        const declaration = statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement;
+        if (declaration?.type !== 'VariableDeclaration') continue;
+        for (const { init } of declaration.declarations ?? []) if (init && (init.type === 'CallExpression' || init.type === 'NewExpression')) inits.push(init);
+      }
+      if (inits.length === 0) return null;
+      let out = code;
+      for (const init of inits.sort((a, b) => b.start - a.start)) {
+        out = `${out.slice(0, init.start)}/* @__PURE__ */ (() => (${out.slice(init.start, init.end)}))()${out.slice(init.end)}`;
+      }
+      return { code: out, map: null };
+    },
+  };
+}
 
 /** Fills the owner's title and paints the default colours before any script runs (a style attribute, which the CSP allows). */
 function pageTemplate(): Plugin {
@@ -81,9 +114,10 @@ function webManifestFile(): Plugin {
 }
 
 /**
- * After the app's build: builds the About page (Preact, into the same folder), renders it to static
- * markup inside dist/about/index.html so the public page shows its content at once and only needs a
- * small script to hydrate, and writes the .br and .gz files of the whole build.
+ * After the app's build: builds the About page on its own (into the same folder), renders it with
+ * react-dom/server into dist/about/index.html, so the HTML is the whole page and its first load is a
+ * few KB of plain script (src/about-page/start.ts; React hydrates later from its own chunk), and
+ * writes the .br and .gz files of the whole build.
  */
 function aboutPage(): Plugin {
   let outDir = path.join(root, 'dist');
@@ -101,8 +135,7 @@ function aboutPage(): Plugin {
         root,
         mode,
         logLevel: 'warn',
-        plugins: [pageTemplate()],
-        resolve: { alias: aliasList },
+        plugins: [react(), pageTemplate(), pureContractSchemas(), bundleReport(ABOUT_REPORT)],
         build: {
           outDir,
           emptyOutDir: false,
@@ -116,7 +149,6 @@ function aboutPage(): Plugin {
         configFile: false,
         root,
         logLevel: 'error',
-        resolve: { alias: aliasList },
         server: { middlewareMode: true, hmr: false, ws: false },
         appType: 'custom',
       });
@@ -161,7 +193,7 @@ function serviceWorker() {
     manifest: false,
     integration: { closeBundleOrder: 'post' },
     workbox: {
-      globPatterns: ['index.html', 'assets/**/*.{js,css,svg,png,webp,woff2}', 'favicon.svg', 'icons/*.png'],
+      globPatterns: ['index.html', 'about/index.html', 'assets/**/*.{js,css,svg,png,webp,woff2}', 'favicon.svg', 'icons/*.png'],
       // Hashed names are their own revision.
       dontCacheBustURLsMatching: /^assets\//,
       maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
@@ -170,35 +202,32 @@ function serviceWorker() {
       clientsClaim: true,
       skipWaiting: false,
       cleanupOutdatedCaches: true,
-      // The prerendered About page: from the network, else the copy of the last visit.
+      // The prerendered About page: from the network, else the copy of the last visit, else the one
+      // this build precached (the first visit to the site is usually before the worker runs).
       runtimeCaching: [
         {
           urlPattern: ({ request, url }) => request.mode === 'navigate' && /^\/about(\/|$)/.test(url.pathname),
           handler: 'NetworkFirst',
-          options: { cacheName: 'about-page', networkTimeoutSeconds: 4, expiration: { maxEntries: 4 } },
+          options: {
+            cacheName: 'about-page',
+            networkTimeoutSeconds: 4,
+            expiration: { maxEntries: 4 },
+            precacheFallback: { fallbackURL: 'about/index.html' },
+          },
         },
       ],
     },
   });
 }
 
-export default defineConfig(({ command }) => ({
-  plugins: [react(), pageTemplate(), webManifestFile(), aboutPage(), serviceWorker()],
-  resolve: command === 'build' ? { alias: aliasList } : {},
+export default defineConfig(() => ({
+  plugins: [react(), pageTemplate(), pureContractSchemas(), webManifestFile(), bundleReport(APP_REPORT), aboutPage(), serviceWorker()],
   build: {
     manifest: true,
     target: 'es2022',
     rolldownOptions: {
-      // Schemas built at the top of a contracts module are values nobody on the page may use; marking
-      // zod's builders pure lets pages that need one message or default leave the zod runtime behind.
       treeshake: { manualPureFunctions: ['z'] },
       input: { app: path.join(root, 'index.html') },
-      // react-router looks up React 19's `use` and `useOptimistic` and falls back when they are
-      // missing, as in preact/compat: the warning that they are undefined is expected.
-      onLog(level, log, handler) {
-        if (log.code === 'IMPORT_IS_UNDEFINED' && /\b(use|useOptimistic)\b/.test(log.message) && /react-router/.test(log.message)) return;
-        handler(level, log);
-      },
     },
   },
   server: {

@@ -1,4 +1,4 @@
-import { DESKTOP, PHONE, closeWelcome, describeInBrowser, expect, logIn, signUp, useSite, waitForShell } from './harness.ts';
+import { DESKTOP, PHONE, closeWelcome, describeInBrowser, expect, logIn, signUp, signUpOwner, useSite, waitForShell } from './harness.ts';
 import { it } from 'vitest';
 
 /** The links a Friend (level 1) sees in the hub's Cool Stuff section on an ordinary port. */
@@ -95,5 +95,141 @@ describeInBrowser('accounts: sign-up, pending, admin raise, login', () => {
     await expect(stranger.getByTestId('login-error').getByRole('alert').textContent()).resolves.toBe('Incorrect username or password');
     await expect(stranger.getByTestId('signup-error').textContent()).resolves.toBe('');
     await site.screenshot(stranger, 'login-server-error-desktop');
+  });
+});
+
+describeInBrowser('the account page: password, devices, reset links', () => {
+  const site = useSite();
+
+  it('changes the password: the old one fails, the other session ends, this one stays', async () => {
+    const laptop = await site.newPage({ viewport: DESKTOP });
+    await signUpOwner(laptop, 'owner', 'owner-password');
+    const phone = await site.newPage({ viewport: PHONE });
+    await logIn(phone, 'owner', 'owner-password');
+    await phone.waitForURL('**/personal');
+
+    // The navbar's user menu leads to the account page.
+    await laptop.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Logout', exact: true }).hover();
+    await laptop.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Account', exact: true }).click();
+    await laptop.waitForURL('**/personal/account');
+    await waitForShell(laptop);
+    const form = laptop.getByRole('form', { name: 'Change password' });
+    await form.getByLabel('Current password').fill('wrong-password');
+    await form.getByLabel('New password', { exact: true }).fill('a brand new secret');
+    await form.getByLabel('Confirm new password').fill('a brand new secret');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await form.getByRole('alert').filter({ hasText: 'The current password is not right' }).waitFor();
+    await form.getByLabel('Current password').fill('owner-password');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await form.getByRole('status').filter({ hasText: 'Password changed' }).waitFor();
+    await site.screenshot(laptop, 'account-password-changed-desktop', { fullPage: true });
+
+    // The phone's session ended; the laptop's did not.
+    await phone.reload();
+    await phone.waitForURL('**/login');
+    await laptop.reload();
+    await waitForShell(laptop);
+    await laptop.getByRole('heading', { name: 'Account', exact: true }).waitFor();
+
+    const stranger = await site.newPage();
+    await logIn(stranger, 'owner', 'owner-password');
+    await expect(stranger.getByTestId('login-error').getByRole('alert').textContent()).resolves.toBe('Incorrect username or password');
+    await logIn(stranger, 'owner', 'a brand new secret');
+    await stranger.waitForURL('**/personal');
+  });
+
+  it('lists the signed-in devices and signs one out, then everywhere else', async () => {
+    const here = await site.newPage({ viewport: PHONE });
+    await logIn(here, 'owner', 'a brand new secret');
+    await here.waitForURL('**/personal');
+    const there = await site.newPage({ viewport: DESKTOP });
+    await logIn(there, 'owner', 'a brand new secret');
+    await there.waitForURL('**/personal');
+    const third = await site.newPage({ viewport: DESKTOP });
+    await logIn(third, 'owner', 'a brand new secret');
+    await third.waitForURL('**/personal');
+
+    await here.goto('/personal/account');
+    await waitForShell(here);
+    const devices = here.getByRole('region', { name: 'Signed-in devices' });
+    await devices.getByText('(this device)').waitFor();
+    await expect.poll(() => devices.getByRole('button', { name: /^Sign out .* at 127\.0\.0\.1$/ }).count()).toBeGreaterThanOrEqual(2);
+    await site.screenshot(here, 'account-devices-phone', { fullPage: true });
+    const before = await devices.getByRole('button', { name: /^Sign out .* at / }).count();
+    await devices.getByRole('button', { name: /^Sign out .* at / }).first().click();
+    await expect.poll(() => devices.getByRole('button', { name: /^Sign out .* at / }).count()).toBe(before - 1);
+    await devices.getByRole('button', { name: 'Sign out everywhere else' }).click();
+    await expect.poll(() => devices.getByRole('button', { name: /^Sign out .* at / }).count()).toBe(0);
+    for (const page of [there, third]) {
+      await page.reload();
+      await page.waitForURL('**/login');
+    }
+    await here.reload();
+    await waitForShell(here);
+    await devices.getByText('(this device)').waitFor();
+  });
+
+  it('gives a one-time reset link on /admin that sets a new password once and signs the member out', async () => {
+    const owner = await site.newPage({ viewport: DESKTOP });
+    await logIn(owner, 'owner', 'a brand new secret');
+    await owner.waitForURL('**/personal');
+    const kid = await site.newPage({ viewport: PHONE });
+    await signUp(kid, 'kid', 'kid-password-1');
+    await kid.waitForURL('**/preauth');
+
+    await owner.goto('/admin');
+    await waitForShell(owner);
+    await owner.getByRole('button', { name: 'Reset link for kid' }).click();
+    const box = owner.getByRole('status', { name: 'Reset link' });
+    await box.waitFor();
+    const link = (await box.locator('.copy-target').textContent())?.replace(/^COPY > /, '').trim() ?? '';
+    expect(link).toMatch(/\/reset-password#[A-Za-z0-9_-]{43}$/);
+    await site.screenshot(owner, 'admin-reset-link-desktop');
+
+    const visitor = await site.newPage({ viewport: PHONE });
+    await visitor.goto(link);
+    await waitForShell(visitor);
+    await visitor.getByText('A new password for').waitFor();
+    await visitor.getByLabel('New password', { exact: true }).fill('kid-new-password');
+    await visitor.getByLabel('Confirm new password').fill('kid-new-password');
+    await visitor.getByRole('button', { name: 'Set password' }).click();
+    await visitor.getByRole('status').filter({ hasText: 'Your password is set' }).waitFor();
+    await site.screenshot(visitor, 'reset-password-done-phone');
+
+    // The kid's old session ended (/preauth is shown to everyone, so ask a page that needs an account);
+    // the new password works, the old one does not.
+    await kid.goto('/personal/account');
+    await kid.waitForURL('**/login');
+    await logIn(kid, 'kid', 'kid-password-1');
+    await expect(kid.getByTestId('login-error').getByRole('alert').textContent()).resolves.toBe('Incorrect username or password');
+    await logIn(kid, 'kid', 'kid-new-password');
+    await kid.waitForURL('**/preauth');
+
+    // A second visit says the link is used.
+    const again = await site.newPage({ viewport: PHONE });
+    await again.goto(link);
+    await waitForShell(again);
+    await again.getByRole('alert').filter({ hasText: 'This reset link has been used already' }).waitFor();
+  });
+
+  it('shows the owner how many accounts wait for approval, live, on the hub and the Admin tab', async () => {
+    const owner = await site.newPage({ viewport: DESKTOP });
+    await logIn(owner, 'owner', 'a brand new secret');
+    await owner.waitForURL('**/personal');
+    await waitForShell(owner);
+    // 'kid' (the reset-link test's account) still waits.
+    const line = owner.getByTestId('hub-waiting-accounts');
+    await expect.poll(() => line.textContent()).toBe('1 account waiting for approval');
+    await expect.poll(() => owner.getByTestId('nav-waiting').textContent()).toBe('1, 1 account waiting for approval');
+
+    const newcomer = await site.newPage({ viewport: PHONE });
+    await signUp(newcomer, 'newcomer', 'newcomer-password');
+    await newcomer.waitForURL('**/preauth');
+    // No reload: the change feed brings the new count.
+    await expect.poll(() => line.textContent(), { timeout: 10_000 }).toBe('2 accounts waiting for approval');
+    await expect.poll(() => owner.getByTestId('nav-waiting').textContent()).toBe('2, 2 accounts waiting for approval');
+    await site.screenshot(owner, 'hub-waiting-accounts-desktop');
+    await line.getByRole('link').click();
+    await owner.waitForURL('**/admin');
   });
 });

@@ -26,9 +26,11 @@ describeInBrowser('finance: charity entries with documentation', () => {
       'Value must be a numeric',
       'Item may not be null',
     ]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
 
     await form.getByLabel('Recipient').fill('Food Bank');
-    await form.getByLabel('Value in USD').fill('25.50');
+    // A decimal comma is a decimal: 25,50 is $25.50.
+    await form.getByLabel('Value in USD').fill('25,50');
     await form.getByLabel('Item').fill('Cash');
     await form.getByLabel('Date').fill(`${lastYear}-11-20`);
     await form.getByLabel(/Documentation/).setInputFiles({ name: 'receipt.pdf', mimeType: 'application/pdf', buffer: receiptPdf() });

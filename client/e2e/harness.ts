@@ -238,10 +238,13 @@ export function useSite(env: Record<string, string> = {}): SiteHarness {
 
 /* ---------- steps many tests share ---------- */
 
-/** Waits until the shell's loading cover is gone (the three startup calls answered). */
+/**
+ * Waits until the shell's loading cover is gone (the three startup calls answered) and, on the
+ * prerendered /about, until React has taken the page over (it hydrates after the first load).
+ */
 export async function waitForShell(page: Page): Promise<void> {
   await page.locator('[data-testid="navbar"]').waitFor();
-  await page.waitForFunction(() => !document.querySelector('.loading-cover:not(.done)'));
+  await page.waitForFunction(() => !document.querySelector('.loading-cover:not(.done)') && !document.querySelector('[data-hydrating]'));
 }
 
 export async function signUp(page: Page, name: string, password: string): Promise<void> {

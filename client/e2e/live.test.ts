@@ -179,3 +179,22 @@ describeInBrowser('live: across two server processes on PostgreSQL', () => {
     await visitorContext.close();
   });
 });
+
+describeInBrowser('live: a stream ends after its lifetime and the page carries on', () => {
+  const site = useSite({ LIVE_STREAM_SECONDS: '2' });
+
+  it('connects again at once when the server ends the stream, and still shows changes made elsewhere', async () => {
+    const { owner, member } = await ownerAndMember(site, 'family');
+    await setLevel(owner, 'family', 2);
+    const family = member.page;
+    const streams: string[] = [];
+    family.context().on('request', (r) => void (r.url().endsWith('/events') && streams.push(r.url())));
+    await open(family, '/house');
+    await open(owner, '/house');
+    // Each stream lasts about 2 s; the page opens the next one itself.
+    await expect.poll(() => streams.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+    await addHouseTask(owner, 'Soap', 'To Get');
+    await family.getByRole('region', { name: 'House To Get:' }).getByRole('cell', { name: 'Soap', exact: true }).waitFor({ timeout: 5_000 });
+    expect(site.pageErrors(family)).toEqual([]);
+  });
+});

@@ -102,7 +102,7 @@ describeInBrowser('navigation: navbar, keyboard, errors, print', () => {
       'S.O.',
       'About',
       'Cool Stuff▾',
-      'Logout',
+      'Logout▾',
     ]);
     await site.screenshot(page, 'navbar-narrow-owner-700');
   });

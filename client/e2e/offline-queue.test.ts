@@ -1,7 +1,7 @@
 import { it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { PHONE, DESKTOP, describeInBrowser, expect, seriousAxeViolations, useSite } from './harness.ts';
-import { open, ownerAndMember, setLevel } from './members.ts';
+import { PHONE, DESKTOP, describeInBrowser, expect, logIn, seriousAxeViolations, signUp, useSite } from './harness.ts';
+import { open, ownerAndMember, scriptedPage, setLevel } from './members.ts';
 
 async function addHouseTask(page: Page, task: string, type: 'To Do' | 'To Get') {
   await page.getByLabel('Task', { exact: true }).fill(task);
@@ -91,5 +91,102 @@ describeInBrowser('offline queue: changes made offline are sent once when the ne
     await house.getByRole('button', { name: 'Dismiss: Bread was already completed by another member.' }).click();
     await message.waitFor({ state: 'detached' });
     expect(site.pageErrors(owner)).toEqual([]);
+  });
+});
+
+/** The labels of every change the browser's offline queue holds, whoever made it. */
+function queuedLabels(page: Page): Promise<string[]> {
+  return page.evaluate(
+    () =>
+      new Promise<string[]>((resolve, reject) => {
+        const request = indexedDB.open('site-offline-queue');
+        request.onerror = () => reject(new Error('no queue'));
+        request.onsuccess = () => {
+          const db = request.result;
+          const all = db.transaction('changes').objectStore('changes').getAll();
+          all.onsuccess = () => resolve((all.result as { label: string }[]).map((c) => c.label));
+          all.onerror = () => reject(new Error('unreadable queue'));
+        };
+      }),
+  );
+}
+
+describeInBrowser('offline queue on a shared browser: a waiting change follows the member who made it', () => {
+  const site = useSite();
+
+  it("never sends one member's waiting change as the next one's, and tells its maker at the next sign-in", async () => {
+    const { owner } = await ownerAndMember(site, 'ben');
+    await setLevel(owner, 'ben', 1);
+    // One browser, two tabs: Anna's Todo in the first.
+    const shared = await scriptedPage(site);
+    const annaTab = shared.page;
+    await signUp(annaTab, 'anna', 'anna-password');
+    await annaTab.waitForURL('**/preauth');
+    await setLevel(owner, 'anna', 1);
+    const other = await annaTab.context().newPage();
+    const noNetworkForTodo = (page: Page) => page.route('**/trpc/todo.add**', (route) => route.abort('internetdisconnected'));
+    const addWaiting = async (task: string) => {
+      await open(annaTab, '/personal/todo');
+      await noNetworkForTodo(annaTab);
+      await annaTab.getByLabel('Task', { exact: true }).fill(task);
+      await annaTab.getByRole('button', { name: 'Add Task' }).click();
+      await annaTab.getByRole('cell', { name: `${task} Waiting`, exact: true }).waitFor();
+    };
+    /** Anna's tab has the network again and tries to send what waits (as its timer would within 15 s). */
+    const networkBack = async () => {
+      await annaTab.unrouteAll();
+      await annaTab.evaluate(() => window.dispatchEvent(new Event('online')));
+    };
+    const bensTasks = async () => ((await other.evaluate(async () => (await fetch('/api/todo/get', { method: 'POST' })).json())) as { task: string }[]).map((t) => t.task);
+
+    // 1. While a change of Anna's waits, her session ends elsewhere (the other tab, another device, an
+    // expiry) and Ben signs in in the other tab. Her tab, not yet aware, gets the network back and
+    // tries to send the change: with the browser's cookie, now Ben's.
+    await addWaiting('Anna private');
+    await other.goto('/about');
+    await other.evaluate(() => fetch('/api/logout', { method: 'POST' }));
+    await logIn(other, 'ben', 'ben-password');
+    await other.waitForURL('**/personal');
+    await networkBack();
+    await annaTab.getByText('1 change waiting', { exact: true }).waitFor({ state: 'detached' });
+    await expect.poll(() => queuedLabels(other), { timeout: 20_000 }).toEqual([]);
+    await other.waitForTimeout(1_000);
+    expect(await bensTasks()).toEqual([]);
+    await open(other, '/personal/todo');
+    await other.waitForTimeout(1_000);
+    await expect(other.getByText(/not sent/).count()).resolves.toBe(0);
+
+    // 2. Anna signs in again: she alone is told.
+    await other.goto('/logout');
+    await other.waitForURL('**/about');
+    await logIn(other, 'anna', 'anna-password');
+    await other.waitForURL('**/personal');
+    await open(annaTab, '/personal/todo');
+    const text = '1 change you made offline on this device was not sent: you were signed out before it could be. Make it again if still needed.';
+    await annaTab.getByText(text, { exact: true }).waitFor();
+    await site.screenshot(annaTab, 'offline-queue-unsent-told-desktop');
+    await annaTab.setViewportSize(PHONE);
+    await site.screenshot(annaTab, 'offline-queue-unsent-told-phone', { fullPage: true });
+    await annaTab.setViewportSize(DESKTOP);
+    await annaTab.getByRole('button', { name: `Dismiss: ${text}` }).click();
+
+    // 3. Another change waits and she signs out through the page: asked first, she signs out anyway.
+    await addWaiting('Anna second');
+    await other.goto('/logout');
+    await other.getByRole('heading', { name: '1 change not sent yet' }).waitFor();
+    expect(await seriousAxeViolations(other)).toEqual([]);
+    await site.screenshot(other, 'offline-queue-logout-unsent-desktop');
+    await other.setViewportSize(PHONE);
+    await site.screenshot(other, 'offline-queue-logout-unsent-phone', { fullPage: true });
+    await other.setViewportSize(DESKTOP);
+    await other.getByRole('button', { name: 'Sign out anyway' }).click();
+    await other.waitForURL('**/about');
+    expect(await queuedLabels(other)).toEqual([]);
+    await logIn(other, 'ben', 'ben-password');
+    await other.waitForURL('**/personal');
+    await networkBack();
+    await other.waitForTimeout(1_000);
+    expect(await bensTasks()).toEqual([]);
+    expect(site.pageErrors(other)).toEqual([]);
   });
 });

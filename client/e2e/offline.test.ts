@@ -135,6 +135,11 @@ describeInBrowser('offline: the installable app reads its lists with no network'
     await waitForShell(page);
     await page.getByRole('cell', { name: 'Call grandma', exact: true }).waitFor();
     await offlineBadge(page).waitFor();
+    // The prerendered About page opens too (from the worker's precache: this phone never opened it online).
+    await page.goto('/about');
+    await waitForShell(page);
+    await page.locator('#overview').waitFor();
+    await expect(page.getByRole('heading', { level: 1 }).count()).resolves.toBeGreaterThan(0);
     await page.goto('/house');
     await waitForShell(page);
     await page.getByRole('cell', { name: 'Milk', exact: true }).waitFor();

@@ -56,6 +56,7 @@ describeInBrowser('recipes: authoring, the three views and settings that work', 
     await page.getByLabel('Unit').nth(2).selectOption('tsp');
     await page.getByLabel('Step 2 ingredient 1 name').fill('butter');
     await site.screenshot(page, 'recipes-editor-desktop', { fullPage: true });
+    expect(await seriousAxeViolations(page), 'new recipe').toEqual([]);
     await page.getByRole('button', { name: 'Save recipe' }).click();
 
     // The page view: title, foreword, tiles, steps; ingredients on steps with the checkbox.
@@ -147,6 +148,7 @@ describeInBrowser('recipes: authoring, the three views and settings that work', 
     await expect(page.locator('.printer-ingredients li').allInnerTexts()).resolves.toEqual(['1000 ml milk', '1 1/2 cup flour', '3 tsp butter']);
     await expect(page.locator('.printer-steps li').count()).resolves.toBe(2);
     await site.screenshot(page, 'recipes-printer-desktop');
+    expect(await seriousAxeViolations(page), 'printer view').toEqual([]);
 
     // Settings: each one changes what the page shows, and is saved.
     await page.goto('/personal/recipes/settings');

@@ -49,7 +49,10 @@ describeInBrowser('tower: watching a replay', () => {
     }
     await page.getByRole('button', { name: 'Previous' }).click();
     await expectStep(page, 11);
-    await page.getByRole('spinbutton', { name: 'Round' }).fill('3');
+    // Whole rounds only: 2,5 is refused with a message, never read as 25.
+    await page.getByRole('textbox', { name: 'Round' }).fill('2,5');
+    await page.getByRole('alert').filter({ hasText: 'Round must be a whole number from 1 to' }).waitFor();
+    await page.getByRole('textbox', { name: 'Round' }).fill('3');
     await page.getByRole('button', { name: 'Go' }).click();
     const roundThree = Math.max(0, stateIndexOfRound(3));
     await expectStep(page, roundThree);

@@ -124,6 +124,14 @@ describeInBrowser('tower: the game in the browser', () => {
     // The help note and its Back button.
     await page.getByRole('button', { name: 'How to play' }).click();
     await page.getByRole('heading', { name: 'How to play' }).waitFor();
+    // The sticky header does not sit over the note's first line.
+    const gap = await page.evaluate(() => {
+      const header = document.querySelector('.tower-help-header')?.getBoundingClientRect();
+      const first = document.querySelector('.tower-help > p')?.getBoundingClientRect();
+      return header && first ? first.top - header.bottom : null;
+    });
+    expect(gap).not.toBeNull();
+    expect(gap).toBeGreaterThanOrEqual(0);
     await site.screenshot(page, 'tower-help-desktop');
     await page.getByRole('button', { name: 'Back' }).click();
     await board(page).waitFor();
@@ -280,7 +288,10 @@ describeInBrowser('tower: the game in the browser', () => {
     );
     await page.reload();
     await waitForShell(page);
-    await page.getByRole('button', { name: 'Continue' }).click();
+    // A lost game is not offered as "in progress ... Continue".
+    await page.getByText(/Your last game is over: seed .*, lost in round/).waitFor();
+    await expect(page.getByText(/in progress/).count()).resolves.toBe(0);
+    await page.getByRole('button', { name: 'See how it ended' }).click();
     await page.getByRole('dialog', { name: 'Game over' }).waitFor();
     await site.screenshot(page, 'tower-lost-phone');
     expect(site.pageErrors(page)).toEqual([]);

@@ -17,6 +17,19 @@ describeInBrowser('trade game', () => {
     // The owner (account 1) starts on Palm Harbor: buy 5 Wood at 4, sell 2 Stone at 6.
     await expect.poll(() => page.getByLabel('Island').inputValue()).toBe('Palm Harbor');
     await page.getByRole('heading', { name: 'Palm Harbor' }).waitFor();
+    // An amount is whole units: 2,5 is refused with a message (never read as 25), and nothing is sent.
+    await page.getByLabel('Buy Wood amount').fill('2,5');
+    await expect.poll(() => page.getByTestId('trade-error').innerText()).toBe('Buy Wood amount must be a whole number from 0 to 100000, with no decimals');
+    await expect(page.getByRole('button', { name: 'Trade', exact: true }).isDisabled()).resolves.toBe(true);
+    // A good the island names without a price ("—") takes an amount too, and says at once that it is not traded here.
+    await page.getByLabel('Buy Wood amount').fill('');
+    await page.getByLabel('Sell Fish amount').fill('3');
+    await expect.poll(() => page.getByLabel('Sell Fish amount').inputValue()).toBe('3');
+    await expect.poll(() => page.getByTestId('trade-error').innerText()).toBe('Palm Harbor has no price for Fish, so it cannot be sold here');
+    await page.setViewportSize(PHONE);
+    await site.screenshot(page, 'trade-game-no-price-phone', { fullPage: true });
+    await page.setViewportSize(DESKTOP);
+    await page.getByLabel('Sell Fish amount').fill('');
     await page.getByLabel('Buy Wood amount').fill('5');
     await page.getByLabel('Sell Stone amount').fill('2');
     await expect.poll(() => page.getByTestId('value-buy-Wood').innerText()).toBe('20');

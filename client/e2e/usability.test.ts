@@ -56,7 +56,7 @@ describeInBrowser('forms take the first click after Enter; tables fit a phone', 
     await enterThenClick(visitor, login.getByLabel('Password'), login.getByRole('button', { name: 'Login' }));
     await visitor.waitForURL('**/personal', { timeout: 10_000 });
 
-    // Login on a touch screen: the hint says to tap, and one tap logs in.
+    // Login on a touch screen: Enter ("Go" on the phone's keyboard) logs in; no ctrl hint (issue 30).
     const phoneContext = await site.browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true, baseURL: site.server.baseUrl });
     try {
       const phone = await phoneContext.newPage();
@@ -68,10 +68,8 @@ describeInBrowser('forms take the first click after Enter; tables fit a phone', 
       await form.getByLabel('Password').tap();
       await form.getByLabel('Password').fill('owner-password');
       await form.getByLabel('Password').press('Enter');
-      await phone.getByText('Tap the button to submit', { exact: true }).waitFor();
-      await site.screenshot(phone, 'login-hint-phone');
-      await form.getByRole('button', { name: 'Login' }).tap();
       await phone.waitForURL('**/personal', { timeout: 10_000 });
+      await expect(phone.getByText(/hold ctrl/i).count()).resolves.toBe(0);
     } finally {
       await phoneContext.close();
     }
@@ -161,7 +159,8 @@ describeInBrowser('forms take the first click after Enter; tables fit a phone', 
           }
           const label = cell.dataset.label;
           const before = getComputedStyle(cell, '::before').content;
-          if (label !== undefined && !before.startsWith(JSON.stringify(label))) problems.push(`cell "${cell.textContent?.slice(0, 30)}" shows no label ${label} (${before})`);
+          // House's lists are compact lines on a phone (issue 30): the task needs no "Task" label beside it.
+          if (label !== undefined && !cell.closest('.house-table') && !before.startsWith(JSON.stringify(label))) problems.push(`cell "${cell.textContent?.slice(0, 30)}" shows no label ${label} (${before})`);
         }
         return { problems, sideways: document.documentElement.scrollWidth - width };
       });

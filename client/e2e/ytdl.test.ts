@@ -48,11 +48,12 @@ describeInBrowser('YT-DL: a video saved to this device', () => {
     const downloadButton = page.getByRole('button', { name: 'Download', exact: true });
     const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), downloadButton.click()]);
     // The browser's download began while the server was still fetching: the host still holds the rest,
-    // and the page shows how far yt-dlp got (percent, size, speed) from its progress lines.
+    // and the page shows how far yt-dlp got (percent, size, and the speed while yt-dlp knows one: a
+    // download held still by the host has none, and a CI run caught the page between the two).
     expect(media.holding()).toBeGreaterThan(0);
     await expect
       .poll(() => page.getByTestId('progress').textContent(), { timeout: 30_000 })
-      .toMatch(/^\d+% · [\d.]+ KB of [\d.]+ KB · [\d.]+ [KMG]?B\/s$/);
+      .toMatch(/^\d+% · [\d.]+ KB of [\d.]+ KB( · [\d.]+ [KMG]?B\/s)?$/);
     media.release();
     expect(download.suggestedFilename()).toBe('Holiday clip.mp4');
     const saved = path.join(dir, 'saved.mp4');

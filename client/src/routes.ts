@@ -16,6 +16,8 @@ const loaders: Record<PagePath, () => Promise<PageModule>> = {
   '/login': () => import('./features/account/LoginPage.tsx'),
   '/logout': () => import('./features/account/LogoutPage.tsx'),
   '/preauth': () => import('./features/account/PreauthPage.tsx'),
+  '/personal/account': () => import('./features/account/AccountPage.tsx'),
+  '/reset-password': () => import('./features/account/ResetPasswordPage.tsx'),
   '/personal': () => import('./features/hub/HubPage.tsx'),
   '/personal/5etools': () => import('./features/fivetools/FivetoolsPage.tsx'),
   '/personal/climbing-passes': () => import('./features/climbing/ClimbingPassesPage.tsx'),

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { nameText, text } from './text.ts';
+import { nameText, text, textMessages } from './text.ts';
 
 const task = text({ label: 'Task', max: 10, trim: true, min: 1 });
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) => r.error?.issues[0]?.message;
@@ -45,5 +45,43 @@ describe('nameText', () => {
   it('refuses zero-width and direction-changing characters', () => {
     expect(firstMessage(name.safeParse('\u200badmin'))).toBe('Username may not contain invisible or direction-changing characters');
     expect(firstMessage(name.safeParse('abc\u202edef'))).toBe('Username may not contain invisible or direction-changing characters');
+  });
+});
+
+describe('names with emoji and tricks', () => {
+  const name = nameText({ label: 'Username', max: 64, trim: true, min: 1 });
+  it.each([
+    ['a ZWJ sequence with a gender sign', 'Lena 🧗‍♀️'],
+    ['a family', 'Us 👨‍👩‍👧‍👦'],
+    ['a skin tone', 'Max 👍🏽'],
+    ['a skin tone inside a ZWJ sequence', 'Kim 🧑🏿‍🚀'],
+    ['a presentation selector', 'Ann ❤️'],
+    ['a keycap', 'Team 1️⃣'],
+    ['a flag', 'Jo 🇩🇪'],
+    ['a subdivision flag', 'Iain 🏴󠁧󠁢󠁳󠁣󠁴󠁿'],
+    ['Cyrillic on its own', 'Ирина'],
+    ['Japanese', '山田 はなこ'],
+    ['Latin and Cyrillic in different words', 'Irina Ирина'],
+  ])('accepts %s', (_, value) => {
+    expect(name.safeParse(value).success).toBe(true);
+  });
+  it.each([
+    ['a joiner between letters', 'ad\u200dmin'],
+    ['a joiner after an emoji with nothing to join', 'Lena 🧗\u200d'],
+    ['a variation selector on a letter', 'a\ufe0fdmin'],
+    ['a right-to-left override', 'abc\u202egpj.exe'],
+    ['a right-to-left mark next to an emoji', '🙂\u200fadmin'],
+    ['tag characters outside a flag', 'admin\u{e0041}'],
+    ['a line separator', 'ad\u2028min'],
+  ])('refuses %s as invisible', (_, value) => {
+    expect(firstMessage(name.safeParse(value))).toBe('Username may not contain invisible or direction-changing characters');
+  });
+  it.each([
+    ['a Cyrillic а in a Latin word', 'p\u0430ypal'],
+    ['a Greek ο in a Latin word', 'R\u03bfbert'],
+    ['fullwidth letters', 'ａｄｍｉｎ'],
+    ['mathematical bold letters', '𝐚𝐝𝐦𝐢𝐧'],
+  ])('refuses %s as a look-alike', (_, value) => {
+    expect(firstMessage(name.safeParse(value))).toBe(textMessages.lookalike('Username'));
   });
 });

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { textMessages } from './text-messages.ts';
+
+export { textMessages };
 
 /**
  * The one string type for every text field of every area. A person typing into a form never means a
@@ -29,21 +32,51 @@ const CONTROL_MULTILINE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]
 // eslint-disable-next-line no-misleading-character-class -- each code point is matched on its own, combining ones included
 const INVISIBLE = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]/;
 
-export const textMessages = {
-  notText: (label: string) => `${label} must be text`,
-  empty: (label: string) => `${label} may not be empty`,
-  tooShort: (label: string, min: number) => `${label} must be at least ${min} characters`,
-  tooLong: (label: string, max: number) => `${label} may be at most ${max} characters`,
-  control: (label: string) => `${label} may not contain control characters`,
-  invisible: (label: string) => `${label} may not contain invisible or direction-changing characters`,
-};
 
 export function hasControlCharacters(value: string, multiline = false): boolean {
   return (multiline ? CONTROL_MULTILINE : CONTROL_SINGLE_LINE).test(value);
 }
 
+/**
+ * One emoji as people type it: a pictograph, a flag's two regional indicators or a keycap base, with
+ * its skin tone, presentation selector (VS15/VS16) or keycap mark; the subdivision flags (🏴 with tag
+ * characters). A zero-width joiner is part of a name only between two of these (👩‍👧, 🧗‍♀️).
+ */
+const EMOJI_UNIT = String.raw`(?:\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F}|(?:\p{Extended_Pictographic}|\p{Regional_Indicator}|[0-9#*])(?:\p{Emoji_Modifier}|[\uFE0E\uFE0F]|\u20E3)*)`;
+const EMOJI_SEQUENCE = new RegExp(`${EMOJI_UNIT}(?:\\u200D${EMOJI_UNIT})*`, 'gu');
+/** Invisible too, but not part of the comparison key (lookalikeKey) that stored names were keyed with. */
+const INVISIBLE_MORE = /[\u2028\u2029\ufff9-\ufffb\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}]/u;
+
+/**
+ * Whether a name hides characters that are not seen: zero-width, bidi controls, variation selectors,
+ * tag characters. Those that belong to an emoji sequence (the joiner inside 🧗‍♀️, VS16, a flag's
+ * tags) are allowed: they are what the emoji is made of.
+ */
 export function hasInvisibleCharacters(value: string): boolean {
-  return INVISIBLE.test(value);
+  const rest = value.replace(EMOJI_SEQUENCE, '');
+  return INVISIBLE.test(rest) || INVISIBLE_MORE.test(rest);
+}
+
+/** Scripts whose letters look like Latin ones ('а' Cyrillic, 'ο' Greek): one word may not mix them. */
+const CONFUSABLE_SCRIPTS = [/\p{Script=Latin}/u, /\p{Script=Cyrillic}/u, /\p{Script=Greek}/u];
+/** Letters in compatibility forms that look like plain ones: fullwidth (ａ) and mathematical (𝐚, 𝔞). */
+const STYLED_LETTERS = /[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\u{1d400}-\u{1d7ff}]/u;
+
+/**
+ * Whether a name looks like another one by a trick: a word mixing Latin, Cyrillic and Greek letters
+ * ('pаypal' with a Cyrillic а), or fullwidth and mathematical letters. (Case, NFC and invisible
+ * characters are handled by lookalikeKey, which makes such names one.)
+ */
+export function hasLookalikeLetters(value: string): boolean {
+  if (STYLED_LETTERS.test(value)) return true;
+  return value.split(/\s+/u).some((word) => CONFUSABLE_SCRIPTS.filter((script) => script.test(word)).length > 1);
+}
+
+/** Why a name people see is refused (invisible characters first), or null. */
+export function nameTextProblem(value: string): 'invisible' | 'lookalike' | null {
+  if (hasInvisibleCharacters(value)) return 'invisible';
+  if (hasLookalikeLetters(value)) return 'lookalike';
+  return null;
 }
 
 // eslint-disable-next-line no-misleading-character-class -- the same class as INVISIBLE, each code point on its own
@@ -90,6 +123,7 @@ export function nameText(opts: Omit<TextOptions, 'multiline'>) {
   return text({ ...opts, multiline: false })
     .transform((v) => v.normalize('NFC'))
     .superRefine((value, ctx) => {
-      if (hasInvisibleCharacters(value)) refuse(ctx, textMessages.invisible(opts.label));
+      const problem = nameTextProblem(value);
+      if (problem) refuse(ctx, textMessages[problem](opts.label));
     });
 }

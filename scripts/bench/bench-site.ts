@@ -8,19 +8,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { createDeps, type AppDeps } from '@site/server/app';
 import { loadConfig } from '@site/server/config';
-import { createDb, type DbHandle } from '@site/server/db/database';
-import { migrateToLatest } from '@site/server/db/migrate';
+import { createDb, type Database, type DbHandle } from '@site/server/db/database';
+import { migrateToLatest } from '@site/server/migrations';
 import { insertUser } from '@site/server/identity/users.repository';
 
 export type BenchSite = { dir: string; handle: DbHandle; deps: AppDeps; cookie: string; close(): Promise<void> };
 
-/** A migrated database and the app's dependencies in a new folder named from `prefix`; `env` adds configuration. */
-export async function openBenchSite(prefix: string, env: Record<string, string> = {}): Promise<BenchSite> {
+/**
+ * A migrated database and the app's dependencies in a new folder named from `prefix`; `env` adds
+ * configuration; `wrap` gives the app another view of the database (a query counter).
+ */
+export async function openBenchSite(prefix: string, env: Record<string, string> = {}, wrap: (db: Database) => Database = (db) => db): Promise<BenchSite> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', CLIENT_DIST: path.join(dir, 'no-client'), ...env });
   const handle = await createDb({ kind: 'pglite', dataDir: dir });
   await migrateToLatest(handle.db);
-  const deps = createDeps(config, handle.db);
+  const deps = createDeps(config, wrap(handle.db));
   const user = await insertUser(handle.db, { name: 'bench', passwordHash: 'x', level: 3 });
   const cookie = `sid=${(await deps.sessions.create(user.id)).token}`;
   return {

@@ -5,11 +5,14 @@
  * client address (127.0.x.y: the server allows 32 per address), adds a house task through
  * /api/todo/house/add BENCH_ROUNDS (20) times, and measures how long after the write's answer each
  * stream hears of it; then the same with one stream, and the write rate with and without the streams.
+ * Then the same 1000 streams with a well-formed session cookie that names no session (a hostile
+ * client's): the database statements and the server CPU each write costs with them open.
  * Prints ratios measured in this one run; asserts nothing.
  */
 import http from 'node:http';
 import os from 'node:os';
 import { buildApp } from '@site/server/app';
+import { QueryCounter } from '@site/server/db/query-counter';
 import { watchDatabaseChanges } from '@site/server/watch-changes';
 import { openBenchSite, serveUntilStdinEnds } from './bench-site.ts';
 import { buildLabel, cpuOf, startBenchProcess } from './server-process.ts';
@@ -19,26 +22,32 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 const WRITES = Number(process.env.BENCH_WRITES ?? 200);
 const PER_ADDRESS = 30;
 
-type Served = { base: string; cookie: string };
+/** `queries`: where the server process answers how many database statements it has sent so far. */
+type Served = { base: string; cookie: string; queries: string };
 
 async function serve(): Promise<void> {
-  const site = await openBenchSite('bench-live-');
+  const counter = new QueryCounter();
+  const site = await openBenchSite('bench-live-', {}, (db) => db.withPlugin(counter));
+  const counts = http.createServer((_req, res) => res.end(String(counter.count)));
+  await new Promise<void>((resolve) => counts.listen(0, '127.0.0.1', resolve));
+  const { port } = counts.address() as { port: number };
+  counts.unref();
   const app = await buildApp(site.deps);
   const watching = watchDatabaseChanges(site.handle, site.deps, app.log);
   await watching.ready;
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
-  process.stdout.write(`${JSON.stringify({ base, cookie: site.cookie } satisfies Served)}\n`);
+  process.stdout.write(`${JSON.stringify({ base, cookie: site.cookie, queries: `http://127.0.0.1:${port}/` } satisfies Served)}\n`);
   serveUntilStdinEnds(site, () => app.close().then(() => watching.stop()));
 }
 
 /** One open stream: when it heard of each house change, in order. */
 type Stream = { heard: number[]; close(): void };
 
-function openStream(base: string, index: number): Promise<Stream> {
+function openStream(base: string, index: number, cookie?: string): Promise<Stream> {
   const localAddress = `127.0.${1 + Math.floor(index / PER_ADDRESS)}.${2 + (index % PER_ADDRESS)}`;
   return new Promise((resolve, reject) => {
     const heard: number[] = [];
-    const req = http.request(new URL('/events', base), { agent: false, localAddress }, (res) => {
+    const req = http.request(new URL('/events', base), { agent: false, localAddress, headers: cookie ? { cookie } : {} }, (res) => {
       if (res.statusCode !== 200) reject(new Error(`stream ${index} from ${localAddress}: ${res.statusCode}`));
       res.setEncoding('utf8');
       let buffer = '';
@@ -101,6 +110,26 @@ async function writeRate(served: Served, count: number, pid: number): Promise<{ 
   return { rate: count / ((performance.now() - start) / 1000), cpuMs: (cpuAfter - cpuBefore) / count };
 }
 
+const queriesSoFar = async (served: Served) => Number(await (await fetch(served.queries)).text());
+
+async function openMany(base: string, count: number, cookie?: string): Promise<Stream[]> {
+  const many: Stream[] = [];
+  for (let i = 0; i < count; i += 50) many.push(...(await Promise.all(Array.from({ length: Math.min(50, count - i) }, (_, j) => openStream(base, i + j, cookie)))));
+  return many;
+}
+
+/** The database statements and server CPU per write while `streams` are open (each write heard by all). */
+async function costPerWrite(served: Served, streams: Stream[], pid: number): Promise<{ queries: number; cpuMs: number; heard: number[] }> {
+  await new Promise((r) => setTimeout(r, 500));
+  const queries = await queriesSoFar(served);
+  const [cpu] = cpuOf(pid);
+  const heard = await fanOut(served, streams, ROUNDS);
+  // Lookups still running after the last stream heard of the last write count too.
+  await new Promise((r) => setTimeout(r, 500));
+  const [cpuAfter] = cpuOf(pid);
+  return { queries: ((await queriesSoFar(served)) - queries) / ROUNDS, cpuMs: (cpuAfter - cpu) / ROUNDS, heard };
+}
+
 async function main() {
   console.log(`Live feed on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), ${buildLabel}`);
   const { process: child, info } = await startBenchProcess<Served>(import.meta.url, ['--serve']);
@@ -111,13 +140,20 @@ async function main() {
     const one = [await openStream(info.base, 0)];
     const single = await fanOut(info, one, ROUNDS);
     one[0]?.close();
+    const settle = () => new Promise((r) => setTimeout(r, 1_000));
+    await settle();
     const opened = performance.now();
-    const many: Stream[] = [];
-    for (let i = 0; i < STREAMS; i += 50) many.push(...(await Promise.all(Array.from({ length: Math.min(50, STREAMS - i) }, (_, j) => openStream(info.base, i + j)))));
+    const many = await openMany(info.base, STREAMS);
     const openMs = performance.now() - opened;
     const all = await fanOut(info, many, ROUNDS);
     const withStreams = await writeRate(info, WRITES, pid);
+    const anonymous = await costPerWrite(info, many, pid);
     for (const s of many) s.close();
+    await settle();
+    // A well-formed cookie naming no session: 43 characters of the token's alphabet.
+    const unknown = await openMany(info.base, STREAMS, `sid=${'A'.repeat(43)}`);
+    const unknownCost = await costPerWrite(info, unknown, pid);
+    for (const s of unknown) s.close();
     const fmt = (values: number[]) => `p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms`;
     console.log(`  ${STREAMS} streams opened in ${(openMs / 1000).toFixed(1)} s`);
     console.log(`  1 stream:        a house change heard ${fmt(single)} after the write's answer (${ROUNDS} writes)`);
@@ -129,6 +165,8 @@ async function main() {
     console.log(
       `  server CPU per write: ${alone.cpuMs.toFixed(1)} ms without streams, ${withStreams.cpuMs.toFixed(1)} ms with ${STREAMS} open (${((withStreams.cpuMs - alone.cpuMs) / STREAMS * 1000).toFixed(0)} µs per stream told)`,
     );
+    console.log(`  ${STREAMS} anonymous streams:           ${anonymous.queries.toFixed(1)} database statements and ${anonymous.cpuMs.toFixed(0)} ms server CPU per write (${ROUNDS} writes), heard ${fmt(anonymous.heard)}`);
+    console.log(`  ${STREAMS} streams of an unknown session: ${unknownCost.queries.toFixed(1)} database statements and ${unknownCost.cpuMs.toFixed(0)} ms server CPU per write (${ROUNDS} writes), heard ${fmt(unknownCost.heard)}`);
   } finally {
     child.stdin.end();
   }

@@ -11,8 +11,12 @@
  * 4. HEIC-to-display conversions per second for iPhone-size (12 MP) HEVC photos (needs heif-enc).
  * 5. The peak RSS one derivation of a 14,000 x 14,000 PNG adds (a child process's VmHWM).
  * 6. A gallery page under load over HTTP next to /api/login_status (gallery-load.ts).
+ * 7. A run of 169 varied files made like real ones (JPEGs with EXIF, PNG, HEIC, big-endian TIFF with
+ *    its directory at the end, MP4 video; BENCH_RUN_FILES to change) uploaded one after another to the
+ *    real server with its thumbnail worker: the peak RSS of the server and its children together
+ *    (sampled from /proc; goal < 600 MB) and the largest peak one decoding child reported.
  * Name sections to run only those: npm run bench:pictures -- paging gallery (paging, upload, thumbnails,
- * heic, png, gallery).
+ * heic, png, gallery, run).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -27,7 +31,7 @@ import sharp from 'sharp';
 import { buildApp, createDeps } from '@site/server/app';
 import { loadConfig } from '@site/server/config';
 import { createDb } from '@site/server/db/database';
-import { migrateToLatest } from '@site/server/db/migrate';
+import { migrateToLatest } from '@site/server/migrations';
 import { insertUser } from '@site/server/identity/users.repository';
 import { serverAreas } from '@site/server/areas/index';
 import * as pictures from '@site/server/areas/pictures/pictures.service';
@@ -36,12 +40,14 @@ import { galleryCounts } from '@site/server/areas/pictures/pictures.repository';
 import { createLocalStorage } from '@site/server/media/index';
 import { openBenchSite, serveUntilStdinEnds } from './bench-site.ts';
 import { galleryUnderLoad } from './gallery-load.ts';
+import { treeRss } from '@site/server/testing/process-memory';
 
 const PICTURES = Number(process.env.BENCH_PICTURES ?? 100_000);
 const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
 const UPLOAD_MB = Number(process.env.BENCH_UPLOAD_MB ?? 1024);
 const THUMBS = Number(process.env.BENCH_THUMBS ?? 6);
 const HEICS = Number(process.env.BENCH_HEICS ?? 4);
+const RUN_FILES = Number(process.env.BENCH_RUN_FILES ?? 169);
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const fmt = (n: number) => n.toFixed(2);
@@ -99,12 +105,14 @@ async function paging() {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-/** Child process: the real server on a fresh PGlite, reporting its RSS (peak since the mark). */
-async function serve() {
+/**
+ * Child process: the real server on a fresh PGlite, reporting its RSS (peak since the mark). Without
+ * the background worker (the upload bench measures the upload path only), or with it (`withWorker`).
+ */
+async function serve(withWorker = false) {
   const site = await openBenchSite('bench-upload-', { MEDIA_MAX_BYTES: String(4 * 1024 ** 3) });
-  // No background worker: the bench measures the upload path only.
   const { worker: _worker, ...picturesWithoutWorker } = serverAreas.pictures;
-  const real = await buildApp(site.deps, { areas: { ...serverAreas, pictures: picturesWithoutWorker } });
+  const real = await buildApp(site.deps, { areas: { ...serverAreas, pictures: withWorker ? serverAreas.pictures : picturesWithoutWorker } });
   const base = await real.listen({ port: 0, host: '127.0.0.1' });
   let peak = process.memoryUsage().rss;
   setInterval(() => {
@@ -119,6 +127,17 @@ async function serve() {
       process.stdout.write(`${JSON.stringify({ rss: peak })}\n`);
     } else if (line.startsWith('peak')) {
       process.stdout.write(`${JSON.stringify({ rss: Math.max(peak, process.memoryUsage().rss) })}\n`);
+    } else if (line.startsWith('jobs')) {
+      void site.handle.db
+        .selectFrom('picture_jobs')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow()
+        .then(async ({ n }) => {
+          const decode = (await import('@site/server/areas/pictures/pictures.decode').catch(() => null)) as {
+            childStats?: { runs: number; maxPeakBytes: number };
+          } | null;
+          process.stdout.write(`${JSON.stringify({ jobs: Number(n), children: decode?.childStats ?? null })}\n`);
+        });
     }
   });
   serveUntilStdinEnds(site, () => real.close());
@@ -280,15 +299,148 @@ async function hugePng() {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
+/** A multipart body with one file and a date, as the upload page sends it. */
+function multipartOf(name: string, data: Buffer, boundary: string): Buffer {
+  return Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+    data,
+    Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="date"\r\n\r\n\r\n--${boundary}--\r\n`),
+  ]);
+}
+
+/** Distinct bytes for each copy of a file (the gallery stores the same bytes once): an ISO-BMFF 'free' box, or bytes after a JPEG's or TIFF's end. */
+function unique(data: Buffer, i: number, kind: 'box' | 'tail'): Buffer {
+  const mark = Buffer.alloc(16);
+  if (kind === 'box') {
+    mark.writeUInt32BE(16, 0);
+    mark.write('free', 4, 'latin1');
+  }
+  mark.writeUInt32BE(i, 12);
+  return Buffer.concat([data, mark]);
+}
+
+/** 169 files like a phone's and a scanner's: what the issue's real run uploaded, made here. */
+async function realRunFiles(dir: string, count: number): Promise<{ name: string; data: Buffer }[]> {
+  const noisy = (width: number, height: number, background: string, sigma = 30) =>
+    sharp({ create: { width, height, channels: 3, background, noise: { type: 'gaussian', mean: 120, sigma } } });
+  const jpegs = await Promise.all(
+    ['#4477aa', '#aa7744', '#44aa77', '#7744aa'].map((colour, i) =>
+      noisy(4032, 3024, colour)
+        .jpeg({ quality: 88 })
+        .withMetadata({ orientation: i % 2 ? 6 : 1 })
+        .withExifMerge({ IFD0: { Make: 'Apple', Model: 'iPhone 12' }, IFD2: { DateTimeOriginal: `2023:0${i + 1}:15 10:20:30` } })
+        .toBuffer(),
+    ),
+  );
+  const png = await noisy(2532, 1170, '#223344', 8).png().toBuffer();
+  // The slow ones are kept in BENCH_RUN_CACHE (a folder) when it is set, for the next run.
+  const cache = process.env.BENCH_RUN_CACHE ?? dir;
+  fs.mkdirSync(cache, { recursive: true });
+  const made = async (name: string, make: (file: string) => Promise<unknown>) => {
+    const file = path.join(cache, name);
+    if (!fs.existsSync(file)) await make(`${file}.partial`).then(() => fs.renameSync(`${file}.partial`, file));
+    return fs.readFileSync(file);
+  };
+  const heic = await made('photo.heic', async (out) => {
+    const source = path.join(dir, 'heic.jpg');
+    await noisy(4032, 3024, '#4477aa', 12).jpeg({ quality: 85 }).toFile(source);
+    execFileSync('heif-enc', ['-q', '60', source, '-o', `${out}.heic`], { stdio: 'ignore' });
+    fs.renameSync(`${out}.heic`, out);
+  });
+  const tiff = await made('scan.tif', async (out) => {
+    await noisy(3400, 2200, '#ddccbb', 20).tiff({ compression: 'lzw' }).toFile(path.join(dir, 'scan-le.tif'));
+    execFileSync('tiffcp', ['-B', path.join(dir, 'scan-le.tif'), out], { stdio: 'ignore' });
+  });
+  const mp4 = await made('clip.mp4', async (out) => {
+    const args = ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=8:size=1920x1080:rate=30'];
+    execFileSync('ffmpeg', [...args, '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'veryfast', '-f', 'mp4', out], { stdio: 'ignore' });
+  });
+  // The mix of the issue's run: mostly phone JPEGs, then HEIC, screenshots, scans and a few videos.
+  const files: { name: string; data: Buffer }[] = [];
+  for (let i = 0; files.length < count; i++) {
+    const slot = i % 13;
+    if (slot < 8) files.push({ name: `IMG_${1000 + i}.JPG`, data: unique(jpegs[i % jpegs.length] ?? Buffer.alloc(0), i, 'tail') });
+    else if (slot < 10) files.push({ name: `IMG_${1000 + i}.HEIC`, data: unique(heic, i, 'box') });
+    else if (slot === 10) files.push({ name: `Screenshot ${i}.png`, data: unique(png, i, 'tail') });
+    else if (slot === 11) files.push({ name: `scan-${i}.tif`, data: unique(tiff, i, 'tail') });
+    else files.push({ name: `VID_${i}.mp4`, data: unique(mp4, i, 'box') });
+  }
+  return files;
+}
+
+async function realRun() {
+  console.log(`\n7. A run of ${RUN_FILES} varied files (JPEG with EXIF, HEIC, PNG, big-endian TIFF, MP4) uploaded to the server with its worker`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-run-'));
+  const files = await realRunFiles(dir, RUN_FILES);
+  const megabytes = files.reduce((sum, f) => sum + f.data.length, 0) / 2 ** 20;
+  const self = fileURLToPath(import.meta.url);
+  const child = spawn(process.execPath, [...process.execArgv, '--expose-gc', self, '--serve-worker'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const next = lines(child.stdout);
+  const { base, cookie } = JSON.parse(await next()) as { base: string; cookie: string };
+  child.stdin.write('mark\n');
+  await next();
+  const before = treeRss(child.pid ?? 0);
+  let peak = { own: before.own, children: 0, total: before.own + before.children };
+  const sampler = setInterval(() => {
+    const now = treeRss(child.pid ?? 0);
+    peak = { own: Math.max(peak.own, now.own), children: Math.max(peak.children, now.children), total: Math.max(peak.total, now.own + now.children) };
+  }, 10);
+  const start = performance.now();
+  const statuses = new Map<number, number>();
+  const boundary = 'benchRunBoundary5hB2x';
+  const mb = (n: number) => fmt(n / 2 ** 20);
+  for (const [i, file] of files.entries()) {
+    // Progress, so a run cut short still gives its figures.
+    if (i > 0 && i % 13 === 0) console.log(`  after ${i} uploads: peak of the server and its children so far ${mb(peak.total)} MB (server ${mb(peak.own)} MB)`);
+    const payload = multipartOf(file.name, file.data, boundary);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(new URL('/api/pictures/upload', base), {
+        method: 'POST',
+        headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': payload.length },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.end(payload);
+    });
+    statuses.set(status, (statuses.get(status) ?? 0) + 1);
+  }
+  const uploaded = (performance.now() - start) / 1000;
+  let answer: { jobs: number; children: { runs: number; maxPeakBytes: number } | null };
+  for (;;) {
+    child.stdin.write('jobs\n');
+    answer = JSON.parse(await next()) as typeof answer;
+    if (answer.jobs === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const done = (performance.now() - start) / 1000;
+  clearInterval(sampler);
+  child.stdin.write('peak\n');
+  const serverPeak = (JSON.parse(await next()) as { rss: number }).rss;
+  child.stdin.end();
+  await new Promise((resolve) => child.on('exit', resolve));
+  fs.rmSync(dir, { recursive: true, force: true });
+  console.log(`  ${files.length} files, ${fmt(megabytes)} MB; answers ${[...statuses].map(([s, n]) => `${n} x ${s}`).join(', ')}; uploaded in ${fmt(uploaded)} s, every thumbnail made after ${fmt(done)} s`);
+  console.log(`  server RSS before ${mb(before.own)} MB (children ${mb(before.children)} MB); server peak ${mb(Math.max(serverPeak, peak.own))} MB; children's sampled peak ${mb(peak.children)} MB`);
+  console.log(`  peak RSS of the server and its children together (sampled every 10 ms): ${mb(peak.total)} MB (goal < 600)`);
+  if (answer.children) {
+    console.log(`  ${answer.children.runs} decoding children; the largest peak one reported (VmHWM): ${mb(answer.children.maxPeakBytes)} MB; server peak + that: ${mb(Math.max(serverPeak, peak.own) + answer.children.maxPeakBytes)} MB`);
+  }
+}
+
 const derive = process.argv.indexOf('--derive');
-if (process.argv.includes('--serve')) {
+if (process.argv.includes('--serve-worker')) {
+  await serve(true);
+} else if (process.argv.includes('--serve')) {
   await serve();
 } else if (derive >= 0) {
   const [mediaDir = '', stem = '', fileType = ''] = process.argv.slice(derive + 1);
   await deriveOne(mediaDir, stem, fileType);
 } else {
   console.log(`Pictures benchmarks on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'})`);
-  const sections = { paging, upload, thumbnails, heic: heicDisplays, png: hugePng, gallery: galleryUnderLoad };
+  const sections = { paging, upload, thumbnails, heic: heicDisplays, png: hugePng, gallery: galleryUnderLoad, run: realRun };
   const named = process.argv.slice(2).filter((arg) => arg in sections) as (keyof typeof sections)[];
   for (const name of named.length > 0 ? named : (Object.keys(sections) as (keyof typeof sections)[])) await sections[name]();
 }

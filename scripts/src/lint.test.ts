@@ -45,6 +45,24 @@ describe('module boundaries (eslint.config.js)', { timeout: 60_000 }, () => {
     ]);
   });
 
+  it('refuses a feature importing from the app shell', async () => {
+    const found = await problems([path.join(fixtures, 'shell')]);
+    expect(found).toEqual([
+      expect.objectContaining({
+        file: 'scripts/lint-fixtures/shell/features/gamma/Gamma.ts',
+        rule: 'import-x/no-restricted-paths',
+        message: expect.stringContaining('Features do not import from the app shell'),
+      }),
+    ]);
+  });
+
+  it('zones the real app shell for every client feature', async () => {
+    const [result] = await eslint.lintText("import { RouterError } from '../../app/errors.tsx';\nexport const x = RouterError;\n", {
+      filePath: path.join(root, 'client', 'src', 'features', 'settings', 'Probe.tsx'),
+    });
+    expect(result?.messages.map((m) => m.message)).toContainEqual(expect.stringContaining('Features do not import from the app shell'));
+  });
+
   it('zones every real client feature folder', async () => {
     const [result] = await eslint.lintText("import { hub } from '../hub/HubPage.tsx';\nexport const x = hub;\n", {
       filePath: path.join(root, 'client', 'src', 'features', 'settings', 'Probe.tsx'),

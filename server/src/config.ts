@@ -41,12 +41,18 @@ export const environment = [
     name: 'EXTRA_PORT',
     default: '(unset)',
     meaning:
-      'A second port the server also listens on (8443): pages and calls whose rule opens them on 8443 open there, told from the port the connection arrived on, never from the Host header',
+      'A second port the server also listens on (8443): it counts as port 8443 whatever its number, so pages and calls whose rule opens them on 8443 open there, told from the port the connection arrived on, never from the Host header',
   },
   {
     name: 'HOST',
     default: '0.0.0.0',
     meaning: 'Address to listen on; 0.0.0.0 serves the LAN, 127.0.0.1 only this machine',
+  },
+  {
+    name: 'PUBLIC_URL',
+    default: '(unset)',
+    meaning:
+      "The address members open the site at (`https://home.example.org`, no path): reset links printed by `npm run user -- reset-link` start with it; unset, the Admin page uses the address in the browser and `npm run user` this machine's LAN address and `PORT`",
   },
   {
     name: 'DATA_DIR',
@@ -68,7 +74,13 @@ export const environment = [
     name: 'TRUST_PROXY',
     default: 'false',
     meaning:
-      'Behind a reverse proxy: the proxy addresses or CIDRs (127.0.0.1,10.0.0.0/8) or the number of proxy hops (1) whose X-Forwarded-* headers give the client address and https; true trusts any sender (only when nothing else can reach the port)',
+      'Behind a reverse proxy: the proxy addresses or CIDRs (127.0.0.1,10.0.0.0/8) whose X-Forwarded-* headers give the client address, https and the port; a hop count (1) or true believes any sender, so the server refuses to start with one when HOST is not a loopback address (see TRUST_PROXY_ONLY_PROXY_CONNECTS)',
+  },
+  {
+    name: 'TRUST_PROXY_ONLY_PROXY_CONNECTS',
+    default: 'false',
+    meaning:
+      'true: the owner vouches that nothing but the proxy can connect to the port (a firewall), so TRUST_PROXY may be a hop count or true while HOST is not loopback',
   },
   {
     name: 'PUBLIC_HOSTS',
@@ -77,6 +89,11 @@ export const environment = [
       'Host names the site answers to besides IP addresses and localhost, comma-separated (example.org,www.example.org; .example.org takes every subdomain); any other Host header is refused',
   },
   { name: 'SESSION_DAYS', default: '30', meaning: 'Sliding session lifetime in days (renewed at most hourly)' },
+  {
+    name: 'LIVE_STREAM_SECONDS',
+    default: '900',
+    meaning: 'How long one live-feed stream (GET /events) lasts before the page is asked to reconnect (it catches up at once)',
+  },
   {
     name: 'ARGON2_MEMORY_KIB',
     default: '19456',
@@ -164,6 +181,12 @@ export const environment = [
     default: '7d,4w,6m',
     meaning: 'Scheduled backups kept: the newest of each of the last N days (d), weeks (w) and months (m); older ones in BACKUP_DIR are removed',
   },
+  {
+    name: 'BACKUP_KEY_FILE',
+    default: 'DATA_DIR/backup.key',
+    meaning:
+      'The key backups are signed with (HMAC-SHA256), made by the first backup; never in an archive, so keep a copy apart from them: a restore checks the signature with it (docs/backups.md); relative to the repository root',
+  },
 ] as const;
 
 const bool = z
@@ -190,8 +213,15 @@ const schema = z.object({
     }
     return parsed;
   }),
+  TRUST_PROXY_ONLY_PROXY_CONNECTS: bool.default(false),
   PUBLIC_HOSTS: z.string().default(''),
+  PUBLIC_URL: z
+    .string()
+    .regex(/^https?:\/\/[^/\s]+\/?$/, 'PUBLIC_URL must be http:// or https:// and a host (and port), without a path: https://home.example.org')
+    .transform((v) => v.replace(/\/$/, ''))
+    .optional(),
   SESSION_DAYS: int(1, 3650).default(30),
+  LIVE_STREAM_SECONDS: int(1, 24 * 3600).default(900),
   ARGON2_MEMORY_KIB: int(1024, 4 * 1024 * 1024).default(19456),
   ARGON2_TIME_COST: int(1, 100).default(2),
   ARGON2_PARALLELISM: int(1, 16).default(1),
@@ -219,6 +249,7 @@ const schema = z.object({
   DOWNLOAD_TIMEOUT_MINUTES: int(1, 24 * 60).default(30),
   DOWNLOAD_MAX_MB: int(1, 1024 * 1024).default(4096),
   BACKUP_DIR: z.string().min(1).optional(),
+  BACKUP_KEY_FILE: z.string().min(1).optional(),
   BACKUP_AT: z
     .string()
     .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'BACKUP_AT must be a time of day as HH:MM (03:00)')
@@ -264,6 +295,26 @@ export function parseTrustProxy(value: string): TrustProxy | null {
   return parts;
 }
 
+/** Whether HOST takes connections from this machine only (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127(?:\.\d{1,3}){3}$/.test(h) || /^::ffff:127(?:\.\d{1,3}){3}$/.test(h);
+}
+
+/**
+ * A hop count (or true) believes X-Forwarded-For and -Port from whoever connects: on a port others can
+ * reach, anyone could pose as this machine (the owner's first sign-up) or as port 8443. Refused then,
+ * unless the owner says a firewall lets only the proxy connect.
+ */
+export function trustProxyRefusal(trust: TrustProxy, host: string, onlyProxyConnects: boolean): string | null {
+  if (onlyProxyConnects || isLoopbackHost(host) || !(trust === true || typeof trust === 'number')) return null;
+  const value = trust === true ? 'true' : String(trust);
+  return (
+    `TRUST_PROXY=${value} believes X-Forwarded-* from anyone who can reach HOST=${host}, who could then pose as this machine or as port 8443. ` +
+    `Name the proxy instead (TRUST_PROXY=127.0.0.1 or its CIDR), listen on HOST=127.0.0.1, or set TRUST_PROXY_ONLY_PROXY_CONNECTS=true if a firewall lets only the proxy connect.`
+  );
+}
+
 /** PUBLIC_HOSTS as lower-case names; a leading dot takes the name's subdomains too. */
 function parseHosts(value: string): string[] {
   return value
@@ -285,7 +336,11 @@ export type Config = {
   logLevel: Env['LOG_LEVEL'];
   trustProxy: TrustProxy;
   publicHosts: string[];
+  /** PUBLIC_URL without a trailing slash, or null. */
+  publicUrl: string | null;
   sessionDays: number;
+  /** How long a live-feed stream lasts before the page is asked to reconnect (LIVE_STREAM_SECONDS). */
+  liveStreamMs: number;
   argon2: { memoryKiB: number; timeCost: number; parallelism: number };
   bodyLimit: number;
   loginThrottle: { maxFailures: number; windowMs: number };
@@ -303,6 +358,8 @@ export type Config = {
   download: { ytdlpPath: string; allowPrivateHosts: boolean; concurrency: number; timeoutMs: number; maxBytes: number };
   /** Scheduled backups: off when dir is null. `at` is a local time of day, HH:MM. */
   backup: { dir: string | null; at: string; keep: BackupKeep };
+  /** The key every backup archive is signed with (BACKUP_KEY_FILE). */
+  backupKeyFile: string;
 };
 
 export class ConfigError extends Error {}
@@ -316,6 +373,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
     throw new ConfigError(`Invalid ${issue?.path.join('.') ?? 'environment'}: ${issue?.message ?? 'bad value'}`);
   }
   const e = parsed.data;
+  const refusal = trustProxyRefusal(e.TRUST_PROXY, e.HOST, e.TRUST_PROXY_ONLY_PROXY_CONNECTS);
+  if (refusal) throw new ConfigError(refusal);
   const dataDir = path.resolve(root, e.DATA_DIR);
   let devCommands: DevCommands | null = null;
   if (e.DEV_COMMANDS_FILE !== undefined) {
@@ -336,7 +395,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     publicHosts: parseHosts(e.PUBLIC_HOSTS),
+    publicUrl: e.PUBLIC_URL ?? null,
     sessionDays: e.SESSION_DAYS,
+    liveStreamMs: e.LIVE_STREAM_SECONDS * 1000,
     argon2: { memoryKiB: e.ARGON2_MEMORY_KIB, timeCost: e.ARGON2_TIME_COST, parallelism: e.ARGON2_PARALLELISM },
     bodyLimit: e.BODY_LIMIT_BYTES,
     loginThrottle: { maxFailures: e.LOGIN_MAX_FAILURES, windowMs: e.LOGIN_WINDOW_MINUTES * 60_000 },
@@ -361,5 +422,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
       maxBytes: e.DOWNLOAD_MAX_MB * 1024 * 1024,
     },
     backup: { dir: e.BACKUP_DIR ? path.resolve(root, e.BACKUP_DIR) : null, at: e.BACKUP_AT, keep: e.BACKUP_KEEP },
+    backupKeyFile: e.BACKUP_KEY_FILE ? path.resolve(root, e.BACKUP_KEY_FILE) : path.join(dataDir, 'backup.key'),
   };
 }

@@ -1,10 +1,11 @@
 import { ConfigError, loadConfig } from './config.ts';
 import { commandBackup } from './areas/backups/backups.service.ts';
-import { startControlChannel } from './db/control.ts';
+import { startControlChannel } from './local-commands/control.ts';
 import { createDb, DatabaseInUseError, dbTargetFromConfig } from './db/database.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import { migrateToLatest } from './migrations.ts';
 import { dropExtraConnections, listen } from './http/ports.ts';
 import { setupCode, setupCodeNotice } from './areas/auth/setup-code.ts';
+import { accountCommand } from './areas/auth/commands.ts';
 import { buildApp, createDeps } from './app.ts';
 import { watchDatabaseChanges } from './watch-changes.ts';
 
@@ -18,9 +19,11 @@ async function main(): Promise<void> {
   const listener = watchDatabaseChanges(handle, deps, app.log);
   // On PGlite this process alone can open the database: `npm run backup` and `npm run user -- setup-code`
   // ask it over DATA_DIR/control.sock.
+  // Stopping the server stops a backup the control socket asked for, as it stops the scheduler's.
+  const shuttingDown = new AbortController();
   const control =
     handle.kind === 'pglite'
-      ? await startControlChannel({ backup: (file) => commandBackup(deps, file), setupCode: () => setupCode(handle.db) }, config.dataDir, app.log).catch((err: unknown) => {
+      ? await startControlChannel({ backup: (file) => commandBackup(deps, file, shuttingDown.signal), setupCode: () => setupCode(handle.db), account: (command, args) => accountCommand(deps, command, args) }, config.dataDir, app.log).catch((err: unknown) => {
           app.log.warn({ err }, 'no control socket in DATA_DIR: `npm run backup` needs the server stopped');
           return undefined;
         })
@@ -35,6 +38,7 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    shuttingDown.abort();
     app.log.info(`${signal}: shutting down`);
     const force = setTimeout(() => {
       app.log.warn('requests still running at the shutdown time limit; closing their connections');

@@ -158,7 +158,7 @@ describe.each(databases)('accounts over HTTP (%s)', (kind) => {
 });
 
 describe.each(databases)('cookies behind HTTPS (%s)', (kind) => {
-  const s = useTestServer(kind, { TRUST_PROXY: 'true' });
+  const s = useTestServer(kind, { TRUST_PROXY: 'true', HOST: '127.0.0.1' });
   it('marks the cookie Secure when the request came over https', async () => {
     const res = await s.app.inject({
       method: 'POST',

@@ -13,7 +13,7 @@ import { hashToken } from '../src/identity/sessions.ts';
 import { insertUser } from '../src/identity/users.repository.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { createDb, type Database, type DbHandle } from '../src/db/database.ts';
-import { migrateToLatest } from '../src/db/migrate.ts';
+import { migrateToLatest } from '../src/migrations.ts';
 import { createContextInner } from '../src/trpc/context.ts';
 import { appRouter } from '../src/trpc/root.ts';
 import { listen } from '../src/http/ports.ts';

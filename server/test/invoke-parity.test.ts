@@ -27,6 +27,8 @@ const calls = (path: ProcedurePath): Call[] => [
 function normalise(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value ?? null), (_key, v: unknown) => {
     if (typeof v === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.test(v)) return '<time>';
+    // A one-time link's token: 32 random bytes in base64url.
+    if (typeof v === 'string' && /[#/][A-Za-z0-9_-]{43}$/.test(v)) return v.replace(/[A-Za-z0-9_-]{43}$/, '<token>');
     if (typeof v === 'number' && Math.abs(v - Date.now()) < 86_400_000) return '<time>';
     return v;
   }) as unknown;

@@ -23,7 +23,7 @@ describe('the port a request was served on', () => {
     const headers = { 'x-forwarded-port': '9999, 8443' };
     expect(servedPort(request('127.0.0.1', 8080, headers), testConfig({ TRUST_PROXY: '127.0.0.1' }))).toBe(8443);
     expect(servedPort(request('10.1.2.3', 8080, headers), testConfig({ TRUST_PROXY: '10.0.0.0/8' }))).toBe(8443);
-    expect(servedPort(request('10.1.2.3', 8080, headers), testConfig({ TRUST_PROXY: '1' }))).toBe(8443);
+    expect(servedPort(request('10.1.2.3', 8080, headers), testConfig({ TRUST_PROXY: '1', HOST: '127.0.0.1' }))).toBe(8443);
     expect(servedPort(request('127.0.0.1', 8080, { 'x-forwarded-port': 'https' }), testConfig({ TRUST_PROXY: 'loopback' }))).toBe(8080);
     expect(servedPort(request('127.0.0.1', 8080, { host: 'localhost:8443' }), testConfig({ TRUST_PROXY: 'loopback' }))).toBe(8080);
   });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildApp, createDeps } from '../src/app.ts';
 import { createDb, DatabaseInUseError, pgliteHolder, processStartTime } from '../src/db/database.ts';
-import { migrateToLatest } from '../src/db/migrate.ts';
+import { migrateToLatest } from '../src/migrations.ts';
 import { createTestDb, postJson, sessionCookie, testConfig } from './helpers.ts';
 
 const body = { signupName: 'Owner', signupPass: 'walnut-table-9', signupConfPass: 'walnut-table-9' };

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { requestSetupCode } from '../src/db/control.ts';
+import { requestSetupCode } from '../src/local-commands/control.ts';
 import { spawnServer } from '../src/testing/spawn-server.ts';
 import { rawRequest } from './helpers.ts';
 

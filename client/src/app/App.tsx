@@ -1,9 +1,8 @@
 import { useEffect, useState } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from 'react-router-dom';
-import { keepForOffline } from '../lib/persist.ts';
+import { BrowserRouter } from 'react-router-dom';
 import { createTrpcClient, trpc } from '../lib/trpc.ts';
-import { createAppRouter } from './router.tsx';
+import { AppRoutes } from './router.tsx';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -17,13 +16,24 @@ export function createQueryClient(): QueryClient {
 export function App() {
   const [queryClient] = useState(createQueryClient);
   const [trpcClient] = useState(() => createTrpcClient());
-  const [router] = useState(createAppRouter);
-  // The answers offline reading needs, kept in IndexedDB (lib/persist.ts).
-  useEffect(() => keepForOffline(queryClient), [queryClient]);
+  // The answers offline reading needs, kept in IndexedDB (lib/persist.ts): its own chunk, after the first render.
+  useEffect(() => {
+    let stop: (() => void) | undefined;
+    let live = true;
+    void import('../lib/persist.ts').then(({ keepForOffline }) => {
+      if (live) stop = keepForOffline(queryClient);
+    });
+    return () => {
+      live = false;
+      stop?.();
+    };
+  }, [queryClient]);
   return (
     <trpc.Provider client={trpcClient} queryClient={queryClient}>
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
       </QueryClientProvider>
     </trpc.Provider>
   );

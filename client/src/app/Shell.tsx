@@ -1,5 +1,5 @@
-import { useEffect } from 'react';
-import { Link, Outlet, useLocation, useNavigation } from 'react-router-dom';
+import { lazy, Suspense, useEffect } from 'react';
+import { Link, Outlet, useLocation } from 'react-router-dom';
 import { LoadingCover } from '../components/LoadingCover.tsx';
 import { OfflineBanner } from '../components/Loaded.tsx';
 import { NewVersionBar } from '../components/NewVersionBar.tsx';
@@ -7,8 +7,12 @@ import { SkipLink, SkipTarget } from '../components/SkipLink.tsx';
 import { Navbar, type NavLinkComponent } from '../components/navbar/Navbar.tsx';
 import { applyColors } from '../lib/colors.ts';
 import { trpc } from '../lib/trpc.ts';
+import { PageErrors } from './errors.tsx';
+import { usePageLoading } from './page-loads.ts';
 
 const SIGNED_OUT = { user: null, level: 0 };
+
+const LiveAccounts = lazy(() => import('./LiveAccounts.tsx'));
 
 /**
  * The application shell: a loading cover until login status, colours and navbar style have
@@ -16,30 +20,53 @@ const SIGNED_OUT = { user: null, level: 0 };
  */
 export function Shell() {
   const location = useLocation();
-  const navigation = useNavigation();
+  const pageLoading = usePageLoading();
   const status = trpc.auth.status.useQuery();
   const colors = trpc.settings.colors.useQuery();
   const navbarStyle = trpc.settings.navbarStyle.useQuery();
+  const admin = status.data?.user != null && status.data.level >= 3;
+  const waiting = trpc.admin.waitingCount.useQuery(undefined, { enabled: admin });
 
   useEffect(() => {
     if (colors.data) applyColors(colors.data);
   }, [colors.data]);
 
   const print = `${location.pathname}${location.search}`.includes('print');
-  if (print) return status.isPending ? null : <Outlet />;
+  // Errors render inside the shell, under the navbar. The cover stays until the first page's chunk is
+  // there; later ones load in a transition, the page on screen staying under the progress bar.
+  const page = (
+    <PageErrors resetKey={location.pathname}>
+      <Suspense fallback={print ? null : <LoadingCover />}>
+        <Outlet />
+      </Suspense>
+    </PageErrors>
+  );
+  if (print) return status.isPending ? null : page;
 
   const ready = !status.isPending && !colors.isPending && !navbarStyle.isPending;
   if (!ready) return <LoadingCover />;
   return (
     <>
-      {navigation.state === 'loading' && <div className="route-progress" role="progressbar" aria-label="Loading page" />}
+      {pageLoading && <PageProgress />}
       <SkipLink />
-      <Navbar status={status.data ?? SIGNED_OUT} clickToToggle={navbarStyle.data?.clickToToggle ?? false} Link={Link as NavLinkComponent} />
+      {admin && (
+        <Suspense fallback={null}>
+          <LiveAccounts />
+        </Suspense>
+      )}
+      <Navbar
+        status={status.data ?? SIGNED_OUT}
+        clickToToggle={navbarStyle.data?.clickToToggle ?? false}
+        Link={Link as NavLinkComponent}
+        waiting={admin ? (waiting.data?.count ?? 0) : 0}
+      />
       <NewVersionBar />
       <OfflineBanner />
-      <SkipTarget>
-        <Outlet />
-      </SkipTarget>
+      <SkipTarget>{page}</SkipTarget>
     </>
   );
+}
+
+function PageProgress() {
+  return <div className="route-progress" role="progressbar" aria-label="Loading page" />;
 }

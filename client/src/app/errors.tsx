@@ -1,37 +1,25 @@
-import { Link, isRouteErrorResponse, useRouteError } from 'react-router-dom';
+import { Component, type ReactNode } from 'react';
+import { ErrorView } from '../components/ErrorView.tsx';
 
-function ErrorView({ title, status, statusText, message }: { title: string; status?: number; statusText?: string; message?: string }) {
-  return (
-    <main className="page narrow-page">
-      <section className="card error-card" aria-labelledby="error-title">
-        <h1 id="error-title">{title}</h1>
-        {status !== undefined && (
-          <p className="error-status">
-            <strong>{status}</strong> {statusText}
-          </p>
-        )}
-        {message && <p className="error-message">{message}</p>}
-        <p>
-          <Link to="/">Back to the start</Link>
-        </p>
-      </section>
-    </main>
-  );
-}
+/**
+ * Whatever a page throws while it renders (or its chunk failing to load): the message, inside the
+ * shell under the navbar. A new address (`resetKey`) tries the page again.
+ */
+export class PageErrors extends Component<{ resetKey: string; children: ReactNode }, { error: unknown }> {
+  override state: { error: unknown } = { error: undefined };
 
-/** Unknown addresses. */
-export function NotFound() {
-  return <ErrorView title="How did you get here" status={404} statusText="Not Found" message="There is no page at this address." />;
-}
-
-/** Whatever the router throws: its status, status text and message. */
-export function RouterError() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error)) {
-    const data: unknown = error.data;
-    const message = typeof data === 'string' ? data : data instanceof Error ? data.message : undefined;
-    return <ErrorView title="That's an error." status={error.status} statusText={error.statusText} {...(message ? { message } : {})} />;
+  static getDerivedStateFromError(error: unknown) {
+    return { error: error ?? new Error('Unknown error') };
   }
-  const message = error instanceof Error ? error.message : String(error);
-  return <ErrorView title="That's an error." message={message} />;
+
+  override componentDidUpdate(previous: { resetKey: string }) {
+    if (this.state.error !== undefined && previous.resetKey !== this.props.resetKey) this.setState({ error: undefined });
+  }
+
+  override render() {
+    const { error } = this.state;
+    if (error === undefined) return this.props.children;
+    const message = error instanceof Error ? error.message : String(error);
+    return <ErrorView title="That's an error." message={message} />;
+  }
 }

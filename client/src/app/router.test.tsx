@@ -1,13 +1,16 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
-import { RouterProvider, createMemoryRouter } from 'react-router-dom';
+import { MemoryRouter, useLocation } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RECIPE_SETTINGS } from '@site/contracts/recipes';
 import { DEFAULT_COLORS } from '@site/contracts/settings';
 import { createTrpcClient, trpc } from '../lib/trpc.ts';
 import { fakeTrpcFetch, type FakeProcedures } from '../test/render.tsx';
-import { RouterError } from './errors.tsx';
-import { appRouteObjects } from './router.tsx';
+import { PageErrors } from './errors.tsx';
+import { AppRoutes } from './router.tsx';
+
+/** A page's chunk is fetched when it first renders (React.lazy); on a busy machine that takes a while. */
+const LAZY_PAGE = { timeout: 10_000 };
 
 function renderApp(path: string, status: { user: string | null; level: number }) {
   const procedures: FakeProcedures = {
@@ -21,11 +24,18 @@ function renderApp(path: string, status: { user: string | null; level: number })
   };
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const trpcClient = createTrpcClient({ url: 'http://test.local/trpc', fetch: fakeTrpcFetch(procedures, []) });
-  const router = createMemoryRouter(appRouteObjects(), { initialEntries: [path] });
+  const router = { pathname: '' };
+  function Where() {
+    router.pathname = useLocation().pathname;
+    return null;
+  }
   render(
     <trpc.Provider client={trpcClient} queryClient={queryClient}>
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
+        <MemoryRouter initialEntries={[path]}>
+          <AppRoutes />
+          <Where />
+        </MemoryRouter>
       </QueryClientProvider>
     </trpc.Provider>,
   );
@@ -40,47 +50,48 @@ describe('the app router', () => {
 
   it('sends visitors from member pages to /login and pending accounts to /preauth', async () => {
     const router = renderApp('/personal/settings', { user: null, level: 0 });
-    await screen.findByRole('heading', { name: 'Log In' });
-    expect(router.state.location.pathname).toBe('/login');
+    await screen.findByRole('heading', { name: 'Log In' }, LAZY_PAGE);
+    expect(router.pathname).toBe('/login');
   });
 
   it('sends a pending account from the hub to /preauth', async () => {
     const router = renderApp('/personal', { user: 'new', level: 0 });
-    await screen.findByRole('heading', { name: 'Account pending' });
-    expect(router.state.location.pathname).toBe('/preauth');
+    await screen.findByRole('heading', { name: 'Account pending' }, LAZY_PAGE);
+    expect(router.pathname).toBe('/preauth');
   });
 
   it('redirects / to /about', async () => {
     const router = renderApp('/', { user: null, level: 0 });
     await screen.findByRole('heading', { name: 'Sample Owner', level: 1 });
-    expect(router.state.location.pathname).toBe('/about');
+    expect(router.pathname).toBe('/about');
   });
 
   it('renders print addresses without the navbar', async () => {
     renderApp('/personal/recipes/printer/1', { user: 'o', level: 3 });
-    await screen.findByRole('heading', { name: 'Pancakes', level: 1 });
+    await screen.findByRole('heading', { name: 'Pancakes', level: 1 }, LAZY_PAGE);
     expect(screen.queryByTestId('navbar')).toBeNull();
   });
 
-  it('shows a router error with status, status text and message', async () => {
-    const router = createMemoryRouter(
-      [
-        {
-          path: '/',
-          ErrorBoundary: RouterError,
-          loader: () => {
-            throw new Response('No loader for this route', { status: 405, statusText: 'Method Not Allowed' });
-          },
-          Component: () => null,
-          HydrateFallback: () => null,
-        },
-      ],
-      { initialEntries: ['/'] },
+  it("shows what a page threw, with its message, and tries again at the next address", async () => {
+    function Broken(): never {
+      throw new Error('The page broke');
+    }
+    const { rerender } = render(
+      <MemoryRouter>
+        <PageErrors resetKey="/a">
+          <Broken />
+        </PageErrors>
+      </MemoryRouter>,
     );
-    render(<RouterProvider router={router} />);
     expect(await screen.findByRole('heading', { name: "That's an error." })).toBeInTheDocument();
-    expect(screen.getByText('405')).toBeInTheDocument();
-    expect(screen.getByText(/Method Not Allowed/)).toBeInTheDocument();
-    expect(screen.getByText('No loader for this route')).toBeInTheDocument();
+    expect(screen.getByText('The page broke')).toBeInTheDocument();
+    rerender(
+      <MemoryRouter>
+        <PageErrors resetKey="/b">
+          <p>Next page</p>
+        </PageErrors>
+      </MemoryRouter>,
+    );
+    expect(await screen.findByText('Next page')).toBeInTheDocument();
   });
 });

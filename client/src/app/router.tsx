@@ -1,46 +1,46 @@
-import { Navigate, createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { lazy, type ComponentType } from 'react';
+import { Navigate, Route, Routes, matchPath } from 'react-router-dom';
 import { routes, type SiteRoute } from '../routes.ts';
-import { LoadingCover } from '../components/LoadingCover.tsx';
-import { NotFound, RouterError } from './errors.tsx';
+import { NotFound } from '../components/ErrorView.tsx';
 import { Guard } from './Guard.tsx';
+import { trackedLoad } from './page-loads.ts';
 import { Shell } from './Shell.tsx';
 
-/** Each page arrives with its own chunk; the guard wraps it with the access rule of its row. */
-function toRouteObject(route: SiteRoute): RouteObject {
-  return {
-    path: route.pattern ?? route.href,
-    lazy: async () => {
-      const { default: Page } = await route.load();
-      return {
-        Component: function GuardedPage() {
-          return (
-            <Guard route={route}>
-              <Page />
-            </Guard>
-          );
-        },
-      };
-    },
-  };
+/**
+ * Each page arrives with its own chunk (React.lazy); the guard wraps it with the access rule of its
+ * row. react-router's declarative routes: its data router (loaders, actions, fetchers) is about 14 KB
+ * brotli more in the shell, for nothing the site uses (docs/benchmarks.md).
+ */
+const pages = routes.map((route) => {
+  const load = trackedLoad(route.load);
+  return { route, load, Page: lazy(load) };
+});
+
+/** The page of the address the app starts on, fetched at once, beside the shell's startup calls. */
+export function preloadPage(pathname: string): void {
+  const first = pages.find(({ route }) => matchPath({ path: route.pattern ?? route.href, end: true }, pathname));
+  if (first) void first.load().catch(() => {});
 }
 
-export function appRouteObjects(): RouteObject[] {
-  return [
-    {
-      path: '/',
-      Component: Shell,
-      HydrateFallback: LoadingCover,
-      children: [
-        {
-          // Errors render inside the shell, under the navbar.
-          ErrorBoundary: RouterError,
-          children: [{ index: true, element: <Navigate to="/about" replace /> }, ...routes.map(toRouteObject), { path: '*', Component: NotFound }],
-        },
-      ],
-    },
-  ];
+function PageOf({ route, Page }: { route: SiteRoute; Page: ComponentType }) {
+  return (
+    <Guard route={route}>
+      <Page />
+    </Guard>
+  );
 }
 
-export function createAppRouter() {
-  return createBrowserRouter(appRouteObjects());
+/** The app's routes, inside a BrowserRouter (App.tsx) or a MemoryRouter (tests). */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route path="/" element={<Shell />}>
+        <Route index element={<Navigate to="/about" replace />} />
+        {pages.map(({ route, Page }) => (
+          <Route key={route.href} path={route.pattern ?? route.href} element={<PageOf route={route} Page={Page} />} />
+        ))}
+        <Route path="*" element={<NotFound />} />
+      </Route>
+    </Routes>
+  );
 }

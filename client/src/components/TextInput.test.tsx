@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { CTRL_ENTER_HINT, TAP_HINT, TextInput } from './TextInput.tsx';
+import { CTRL_ENTER_HINT, TextInput } from './TextInput.tsx';
 
 function Form({ onSubmit }: { onSubmit: () => void }) {
   const [value, setValue] = useState('');
@@ -49,11 +49,33 @@ describe('TextInput', () => {
     expect(document.querySelector('.field-hint')).toBe(hint);
   });
 
-  it('tells a touch user to tap the button', async () => {
-    render(<Form onSubmit={vi.fn()} />);
+  it('submits its form on Enter alone ("Go") when reached by touch, with no ctrl hint', async () => {
+    const onSubmit = vi.fn();
+    render(<Form onSubmit={onSubmit} />);
     const input = screen.getByLabelText('Task');
     await userEvent.pointer({ keys: '[TouchA]', target: input });
     await userEvent.type(input, 'milk{Enter}', { skipClick: true });
-    expect(screen.getByText(TAP_HINT)).toBeInTheDocument();
+    expect(onSubmit).toHaveBeenCalledTimes(1);
+    expect(screen.queryByText(CTRL_ENTER_HINT)).not.toBeInTheDocument();
+  });
+
+  it('submits on Enter alone on a coarse-pointer screen before any tap (a keyboard opened by focus)', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query === '(pointer: coarse)', media: query, addEventListener: () => {}, removeEventListener: () => {} }));
+    try {
+      const onSubmit = vi.fn();
+      render(<Form onSubmit={onSubmit} />);
+      screen.getByLabelText('Task').focus();
+      await userEvent.keyboard('milk{Enter}');
+      expect(onSubmit).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('shows what is wrong with the value under the field and marks it invalid', () => {
+    render(<TextInput label="Port" value="2456,5" onValueChange={() => {}} error="Port must be a whole number" />);
+    const input = screen.getByLabelText('Port');
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(input).toHaveAccessibleDescription('Port must be a whole number');
   });
 });

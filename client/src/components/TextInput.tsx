@@ -1,35 +1,43 @@
 import { useId, useState, type InputHTMLAttributes, type KeyboardEvent } from 'react';
+import { coarsePointer } from '../lib/pointer.ts';
 
 export const CTRL_ENTER_HINT = 'Hold ctrl to submit with enter';
-/** Touch screens have no ctrl key: the hint points at the button instead. */
-export const TAP_HINT = 'Tap the button to submit';
 
 type Props = Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'> & {
   label: string;
   value: string;
   onValueChange: (value: string) => void;
-  /** Called on ctrl+Enter when the input is not inside a form; inside a form the form is submitted. */
+  /** Called on ctrl+Enter (Enter alone on a touch screen) when the input is not inside a form; inside a form the form is submitted. */
   onSubmitShortcut?: () => void;
+  /** What is wrong with the value as typed, shown under the field (NumberInput's refusals). */
+  error?: string | null;
+  /**
+   * For a field in a table row: the label is read by screen readers only, and the error only marks
+   * the field (the page says what is wrong once, under the table).
+   */
+  compact?: boolean;
 };
 
-/** Whether the person reached the field by touch (the last pointer down was a finger or pen on a coarse screen). */
+/** Whether the person reached the field by touch (the last pointer down was a finger or pen, else the screen's main pointer is coarse). */
 function usingTouch(lastPointer: string | null): boolean {
-  if (lastPointer !== null) return lastPointer === 'touch';
-  return typeof window.matchMedia === 'function' && window.matchMedia('(pointer: coarse)').matches;
+  if (lastPointer !== null) return lastPointer === 'touch' || lastPointer === 'pen';
+  return coarsePointer();
 }
 
 /**
- * The one text input of the site. Enter alone does not submit (it shows a hint), ctrl+Enter does:
- * a stray Enter in a half-filled form should never send it.
+ * The one text input of the site. On a keyboard Enter alone does not submit (it shows a hint),
+ * ctrl+Enter does: a stray Enter in a half-filled form should never send it. A phone's keyboard has
+ * no ctrl: there its Enter ("Go") submits the form, as people expect.
  *
  * The hint's line is always reserved (the hint sits in the field's bottom padding), and it stays
  * until the next keystroke: a hint that left on blur moved the form's button away under the mouse,
  * so the click that blurred the field landed on nothing.
  */
-export function TextInput({ label, value, onValueChange, onSubmitShortcut, id, className, onPointerDown, ...rest }: Props) {
+export function TextInput({ label, value, onValueChange, onSubmitShortcut, error, compact, id, className, onPointerDown, ...rest }: Props) {
   const fallbackId = useId();
   const inputId = id ?? fallbackId;
   const hintId = `${inputId}-hint`;
+  const errorId = `${inputId}-error`;
   const [hint, setHint] = useState<string | null>(null);
   const [pointer, setPointer] = useState<string | null>(null);
 
@@ -39,24 +47,29 @@ export function TextInput({ label, value, onValueChange, onSubmitShortcut, id, c
       return;
     }
     event.preventDefault();
-    if (event.ctrlKey || event.metaKey) {
+    if (event.ctrlKey || event.metaKey || usingTouch(pointer)) {
       setHint(null);
       const form = event.currentTarget.form;
       if (form) form.requestSubmit();
       else onSubmitShortcut?.();
     } else {
-      setHint(usingTouch(pointer) ? TAP_HINT : CTRL_ENTER_HINT);
+      setHint(CTRL_ENTER_HINT);
     }
   };
+  const shownError = compact ? null : error;
+  const describedBy = [hint ? hintId : null, shownError ? errorId : null].filter(Boolean).join(' ');
 
   return (
-    <div className={`field${className ? ` ${className}` : ''}`}>
-      <label htmlFor={inputId}>{label}</label>
+    <div className={`field${compact ? ' compact-field' : ''}${className ? ` ${className}` : ''}`}>
+      <label htmlFor={inputId} className={compact ? 'visually-hidden' : undefined}>
+        {label}
+      </label>
       <input
         {...rest}
         id={inputId}
         value={value}
-        aria-describedby={hint ? hintId : undefined}
+        aria-describedby={describedBy || undefined}
+        aria-invalid={error ? true : undefined}
         onChange={(event) => {
           setHint(null);
           onValueChange(event.target.value);
@@ -67,6 +80,11 @@ export function TextInput({ label, value, onValueChange, onSubmitShortcut, id, c
         }}
         onKeyDown={onKeyDown}
       />
+      {shownError && (
+        <p className="field-error" id={errorId} role="alert">
+          {shownError}
+        </p>
+      )}
       <p className="field-hint" id={hintId} role="status">
         {hint}
       </p>

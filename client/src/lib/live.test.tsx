@@ -146,6 +146,27 @@ describe('useLive', () => {
     hook.unmount();
   });
 
+  it('connects again at once when the server ends a stream on purpose, and catches up', () => {
+    const { wrapper, stale } = setup();
+    const reconnected = vi.fn();
+    const off = onLiveReconnect(reconnected);
+    const hook = renderHook(() => useLive(['house']), { wrapper });
+    const first = FakeEventSource.open()[0]!;
+    first.emit('ready');
+    first.emit('reconnect');
+    // No wait: the old stream is closed and a new one is connecting.
+    expect(first.readyState).toBe(FakeEventSource.CLOSED);
+    expect(FakeEventSource.open()).toHaveLength(1);
+    const second = FakeEventSource.open()[0]!;
+    expect(second).not.toBe(first);
+    second.emit('ready');
+    expect(stale(houseKey)).toBe(true);
+    // A planned end is not a drop (a deploy): nothing to look for.
+    expect(reconnected).not.toHaveBeenCalled();
+    off();
+    hook.unmount();
+  });
+
   it("obeys the server's resync", () => {
     const { wrapper, stale } = setup();
     const hook = renderHook(() => useLive(['todo']), { wrapper });

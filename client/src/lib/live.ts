@@ -1,7 +1,10 @@
 import { useEffect } from 'react';
 import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { LIVE_EVENTS, LIVE_PATH, isLiveArea, type LiveArea } from '@site/contracts/live';
+import { liveReconnected } from './live-reconnect.ts';
 import { reportReachable } from './online.ts';
+
+export { onLiveReconnect } from './live-reconnect.ts';
 
 /**
  * Live pages. A page names the areas it shows (`useLive(['house'])`); while any such page is open the
@@ -21,6 +24,7 @@ const STALE: Record<LiveArea, QueryKey[]> = {
   todo: [[['todo']]],
   pictures: [[['pictures', 'pendingCount']], [['pictures', 'pending']]],
   gameServers: [[['gameServers']]],
+  accounts: [[['admin', 'waitingCount']], [['admin', 'users']]],
 };
 
 /** Reconnect delays after a refused or failed connection (the browser retries a dropped one itself). */
@@ -33,18 +37,11 @@ type Message = { type: 'change'; area: LiveArea } | { type: 'resync' } | { type:
 
 const watched = new Map<LiveArea, number>();
 const clients = new Set<QueryClient>();
-const reconnectHooks = new Set<() => void>();
 let channel: BroadcastChannel | null = null;
 /** Ends this tab's part in the connection (its own EventSource, or its wait for the lock). */
 let stopConnection: (() => void) | null = null;
 let lingering: ReturnType<typeof setTimeout> | undefined;
 let lastAuth: string | undefined;
-
-/** Runs `hook` each time the feed connects again after a drop (a deploy restarts the server: a time to look for a new version). */
-export function onLiveReconnect(hook: () => void): () => void {
-  reconnectHooks.add(hook);
-  return () => void reconnectHooks.delete(hook);
-}
 
 /** Areas being read again now, and those changed again meanwhile (read once more when that read ends). */
 const reading = new Set<LiveArea>();
@@ -92,6 +89,8 @@ function follow(): () => void {
   let source: EventSource | null = null;
   let opens = 0;
   let failures = 0;
+  /** The server ended the last stream on purpose (its lifetime): not a drop, no reconnect hooks. */
+  let planned = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
   const connect = () => {
@@ -105,8 +104,15 @@ function follow(): () => void {
       reportReachable(true);
       if (opens++ > 0) {
         share({ type: 'resync' });
-        for (const hook of reconnectHooks) hook();
+        if (!planned) liveReconnected();
       }
+      planned = false;
+    });
+    // Each stream has a lifetime; at its end the server says so: connect again now (not after the
+    // `retry` wait) and, once connected, read every live area again (the `ready` above).
+    es.addEventListener(LIVE_EVENTS.reconnect, () => {
+      planned = true;
+      connect();
     });
     es.addEventListener(LIVE_EVENTS.change, (event) => {
       const area = (JSON.parse((event as MessageEvent<string>).data) as { area?: unknown }).area;

@@ -1,7 +1,22 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { closeQueueForTests, enqueue, flush, isRetryable, newClientId, pending, subscribeQueue, withdraw, type Outcome, type QueuedChange } from './offline-queue.ts';
+import {
+  closeQueueForTests,
+  discardAccount,
+  dropOtherAccounts,
+  enqueue,
+  flush,
+  isRetryable,
+  newClientId,
+  pending,
+  subscribeQueue,
+  takeNotice,
+  unsentMessage,
+  withdraw,
+  type Outcome,
+  type QueuedChange,
+} from './offline-queue.ts';
 
 let n = 0;
 function change(account: string, procedure: QueuedChange['procedure'], label: string, input: Record<string, unknown> = {}): QueuedChange {
@@ -110,6 +125,41 @@ describe('offline queue', () => {
     await enqueue(sent);
     await flush('ann', 'house', async () => ({}), () => {});
     expect(await withdraw(sent.clientId)).toBe(false);
+  });
+
+  it("keeps a change the server refuses under another account's session, and says so", async () => {
+    await enqueue(change('ann', 'todo.add', 'Private'));
+    const other = vi.fn();
+    const outcomes: Outcome[] = [];
+    const sent = await flush(
+      'ann',
+      'todo',
+      () => Promise.reject(answered(412, 'This change was made by another account')),
+      (_c, o) => outcomes.push(o),
+      other,
+    );
+    expect([sent, outcomes, other.mock.calls.length]).toEqual([0, [], 1]);
+    expect((await pending('ann')).map((c) => c.label)).toEqual(['Private']);
+  });
+
+  it("keeps only the signed-in account's changes; the others leave, counted for their maker alone", async () => {
+    await enqueue(change('ann', 'todo.add', 'Private'));
+    await enqueue(change('ann', 'house.add', 'Milk'));
+    await enqueue(change('bob', 'house.add', 'Soap'));
+    expect(await dropOtherAccounts('bob')).toBe(2);
+    expect(await pending('ann')).toEqual([]);
+    expect((await pending('bob')).map((c) => c.label)).toEqual(['Soap']);
+    // Signed out: nobody's stay.
+    expect(await dropOtherAccounts(null)).toBe(1);
+    expect(await takeNotice('carl')).toBe(0);
+    expect(await takeNotice('ann')).toBe(2);
+    expect(await takeNotice('ann')).toBe(0);
+    expect(await takeNotice('bob')).toBe(1);
+    expect(unsentMessage(2)).toBe('2 changes you made offline on this device were not sent: you were signed out before they could be. Make them again if still needed.');
+    // Discarded on purpose: gone, nothing to tell.
+    await enqueue(change('ann', 'todo.add', 'Other'));
+    expect(await discardAccount('ann')).toBe(1);
+    expect([await pending('ann'), await takeNotice('ann')]).toEqual([[], 0]);
   });
 
   it('tells listeners when the queue changes, and makes v4 UUIDs', async () => {

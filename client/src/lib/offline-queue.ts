@@ -7,7 +7,11 @@ import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
  * two tabs) changes nothing the second time.
  *
  * Changes are kept per account (the signed-in name): on a shared phone, one person's waiting changes
- * are only ever sent by that person's session. They are sent in the order they were made, one sender
+ * are only ever sent by that person's session. Each is sent with the header ACCOUNT_HEADER naming its
+ * maker, and the server refuses it (412) under any other session, so a tab that has not yet heard of
+ * a sign-out cannot send them as the next person. Once the server says another account (or none) is
+ * signed in, the browser keeps none of them (`dropOtherAccounts`): what is left is a count per account
+ * (nothing of the changes themselves), told to its maker at the next sign-in (`takeNotice`). They are sent in the order they were made, one sender
  * at a time across the browser's tabs (the Web Lock `site-offline-queue`), and each leaves the queue only
  * once the server has answered it: applied, or refused (a refusal is told to the member and dropped,
  * since sending it again would be refused again). A change that meets no server (offline, a server
@@ -34,6 +38,8 @@ export type Outcome = { kind: 'applied'; result: unknown } | { kind: 'refused'; 
 
 interface QueueSchema extends DBSchema {
   changes: { key: number; value: QueuedChange & { seq?: number }; indexes: { account: string; clientId: string } };
+  /** Per account, how many of its changes were dropped unsent (their maker was signed out first). */
+  notices: { key: string; value: { account: string; count: number } };
 }
 
 const DB_NAME = 'site-offline-queue';
@@ -43,12 +49,15 @@ const CHANNEL = 'site-offline-queue';
 let dbPromise: Promise<IDBPDatabase<QueueSchema>> | null = null;
 
 function database(): Promise<IDBPDatabase<QueueSchema>> {
-  dbPromise ??= openDB<QueueSchema>(DB_NAME, 1, {
-    upgrade(db) {
-      // An increasing key keeps the order changes were made in; an account's index lists them in that order.
-      const store = db.createObjectStore('changes', { keyPath: 'seq', autoIncrement: true });
-      store.createIndex('account', 'account');
-      store.createIndex('clientId', 'clientId', { unique: true });
+  dbPromise ??= openDB<QueueSchema>(DB_NAME, 2, {
+    upgrade(db, oldVersion) {
+      if (oldVersion < 1) {
+        // An increasing key keeps the order changes were made in; an account's index lists them in that order.
+        const store = db.createObjectStore('changes', { keyPath: 'seq', autoIncrement: true });
+        store.createIndex('account', 'account');
+        store.createIndex('clientId', 'clientId', { unique: true });
+      }
+      if (oldVersion < 2) db.createObjectStore('notices', { keyPath: 'account' });
     },
   });
   return dbPromise;
@@ -127,10 +136,18 @@ async function remove(clientId: string): Promise<boolean> {
  * the server refusing this change for good (bad input, no such task).
  */
 export function isRetryable(error: unknown): boolean {
-  const status = (error as { data?: { httpStatus?: unknown } } | null)?.data?.httpStatus;
-  if (typeof status !== 'number') return true;
-  return status === 401 || status === 408 || status === 429 || status >= 500;
+  const status = statusOf(error);
+  if (status === undefined) return true;
+  return status === 401 || status === 408 || status === 412 || status === 429 || status >= 500;
 }
+
+const statusOf = (error: unknown) => {
+  const status = (error as { data?: { httpStatus?: unknown } } | null)?.data?.httpStatus;
+  return typeof status === 'number' ? status : undefined;
+};
+
+/** The server's answer to a change sent while another account's session is the browser's (ACCOUNT_HEADER). */
+export const isOtherAccount = (error: unknown) => statusOf(error) === 412;
 
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -157,6 +174,7 @@ export function flush(
   area: QueueArea,
   send: (change: QueuedChange) => Promise<unknown>,
   onOutcome: (change: QueuedChange, outcome: Outcome) => void,
+  onOtherAccount: () => void = () => {},
 ): Promise<number> {
   return exclusively(async () => {
     let answered = 0;
@@ -166,6 +184,8 @@ export function flush(
       try {
         outcome = { kind: 'applied', result: await send(change) };
       } catch (error) {
+        // Another account is signed in now: this one's changes stay (until the page hears who).
+        if (isOtherAccount(error)) onOtherAccount();
         if (isRetryable(error)) break;
         outcome = { kind: 'refused', message: errorMessage(error) };
       }
@@ -184,4 +204,55 @@ export function flush(
  */
 export function withdraw(clientId: string): Promise<boolean> {
   return exclusively(() => remove(clientId));
+}
+
+/**
+ * Keeps only `current`'s waiting changes (the account the server says is signed in, lower case; null
+ * for none): every other account's leave the browser, and what is kept of them is how many there
+ * were, for their maker's next sign-in. Returns how many were dropped.
+ */
+export function dropOtherAccounts(current: string | null): Promise<number> {
+  return dropWhere((account) => account !== current, true);
+}
+
+/** Drops `account`'s waiting changes with no notice (it chose to sign out without them). */
+export function discardAccount(account: string): Promise<number> {
+  return dropWhere((of) => of === account, false);
+}
+
+function dropWhere(drop: (account: string) => boolean, notice: boolean): Promise<number> {
+  return exclusively(async () => {
+    const db = await database();
+    const tx = db.transaction(['changes', 'notices'], 'readwrite');
+    const dropped = new Map<string, number>();
+    for (let cursor = await tx.objectStore('changes').openCursor(); cursor; cursor = await cursor.continue()) {
+      if (!drop(cursor.value.account)) continue;
+      dropped.set(cursor.value.account, (dropped.get(cursor.value.account) ?? 0) + 1);
+      await cursor.delete();
+    }
+    const notices = tx.objectStore('notices');
+    for (const [account, count] of notice ? dropped : []) {
+      const before = (await notices.get(account))?.count ?? 0;
+      await notices.put({ account, count: before + count });
+    }
+    await tx.done;
+    if (dropped.size > 0) changed();
+    return [...dropped.values()].reduce((a, b) => a + b, 0);
+  });
+}
+
+/** How many of `account`'s changes were dropped unsent since it was last told; telling it once clears it. */
+export async function takeNotice(account: string): Promise<number> {
+  const db = await database();
+  const tx = db.transaction('notices', 'readwrite');
+  const notice = await tx.store.get(account);
+  if (notice) await tx.store.delete(account);
+  await tx.done;
+  return notice?.count ?? 0;
+}
+
+/** The message of `takeNotice`'s count, shown to the maker only. */
+export function unsentMessage(count: number): string {
+  const changes = count === 1 ? '1 change' : `${count} changes`;
+  return `${changes} you made offline on this device ${count === 1 ? 'was' : 'were'} not sent: you were signed out before ${count === 1 ? 'it' : 'they'} could be. Make ${count === 1 ? 'it' : 'them'} again if still needed.`;
 }

@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { QueryClient, type QueryKey } from '@tanstack/react-query';
 import { createStore, del, get } from 'idb-keyval';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { closeQueueForTests, enqueue, pending, takeNotice } from './offline-queue.ts';
 import { fillFromKept, keepForOffline, merged, toStore, createIdbPersister, pathOf } from './persist.ts';
 
 const key = (path: string): QueryKey => [path.split('.'), { type: 'query' }];
@@ -96,6 +97,21 @@ describe('offline reading: kept answers', () => {
     await written();
     expect(await keptPaths()).toEqual(['auth.status']);
     expect(page.getQueryData(key('todo.list'))).toBeUndefined();
+  });
+
+  it("drops the previous account's waiting changes when the server says another is signed in, counted for their maker", async () => {
+    const page = client();
+    stops.push(keepForOffline(page));
+    await page.fetchQuery({ queryKey: key('auth.status'), queryFn: () => ({ user: 'Family', level: 1 }) });
+    await enqueue({ clientId: 'c1', account: 'family', procedure: 'todo.add', input: { task: 'Private', clientId: 'c1' }, label: 'Private', createdAt: 1 });
+    await page.fetchQuery({ queryKey: key('auth.status'), queryFn: () => ({ user: 'Family', level: 1 }), staleTime: 0 });
+    await written();
+    expect(await pending('family')).toHaveLength(1);
+    await page.fetchQuery({ queryKey: key('auth.status'), queryFn: () => ({ user: 'Other', level: 1 }), staleTime: 0 });
+    await vi.waitFor(async () => expect(await pending('family')).toEqual([]));
+    expect(await takeNotice('other')).toBe(0);
+    expect(await takeNotice('family')).toBe(1);
+    await closeQueueForTests();
   });
 
   it('fills the kept answers in when the browser is offline, and when a call fails without an answer', async () => {

@@ -1,6 +1,7 @@
 import { createStore, del, get, update, type UseStore } from 'idb-keyval';
 import { hydrate, onlineManager, type DehydratedState, type Query, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { persistQueryClientSubscribe, type PersistedClient, type Persister } from '@tanstack/react-query-persist-client';
+import { dropOtherAccounts } from './offline-queue.ts';
 import { isOnline, onOnlineChange } from './online.ts';
 import { throttle } from './throttle.ts';
 
@@ -132,6 +133,8 @@ export function forgetOtherAccounts(queryClient: QueryClient, persister: Account
       known ??= account;
       return;
     }
+    // The offline queue keeps only the signed-in account's waiting changes (lib/offline-queue.ts).
+    void dropOtherAccounts(account === null ? null : account.toLowerCase()).catch(() => {});
     if (known !== undefined && account !== known) {
       void persister.accountChanged();
       for (const path of PERSONAL_PATHS) queryClient.removeQueries({ queryKey: [path.split('.')], type: 'inactive' });

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { onLiveReconnect } from './live.ts';
+import { onLiveReconnect } from './live-reconnect.ts';
 
 /**
  * The service worker (made by the build: client/vite.config.ts, Workbox) and its updates.

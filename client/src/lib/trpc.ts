@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { TRPCClientErrorLike } from '@trpc/client';
 import { createTRPCReact, httpBatchLink } from '@trpc/react-query';
 import type { AppRouter } from '@site/server/trpc/root';
+import { ACCOUNT_HEADER } from '@site/contracts/access';
 import { reportReachable } from './online.ts';
 
 export const trpc = createTRPCReact<AppRouter>();
@@ -22,8 +23,17 @@ export function createTrpcClient(options: { url?: string; fetch?: typeof fetch }
     }
   };
   return trpc.createClient({
-    links: [httpBatchLink({ url: options.url ?? '/trpc', fetch: watched })],
+    links: [httpBatchLink({ url: options.url ?? '/trpc', fetch: watched, headers: ({ opList }) => accountHeader(opList) })],
   });
+}
+
+/**
+ * A call made for one account (`mutate(input, { context: { account } })`: the offline queue's changes)
+ * says so in ACCOUNT_HEADER; the server refuses it under another account's session.
+ */
+function accountHeader(opList: readonly { context: Record<string, unknown> }[]): Record<string, string> {
+  const account = opList.find((op) => typeof op.context.account === 'string' && op.context.account !== '')?.context.account as string | undefined;
+  return account === undefined ? {} : { [ACCOUNT_HEADER]: encodeURIComponent(account) };
 }
 
 /** The error of a tRPC call, as react-query holds it. */

@@ -1,12 +1,42 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { addHouseInput, completeHouseInput, undoHouseInput, type AddHouseInput, type CompleteHouseInput, type UndoHouseInput } from '@site/contracts/house';
-import { addTodoInput, updateTodoInput, type AddTodoInput, type UpdateTodoInput } from '@site/contracts/todo';
+import type { AddHouseInput, CompleteHouseInput, UndoHouseInput } from '@site/contracts/house';
+import type { AddTodoInput, UpdateTodoInput } from '@site/contracts/todo';
 import { isOnline, onOnlineChange } from './online.ts';
-import { enqueue, flush, isRetryable, newClientId, pending, subscribeQueue, withdraw, type Outcome, type QueueArea, type QueuedChange, type QueueProcedure } from './offline-queue.ts';
+import {
+  enqueue,
+  flush,
+  discardAccount,
+  isOtherAccount,
+  isRetryable,
+  newClientId,
+  pending,
+  subscribeQueue,
+  takeNotice,
+  unsentMessage,
+  withdraw,
+  type Outcome,
+  type QueueArea,
+  type QueuedChange,
+  type QueueProcedure,
+} from './offline-queue.ts';
+import type { QUEUE_INPUTS } from './offline-inputs.ts';
 import { trpc } from './trpc.ts';
 
 /** How often waiting changes are tried again while the page is open (besides the `online` event and page load). */
 const RETRY_MS = 15_000;
+
+/**
+ * The queued procedures' input schemas (zod), in their own chunk: fetched as soon as a list page opens
+ * (while the network is there), so a change made offline can still be checked before it waits.
+ */
+let inputs: Promise<{ QUEUE_INPUTS: typeof QUEUE_INPUTS }> | undefined;
+function loadInputs() {
+  inputs ??= import('./offline-inputs.ts').catch((error: unknown) => {
+    inputs = undefined;
+    throw error;
+  });
+  return inputs;
+}
 
 /** A message about what became of a change, shown on the page until dismissed. */
 export type ChangeMessage = { id: string; text: string };
@@ -15,15 +45,6 @@ export type OfflineQueueOptions = {
   area: QueueArea;
   /** What to tell the member about a change's answer, or null for nothing (`queued`: it had waited in the queue). */
   describe: (change: QueuedChange, outcome: Outcome, queued: boolean) => string | null;
-};
-
-/** Each procedure's input schema: a change is checked before it waits in the queue (the server cannot check it yet). */
-const INPUTS: Record<QueueProcedure, { safeParse(input: unknown): { error?: { issues: { message: string }[] } } }> = {
-  'house.add': addHouseInput,
-  'house.complete': completeHouseInput,
-  'house.undo': undoHouseInput,
-  'todo.add': addTodoInput,
-  'todo.update': updateTodoInput,
 };
 
 /**
@@ -39,21 +60,25 @@ export function useOfflineQueue(options: OfflineQueueOptions) {
   const account = trpc.auth.status.useQuery().data?.user?.toLowerCase() ?? null;
   const utils = trpc.useUtils();
   const calls = {
+    /** Sends a change as its maker's (lib/trpc.ts: ACCOUNT_HEADER): refused under anyone else's session. */
     send(change: QueuedChange): Promise<unknown> {
       const input = change.input;
+      const opts = { context: { account: change.account } };
       switch (change.procedure) {
         case 'house.add':
-          return utils.client.house.add.mutate(input as AddHouseInput);
+          return utils.client.house.add.mutate(input as AddHouseInput, opts);
         case 'house.complete':
-          return utils.client.house.complete.mutate(input as CompleteHouseInput);
+          return utils.client.house.complete.mutate(input as CompleteHouseInput, opts);
         case 'house.undo':
-          return utils.client.house.undo.mutate(input as UndoHouseInput);
+          return utils.client.house.undo.mutate(input as UndoHouseInput, opts);
         case 'todo.add':
-          return utils.client.todo.add.mutate(input as AddTodoInput);
+          return utils.client.todo.add.mutate(input as AddTodoInput, opts);
         case 'todo.update':
-          return utils.client.todo.update.mutate(input as UpdateTodoInput);
+          return utils.client.todo.update.mutate(input as UpdateTodoInput, opts);
       }
     },
+    /** The server says another account is signed in now: ask it who, so the page follows (lib/persist.ts drops the others' changes). */
+    onOtherAccount: () => void utils.auth.status.invalidate(),
     /** After answers: the page reads its list again. */
     onAnswered: () => void (area === 'house' ? utils.house.list.invalidate() : utils.todo.list.invalidate()),
   };
@@ -63,11 +88,24 @@ export function useOfflineQueue(options: OfflineQueueOptions) {
   });
   const [waiting, setWaiting] = useState<QueuedChange[]>([]);
   const [messages, setMessages] = useState<ChangeMessage[]>([]);
+  useEffect(() => void loadInputs().catch(() => {}), []);
 
   const tell = useCallback((change: QueuedChange, outcome: Outcome, queued: boolean) => {
     const text = latest.current.describe(change, outcome, queued);
     if (text !== null) setMessages((shown) => [...shown.filter((m) => m.id !== change.clientId), { id: change.clientId, text }]);
   }, []);
+
+  // Changes of this account dropped unsent (it was signed out first) are told to it, and only to it.
+  useEffect(() => {
+    if (account === null) return;
+    let current = true;
+    void takeNotice(account).then((count) => {
+      if (current && count > 0) setMessages((shown) => [...shown, { id: `unsent-${account}`, text: unsentMessage(count) }]);
+    });
+    return () => {
+      current = false;
+    };
+  }, [account]);
 
   useEffect(() => {
     let current = true;
@@ -85,7 +123,13 @@ export function useOfflineQueue(options: OfflineQueueOptions) {
 
   const sendWaiting = useCallback(async () => {
     if (account === null || !isOnline()) return;
-    const answered = await flush(account, area, (change) => latest.current.send(change), (change, outcome) => tell(change, outcome, true));
+    const answered = await flush(
+      account,
+      area,
+      (change) => latest.current.send(change),
+      (change, outcome) => tell(change, outcome, true),
+      () => latest.current.onOtherAccount(),
+    );
     if (answered > 0) latest.current.onAnswered();
   }, [account, area, tell]);
 
@@ -121,9 +165,13 @@ export function useOfflineQueue(options: OfflineQueueOptions) {
           return await sendNow();
         } catch (error) {
           if (!isRetryable(error)) throw error;
+          // Made here as this account while another is signed in: it waits as this account's (and is
+          // dropped, told to its maker, once the page hears who is signed in).
+          if (isOtherAccount(error)) latest.current.onOtherAccount();
         }
       }
-      const refusal = INPUTS[procedure].safeParse(input).error?.issues[0]?.message;
+      const { QUEUE_INPUTS } = await loadInputs();
+      const refusal = QUEUE_INPUTS[procedure].safeParse(input).error?.issues[0]?.message;
       if (refusal !== undefined) throw new Error(refusal);
       await enqueue(change);
       void sendWaiting().catch(() => {});
@@ -134,4 +182,28 @@ export function useOfflineQueue(options: OfflineQueueOptions) {
 
   const dismiss = useCallback((id: string) => setMessages((shown) => shown.filter((m) => m.id !== id)), []);
   return { waiting, submit, withdraw, messages, dismiss };
+}
+
+/**
+ * The signed-in account's waiting changes, all areas (undefined until read; 0 when signed out), and
+ * how to drop them: the logout page asks before a sign-out would lose them.
+ */
+export function useWaitingChanges(): { count: number | undefined; discard: () => Promise<unknown> } {
+  const status = trpc.auth.status.useQuery();
+  const account = status.data === undefined ? undefined : (status.data.user?.toLowerCase() ?? null);
+  const [count, setCount] = useState<number | undefined>(undefined);
+  useEffect(() => {
+    if (account === undefined) return;
+    if (account === null) return setCount(0);
+    let current = true;
+    const reread = () => void pending(account).then((changes) => current && setCount(changes.length), () => current && setCount(0));
+    reread();
+    const unsubscribe = subscribeQueue(reread);
+    return () => {
+      current = false;
+      unsubscribe();
+    };
+  }, [account]);
+  const discard = useCallback(() => (account ? discardAccount(account) : Promise.resolve(0)), [account]);
+  return { count, discard };
 }

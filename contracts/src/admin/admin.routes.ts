@@ -4,6 +4,8 @@ export const adminRoutes = defineArea({
   procedures: {
     'admin.users': 3,
     'admin.setLevel': 3,
+    'admin.resetLink': 3,
+    'admin.waitingCount': 3,
   },
   pages: {
     '/admin': { access: 3, label: 'Admin Dash', group: 'admin' },

@@ -1,47 +1,7 @@
 import { z } from 'zod';
+import { rowId } from '../row-id.ts';
 import { text } from '../text.ts';
-
-export const NAME_MAX = 64;
-export const PASSWORD_MAX = 256;
-/** OWASP ASVS 2.1.1: at least 8 characters. Checked by the server after the spec's checks. */
-export const PASSWORD_MIN = 8;
-
-export const authMessages = {
-  nameEmpty: 'Username may not be empty',
-  passwordsDiffer: 'Password and Confirm Password do not match',
-  passwordEmpty: 'Password may not be empty',
-  nameTooLong: `Username may be at most ${NAME_MAX} characters`,
-  passwordTooLong: `Password may be at most ${PASSWORD_MAX} characters`,
-  nameTaken: 'That username is already taken',
-  badCredentials: 'Incorrect username or password',
-  pending: 'Your account is created but must be manually authenticated. Contact the site owner.',
-  throttled: 'Too many failed login attempts. Wait 15 minutes and try again.',
-  passwordTooShort: `Password must be at least ${PASSWORD_MIN} characters`,
-  passwordTooCommon: 'That password is one of the most common ones; choose another',
-  passwordIsName: 'Password may not be the username',
-  nameInvisible: 'Username may not contain invisible or direction-changing characters',
-  signupThrottled: 'Too many accounts created from this address. Try again later.',
-  oneLoginPerBatch: 'A batch may carry at most one auth.login or auth.signup call',
-  setupCodeNeeded:
-    'This first account will own the site. Create it on the server machine itself, or enter the setup code the server printed in its log when it started (`npm run user -- setup-code` on the server prints it again).',
-  setupCodeWrong: 'That setup code is not right. Copy it from the server\'s log, or run `npm run user -- setup-code` on the server.',
-} as const;
-
-/** Shown (and sent) only when the server answers setupCodeNeeded or setupCodeWrong. */
-export const SETUP_CODE_MAX = 64;
-
-/**
- * The sign-up checks, in the spec's order. The client runs the same function before sending,
- * and the server runs it again, so the first failing message is the same on both sides.
- */
-export function signupProblem(input: { name: string; password: string; confirmPassword: string }): string | null {
-  if (input.name.trim() === '') return authMessages.nameEmpty;
-  if (input.password !== input.confirmPassword) return authMessages.passwordsDiffer;
-  if (input.password === '') return authMessages.passwordEmpty;
-  if (input.name.length > NAME_MAX) return authMessages.nameTooLong;
-  if (input.password.length > PASSWORD_MAX) return authMessages.passwordTooLong;
-  return null;
-}
+import { NAME_MAX, PASSWORD_MAX, SETUP_CODE_MAX } from './auth.rules.ts';
 
 /** Names and passwords are capped and refuse control characters here; the spec's checks run after. */
 const nameField = text({ label: 'Username', max: NAME_MAX * 4 });
@@ -62,3 +22,74 @@ export type LoginInput = z.infer<typeof loginInput>;
 /** `user` is null and `level` 0 when nobody is signed in. */
 export const statusOutput = z.object({ user: z.string().nullable(), level: z.number().int() });
 export type Status = z.infer<typeof statusOutput>;
+
+export const changePasswordInput = z.object({
+  currentPassword: text({ label: 'Current password', max: PASSWORD_MAX }),
+  newPassword: text({ label: 'New password', max: PASSWORD_MAX }),
+  confirmPassword: text({ label: 'Confirm new password', max: PASSWORD_MAX }),
+});
+export type ChangePasswordInput = z.infer<typeof changePasswordInput>;
+
+/** A signed-in browser on the account page: `id` names it for "Sign out" (not its token, nor its hash). */
+export const deviceRow = z.object({
+  id: z.string(),
+  browser: z.string(),
+  address: z.string(),
+  signedInAt: z.string(),
+  lastUsedAt: z.string(),
+  current: z.boolean(),
+});
+export type DeviceRow = z.infer<typeof deviceRow>;
+
+export const deviceIdInput = z.object({ id: text({ label: 'Device', max: 64, trim: true, min: 1 }) });
+
+const resetToken = text({ label: 'Reset link', max: 128, trim: true });
+export const resetTokenInput = z.object({ token: resetToken });
+export const resetPasswordInput = z.object({
+  token: resetToken,
+  newPassword: text({ label: 'New password', max: PASSWORD_MAX }),
+  confirmPassword: text({ label: 'Confirm new password', max: PASSWORD_MAX }),
+});
+export type ResetPasswordInput = z.infer<typeof resetPasswordInput>;
+export const resetStatusOutput = z.object({ state: z.enum(['valid', 'used', 'expired', 'unknown']), name: z.string().nullable() });
+export type ResetStatus = z.infer<typeof resetStatusOutput>;
+
+/** A personal API token as the account page lists it (the token itself is shown once, at creation). */
+export const apiTokenRow = z.object({ id: z.number().int(), label: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable() });
+export type ApiTokenRow = z.infer<typeof apiTokenRow>;
+export const TOKEN_LABEL_MAX = 80;
+export const createTokenInput = z.object({ label: text({ label: 'Label', max: TOKEN_LABEL_MAX, trim: true, min: 1 }) });
+export const tokenIdInput = z.object({ id: rowId('Name the token by its id') });
+
+/** A passkey as the account page lists it (the public key and counter stay on the server). */
+export const passkeyRow = z.object({ id: z.number().int(), name: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable() });
+export type PasskeyRow = z.infer<typeof passkeyRow>;
+export const PASSKEY_NAME_MAX = 80;
+/** How long a passkey ceremony's challenge may be answered. */
+export const PASSKEY_CHALLENGE_MINUTES = 5;
+const passkeyName = text({ label: 'Passkey name', max: PASSKEY_NAME_MAX, trim: true, min: 1 });
+const b64url = z.string().max(16384).regex(/^[A-Za-z0-9_-]*$/, 'Not base64url');
+/**
+ * What the browser's WebAuthn ceremony answers (@simplewebauthn/browser's RegistrationResponseJSON or
+ * AuthenticationResponseJSON): ids and byte fields in base64url, checked in full by the server's library.
+ */
+const credentialResponse = z.object({
+  id: b64url,
+  rawId: b64url,
+  type: z.literal('public-key'),
+  response: z.object({
+    clientDataJSON: b64url,
+    attestationObject: b64url.optional(),
+    authenticatorData: b64url.optional(),
+    signature: b64url.optional(),
+    userHandle: b64url.nullable().optional(),
+    transports: z.array(z.string().max(32)).max(16).optional(),
+  }),
+  /** Extension outputs are not used here: whatever the browser sends is dropped. */
+  clientExtensionResults: z.unknown().transform(() => ({})),
+  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+});
+export const addPasskeyInput = z.object({ name: passkeyName, response: credentialResponse });
+export const passkeyLoginInput = z.object({ response: credentialResponse });
+export const passkeyIdInput = z.object({ id: rowId('Name the passkey by its id') });
+export const renamePasskeyInput = z.object({ id: passkeyIdInput.shape.id, name: passkeyName });

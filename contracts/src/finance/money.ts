@@ -12,6 +12,11 @@ export type CentsParse =
 
 /** `$1,234.5`, `1234.50`, `.5`, `12` and plain numbers; thousands separators must be well placed. */
 const DECIMAL = /^(-)?\$?((?:\d{1,3}(?:,\d{3})+)|\d*)(?:\.(\d*))?$/;
+/**
+ * A decimal comma: `25,50`, `25,5`, `1.234,56` (points then group thousands). One or two digits after
+ * the comma make it a decimal comma; three (`1,234`) stay a thousands separator, as above.
+ */
+const DECIMAL_COMMA = /^(-)?\$?(\d{1,3}(?:\.\d{3})+|\d*),(\d{1,2})$/;
 
 /** Parses a money value given as text or as a JSON number (its shortest decimal text) into cents. */
 export function parseCents(value: string | number): CentsParse {
@@ -23,6 +28,8 @@ export function parseCents(value: string | number): CentsParse {
     if (/e/i.test(text)) return { ok: false, reason: Math.abs(value) >= 1 ? 'too-large' : 'too-precise' };
   } else {
     text = value.trim().replace(/\s+/g, '');
+    const comma = DECIMAL_COMMA.exec(text);
+    if (comma) text = `${comma[1] ?? ''}${(comma[2] ?? '').replace(/\./g, '')}.${comma[3] ?? ''}`;
   }
   const match = DECIMAL.exec(text);
   if (!match) return { ok: false, reason: 'not-a-number' };

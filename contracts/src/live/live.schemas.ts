@@ -11,14 +11,19 @@ export const LIVE_AREAS = {
   todo: 'todo.list',
   pictures: 'pictures.pendingCount',
   gameServers: 'gameServers.list',
+  /** Accounts waiting for approval (level 0): the navbar's and the hub's count for admins. */
+  accounts: 'admin.waitingCount',
 } as const satisfies Record<string, ProcedurePath>;
 
 export type LiveArea = keyof typeof LIVE_AREAS;
 
 export const LIVE_PATH = '/events';
 
-/** The event types on the stream: a change, or "read everything again" (after a gap in the feed). */
-export const LIVE_EVENTS = { change: 'change', resync: 'resync' } as const;
+/**
+ * The event types on the stream: a change; "read everything again" (after a gap in the feed); and
+ * "this stream ends now: connect again at once and catch up" (each stream has a lifetime).
+ */
+export const LIVE_EVENTS = { change: 'change', resync: 'resync', reconnect: 'reconnect' } as const;
 
 /** The `data` of a change event. */
 export type LiveChange = { area: LiveArea };

@@ -45,6 +45,9 @@ export const pictureMessages = {
   wrongBytes: (found: string) =>
     `The file's contents are ${found}, not a picture or video this site can show (jpg, png, gif, heic, webp, avif, tiff, bmp, svg, psd, camera raw, mp4, mov, m4v, 3gp, webm, avi, mkv, mts, mpg, wmv, flv or ogv)`,
   duplicate: 'Already in the gallery',
+  /** The same bytes wait for approval from another member: nothing of that picture is told. */
+  duplicateWaiting: 'Already uploaded, waiting for approval',
+  tooLargeToPreview: 'No preview: the picture is too large to preview',
   tooBig: (limit: string) => `The file is larger than the upload limit of ${limit}`,
   notMultipart: 'Send the upload as multipart/form-data',
   broken: 'The upload was cut off before it finished; nothing was saved',
@@ -163,11 +166,16 @@ export type Picture = {
   poster: boolean;
   /** No preview could be made because the server lacks this program ('ffmpeg'); null otherwise. */
   previewNeeds: string | null;
+  /** Declares more pixels than the server decodes: no preview; the original downloads. */
+  previewTooLarge: boolean;
   uploader: string | null;
 };
 
 /** The upload's answer: the stored picture; for bytes already stored, that picture and `duplicate`. */
 export type UploadAnswer = Picture & { message: string; duplicate: boolean; link: string };
+/** Bytes already waiting for approval, uploaded by another member: neither the picture nor a link. */
+export type UploadWaiting = { duplicate: true; pending: true; message: string; link: null };
+export type UploadReply = UploadAnswer | UploadWaiting;
 
 /** Where a picture is seen in the gallery: its month's page, opened on it. */
 export function pictureLink(monthPage: number, id: number): string {

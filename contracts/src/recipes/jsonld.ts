@@ -314,17 +314,27 @@ export function parseIngredientLine(line: string, dict: UnitDict, decode: Entity
   return { name, plural_name: name, quantity, quantity_max: quantityMax, note, unit_abbreviation: unit, image: null };
 }
 
-/** Each ingredient goes with the first step that names it (or the last word of its name); otherwise the first step with room. */
+/**
+ * Each ingredient goes with the first step that names it (or the last word of its name), but never
+ * before the step of the ingredient listed above it: read step by step, the ingredients keep the page's
+ * order. One no step names stays with the one above it (the first step for the first); a full step
+ * passes it to the next step with room.
+ */
 function assignIngredients(steps: string[], ingredients: ParsedIngredient[]): ParsedIngredient[][] {
   const perStep: ParsedIngredient[][] = steps.map(() => []);
   const hasRoom = (i: number) => (perStep[i]?.length ?? Infinity) < RECIPE_LIMITS.ingredientsPerStep;
+  let floor = 0;
   for (const ingredient of ingredients) {
     const words = ingredient.name.toLowerCase().replace(/,.*$/, '').replace(/\(.*?\)/g, '').trim();
     const last = words.split(' ').pop() ?? '';
-    let index = steps.findIndex((s) => words !== '' && s.toLowerCase().includes(words));
-    if (index < 0 && last.length >= 3) index = steps.findIndex((s) => s.toLowerCase().includes(last));
-    if (index < 0 || !hasRoom(index)) index = perStep.findIndex((_, i) => hasRoom(i));
-    if (index >= 0) perStep[index]?.push(ingredient);
+    const names = (from: number, text: string) => steps.findIndex((s, i) => i >= from && s.toLowerCase().includes(text));
+    let index = words === '' ? -1 : names(floor, words);
+    if (index < 0 && last.length >= 3) index = names(floor, last);
+    if (index < 0) index = floor;
+    while (index < perStep.length && !hasRoom(index)) index++;
+    if (index >= perStep.length) break;
+    perStep[index]?.push(ingredient);
+    floor = index;
   }
   return perStep;
 }

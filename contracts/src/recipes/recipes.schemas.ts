@@ -142,6 +142,8 @@ export const listInput = z
 export const importMessages = {
   empty: 'The file is empty',
   tooLarge: `The file is larger than the ${RECIPE_LIMITS.importBytes / 1_000_000} MB a recipe may be`,
+  skipped: 'skipped: not a recipe file (.json, .jsonld or .html)',
+  uploadTooLarge: (mb: number) => `The files are larger than the ${mb} MB one import takes: nothing was imported`,
 } as const;
 
 /**
@@ -157,10 +159,15 @@ export const importInput = z.object({
 
 export const importUrlInput = z.object({
   url: text({ label: 'Link', max: 2000, trim: true, min: 1, emptyMessage: 'Paste the link of a recipe page' }),
+  /** Import it again although a recipe was imported from this link before. */
+  copy: z.boolean().optional(),
 });
 
 /** One file of a many-at-once import: what became of it. */
-export type ImportReportEntry = { file: string; ok: true; recipe_id: number; title: string } | { file: string; ok: false; message: string };
+export type ImportReportEntry =
+  | { file: string; ok: true; recipe_id: number; title: string }
+  /** `skipped`: a file in a zip that is not a recipe file (README.txt, a picture), left out on purpose. */
+  | { file: string; ok: false; message: string; skipped?: true };
 
 /** Documented list item (spec section 3): recipe_id, title, author, uploaded_date (YYYY-MM-DD). */
 export type RecipeListItem = { recipe_id: number; title: string; author: string; uploaded_date: string };

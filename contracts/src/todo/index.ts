@@ -1,2 +1,3 @@
+export * from './todo.rules.ts';
 export * from './todo.schemas.ts';
 export * from './todo.routes.ts';

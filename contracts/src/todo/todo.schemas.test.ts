@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareTodo, parseTodoStatus, updateTodoInput } from './todo.schemas.ts';
+import { compareTodo, parseTodoStatus } from './todo.rules.ts';
+import { updateTodoInput } from './todo.schemas.ts';
 
 describe('parseTodoStatus', () => {
   it('accepts the five words in any case, Complete and Completed as one', () => {

@@ -73,6 +73,7 @@ export const ytdlMessages = {
   notUrl: 'That is not a link: paste the address of a video page, starting with https://',
   privateHost: 'That link points into a private or local network, which this server does not download from',
   unknownHost: 'That address could not be found: check the link',
+  noInternet: 'This site cannot reach the internet right now, so it cannot fetch videos; try again later',
   busyMember: 'You already have a download running: wait for it to finish or cancel it',
   busyServer: (n: number) => `The server is busy with ${n} download${n === 1 ? '' : 's'} already; try again in a minute`,
   missing: 'The downloader (yt-dlp) is not installed on the server; ask the site owner to install it',

@@ -34,6 +34,9 @@ describe('npm run recipes', () => {
     try {
       const link = `http://127.0.0.1:${(site.address() as AddressInfo).port}/apple-crisp/`;
       expect(await recipes('import', link)).toEqual({ code: 0, out: expect.stringMatching(/^Imported "Mom’s Apple Crisp" as recipe \d+\n$/) });
+      // The same link again says so and adds nothing; --copy imports it again.
+      expect(await recipes('import', link)).toEqual({ code: 1, out: expect.stringMatching(/^Already imported as recipe \d+ \("Mom’s Apple Crisp"\): add --copy to import it again\n$/) });
+      expect(await recipes('import', '--copy', link)).toEqual({ code: 0, out: expect.stringMatching(/^Imported "Mom’s Apple Crisp" as recipe \d+\n$/) });
     } finally {
       await new Promise<void>((resolve) => site.close(() => resolve()));
     }
@@ -42,6 +45,7 @@ describe('npm run recipes', () => {
     makeZip(zip, [
       { name: 'raw-newlines.jsonld', data: fs.readFileSync(path.join(pages, 'raw-newlines.jsonld')) },
       { name: 'no-name.jsonld', data: fs.readFileSync(path.join(pages, 'no-name.jsonld')) },
+      { name: 'README.txt', data: Buffer.from('Two recipes.') },
     ]);
     const many = await recipes('import', path.join(pages, 'allrecipes-array.jsonld'), zip, path.join(dataDir, 'missing.jsonld'));
     expect(many.code).toBe(1);
@@ -49,8 +53,9 @@ describe('npm run recipes', () => {
       expect.stringMatching(/^imported {2}allrecipes-array.jsonld: "Best Banana Bread" as recipe \d+$/),
       expect.stringMatching(/^imported {2}two.zip\/raw-newlines.jsonld: "Kanelbullar" as recipe \d+$/),
       'refused   two.zip/no-name.jsonld: The recipe has no name',
+      'skipped   two.zip/README.txt: not a recipe file (.json, .jsonld or .html)',
       expect.stringMatching(/^refused {3}missing.jsonld: Cannot read .*missing.jsonld: ENOENT$/),
-      '2 imported, 2 refused',
+      '2 imported, 2 refused, 1 skipped',
       '',
     ]);
   }, 180_000);

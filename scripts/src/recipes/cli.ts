@@ -3,7 +3,7 @@ import path from 'node:path';
 import { importInput, KITCHEN_UNITS, type ImportReportEntry } from '@site/contracts';
 import { ConfigError, loadConfig } from '@site/server/config';
 import { createDb, DatabaseInUseError, dbTargetFromConfig } from '@site/server/db/database';
-import { migrateToLatest } from '@site/server/db/migrate';
+import { migrateToLatest } from '@site/server/migrations';
 import { createDeps } from '@site/server/deps';
 import * as recipes from '@site/server/areas/recipes/recipes.service';
 import { importJsonLd, importMany, importUrl } from '@site/server/areas/recipes/recipes.import';
@@ -13,7 +13,8 @@ import { AppError } from '@site/server/errors';
 
 const usage = `Usage:
   npm run recipes -- import FILE     add the schema.org Recipe (JSON-LD) in FILE to the recipes
-  npm run recipes -- import URL      fetch a recipe page (http or https) and add the recipe it holds
+  npm run recipes -- import URL      fetch a recipe page (http or https) and add the recipe it holds;
+                                     a link imported before says so (--copy imports it again)
   npm run recipes -- import FILE...  several JSON-LD files and/or .zip archives of them: each is
                                      imported on its own, then a line per file says what became of it
   npm run recipes -- export ID       print recipe ID as a schema.org Recipe (JSON-LD)
@@ -28,7 +29,11 @@ const isLink = (arg: string) => /^https?:\/\//i.test(arg);
 
 /** One line of the many-at-once report. */
 export const reportLine = (entry: ImportReportEntry) =>
-  entry.ok ? `imported  ${entry.file}: "${entry.title}" as recipe ${entry.recipe_id}` : `refused   ${entry.file}: ${entry.message}`;
+  entry.ok
+    ? `imported  ${entry.file}: "${entry.title}" as recipe ${entry.recipe_id}`
+    : entry.skipped
+      ? `skipped   ${entry.file}: ${entry.message.replace(/^skipped: /, '')}`
+      : `refused   ${entry.file}: ${entry.message}`;
 
 function readFile(file: string): string {
   try {
@@ -38,7 +43,9 @@ function readFile(file: string): string {
   }
 }
 
-export async function main(argv: string[], out: (line: string) => void = console.log): Promise<number> {
+export async function main(args: string[], out: (line: string) => void = console.log): Promise<number> {
+  const copy = args.includes('--copy');
+  const argv = args.filter((a) => a !== '--copy');
   const [command, arg, ...extra] = argv;
   const known = (command === 'import' && arg !== undefined) || (command === 'export' && arg !== undefined && extra.length === 0);
   if (!known && !(command === 'list' && arg === undefined)) {
@@ -75,8 +82,12 @@ export async function main(argv: string[], out: (line: string) => void = console
     const deps = createDeps(config, handle.db);
     if (single !== null) {
       try {
-        const { recipe_id, title } = isLink(single) ? await importUrl(deps, cliActor, single) : await importJsonLd(deps, cliActor, json);
-        out(`Imported "${title}" as recipe ${recipe_id}`);
+        const answer = isLink(single) ? await importUrl(deps, cliActor, single, {}, { copy }) : await importJsonLd(deps, cliActor, json);
+        if ('alreadyImported' in answer && answer.alreadyImported) {
+          out(`Already imported as recipe ${answer.recipe_id} ("${answer.title}"): add --copy to import it again`);
+          return 1;
+        }
+        out(`Imported "${answer.title}" as recipe ${answer.recipe_id}`);
       } catch (error) {
         if (error instanceof AppError) throw new AppError(error.code, `${isLink(single) ? single : path.basename(single)} does not import: ${error.message}`);
         throw error;
@@ -85,11 +96,12 @@ export async function main(argv: string[], out: (line: string) => void = console
       const readable = files.filter((f): f is { name: string; bytes: Buffer } => f.bytes instanceof Buffer);
       const report = readable.length > 0 ? await importMany(deps, cliActor, readable) : [];
       const unreadable = files.flatMap((f) => (typeof f.bytes === 'string' ? [{ file: f.name, ok: false as const, message: f.bytes }] : []));
-      const all = [...report, ...unreadable];
+      const all: ImportReportEntry[] = [...report, ...unreadable];
       for (const entry of all) out(reportLine(entry));
       const imported = all.filter((e) => e.ok).length;
-      out(`${imported} imported, ${all.length - imported} refused`);
-      return imported === all.length ? 0 : 1;
+      const skipped = all.filter((e) => !e.ok && e.skipped).length;
+      out(`${imported} imported, ${all.length - imported - skipped} refused${skipped > 0 ? `, ${skipped} skipped` : ''}`);
+      return imported + skipped === all.length ? 0 : 1;
     } else if (command === 'export') {
       out(JSON.stringify(await recipes.exportJsonLd(deps, recipeId), null, 2));
     } else {

@@ -1,8 +1,9 @@
 import { LEVEL_NAMES, levelSchema, setLevelInput, type Level } from '@site/contracts';
 import { ConfigError, loadConfig } from '@site/server/config';
 import { createDb, DatabaseInUseError, dbTargetFromConfig } from '@site/server/db/database';
-import { migrateToLatest } from '@site/server/db/migrate';
-import { ControlUnavailableError, requestSetupCode } from '@site/server/db/control';
+import { migrateToLatest } from '@site/server/migrations';
+import { ControlUnavailableError, requestAccountCommand, requestSetupCode } from '@site/server/local-commands/control';
+import { AccountCommandError, accountCommand } from '@site/server/areas/auth/commands';
 import { setupCode } from '@site/server/areas/auth/setup-code';
 import { createDeps } from '@site/server/deps';
 import * as admin from '@site/server/areas/admin/admin.service';
@@ -14,6 +15,8 @@ const usage = `Usage:
   npm run user -- list                    every account and its level
   npm run user -- set-level NAME LEVEL    set an account's level (0 pending, 1 friend, 2 family, 3 admin)
   npm run user -- setup-code              the code that creates the first (owner's) account from another machine
+  npm run user -- reset-link NAME         a one-time link (24 hours) for NAME to set a new password
+  npm run user -- token NAME [--label L]  a personal API token for NAME (the last word printed)
 
 Uses the same configuration as the server (DATA_DIR, DATABASE_URL). On PostgreSQL (DATABASE_URL)
 it works while the server runs, and a level change applies to that account's next request. The
@@ -53,9 +56,39 @@ async function printSetupCode(): Promise<number> {
   return 0;
 }
 
+/**
+ * reset-link (and the other account commands): run by the server that holds the embedded database,
+ * asked over its control socket, or here on the database when no server holds it (or on PostgreSQL).
+ * The same code (server/src/areas/auth/commands.ts) runs either way.
+ */
+async function runAccountCommand(command: string, args: string[]): Promise<number> {
+  const config = loadConfig();
+  let lines: string[] | undefined;
+  if (!config.databaseUrl) {
+    lines = await requestAccountCommand(config.dataDir, command, args).catch((error: unknown) => {
+      if (error instanceof ControlUnavailableError) return undefined;
+      throw new AccountCommandError((error as Error).message);
+    });
+  }
+  if (lines === undefined) {
+    const handle = await createDb(dbTargetFromConfig(config));
+    try {
+      await migrateToLatest(handle.db);
+      lines = await accountCommand(createDeps(config, handle.db), command, args);
+    } finally {
+      await handle.close();
+    }
+  }
+  for (const line of lines) console.log(line);
+  return 0;
+}
+
+const ACCOUNT_COMMANDS = new Set(['reset-link', 'token']);
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'setup-code') return printSetupCode();
+  if (command !== undefined && ACCOUNT_COMMANDS.has(command)) return runAccountCommand(command, rest);
   if (command !== 'list' && command !== 'set-level') {
     console.error(usage);
     return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
@@ -90,7 +123,7 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-runMain(main, [AppError, ConfigError, DatabaseInUseError], {
+runMain(main, [AppError, AccountCommandError, ConfigError, DatabaseInUseError], {
   kind: DatabaseInUseError,
   text:
     'While the server runs on the embedded database, change levels on the Admin page (/admin); or stop the server, ' +

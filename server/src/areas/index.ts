@@ -20,7 +20,7 @@ import { ytdlArea } from './ytdl/index.ts';
 
 /**
  * Every server area, one line each, keyed by the first part of its procedures' names. The tRPC
- * router (trpc/root.ts), the migrations (db/migrations/index.ts), the HTTP routes and the background
+ * router (trpc/root.ts), the migrations (migrations.ts), the HTTP routes and the background
  * workers (app.ts) are all read from here.
  */
 export const serverAreas = {

@@ -1,11 +1,13 @@
-import { Migrator, type Kysely, type MigrationResultSet } from 'kysely';
-import { migrations } from './migrations/index.ts';
+import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
 
 export class MigrationError extends Error {}
 
-/** Brings the database to the latest schema; throws a MigrationError naming the failed step. */
+/**
+ * Brings the database to the latest schema of `migrations` (the site's: server/src/migrations.ts);
+ * throws a MigrationError naming the failed step.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations are typed on Kysely<any>
-export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+export async function runMigrations(db: Kysely<any>, migrations: Record<string, Migration>): Promise<string[]> {
   // Areas land independently, each migration depending only on the accounts tables: a newer area's
   // migration may sort before one that already ran, and must still run.
   const migrator = new Migrator({ db, allowUnorderedMigrations: true, provider: { getMigrations: () => Promise.resolve(migrations) } });

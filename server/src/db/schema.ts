@@ -7,7 +7,7 @@ import type { FivetoolsTables } from '../areas/fivetools/fivetools.tables.ts';
 import type { GameServersTables } from '../areas/game-servers/game-servers.tables.ts';
 import type { HouseTables } from '../areas/house/house.tables.ts';
 import type { IdentityTables } from '../identity/identity.tables.ts';
-import type { ClientChangesTables } from './client-changes.ts';
+import type { ClientChangesTables } from '../client-changes/client-changes.tables.ts';
 import type { PicturesTables } from '../areas/pictures/pictures.tables.ts';
 import type { RecipesTables } from '../areas/recipes/recipes.tables.ts';
 import type { SettingsTables } from '../areas/settings/settings.tables.ts';

@@ -24,12 +24,19 @@ export function configTrust(config: Config): ProxyTrust {
   return trust;
 }
 
+/** The port whose rules (`alsoOnPort`) the second listener (EXTRA_PORT) serves, whatever its own number. */
+export const OPEN_PAGES_PORT = 8443;
+
+/** Connections that arrived on a second listener (EXTRA_PORT). */
+const extraSockets = new WeakSet<object>();
+
 /**
- * The port a request was served on, which rules with `alsoOnPort` (8443) read: the local port of the
- * connection it arrived on (PORT, or EXTRA_PORT's second listener), or, when that connection comes
- * from a proxy TRUST_PROXY trusts, the port the proxy says it received the request on
- * (X-Forwarded-Port, its last entry: the one the nearest proxy wrote). Never the Host header nor an
- * untrusted peer's X-Forwarded-*: anyone can write those. Undefined without a socket (inject in tests).
+ * The port a request was served on, which rules with `alsoOnPort` (8443) read. From a proxy
+ * TRUST_PROXY trusts: the port it says it received the request on (X-Forwarded-Port, its last entry:
+ * the one the nearest proxy wrote). Otherwise the listener the connection arrived on: EXTRA_PORT's
+ * counts as 8443 whatever its number (a proxy forwarding its own 8443 to EXTRA_PORT=9443 needs nothing
+ * more), PORT's is its local port. Never the Host header nor an untrusted peer's X-Forwarded-*: anyone
+ * can write those. Undefined without a socket (inject in tests).
  */
 export function servedPort(req: FastifyRequest, config: Config): number | undefined {
   const socket = req.raw.socket as { localPort?: number; remoteAddress?: string } | undefined;
@@ -40,6 +47,7 @@ export function servedPort(req: FastifyRequest, config: Config): number | undefi
       if (/^\d{1,5}$/.test(value)) return Number(value);
     }
   }
+  if (socket && extraSockets.has(socket)) return OPEN_PAGES_PORT;
   return socket?.localPort;
 }
 
@@ -58,6 +66,7 @@ export async function listen(app: FastifyInstance, opts: { port: number; host: s
     { requestTimeout: base.requestTimeout, headersTimeout: base.headersTimeout, connectionsCheckingInterval: 1000 },
     (req, res) => app.routing(req, res),
   );
+  server.on('connection', (socket) => extraSockets.add(socket));
   server.timeout = base.timeout;
   server.keepAliveTimeout = base.keepAliveTimeout;
   // As Fastify answers a malformed request on its own server: 400 if the socket can still take it.

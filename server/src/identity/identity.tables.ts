@@ -16,12 +16,31 @@ export interface SessionsTable {
   user_id: number;
   created_at: ColumnType<Date, never, never>;
   expires_at: Date;
+  /** When the session was last renewed: its last use, to the hour (sliding expiry writes it at most hourly). */
   renewed_at: Date;
+  /** The browser's User-Agent and the client address at sign-in, for the account page's device list. */
+  user_agent: string | null;
+  ip: string | null;
+}
+
+/**
+ * Personal API tokens (`Authorization: Bearer TOKEN`): each acts with its member's level at the
+ * time of the request. Only the SHA-256 of the token is kept; the token is shown once.
+ */
+export interface ApiTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  label: string;
+  token_hash: string;
+  created_at: ColumnType<Date, never, never>;
+  /** Written at most once a minute per token. */
+  last_used_at: Date | null;
 }
 
 export interface IdentityTables {
   users: UsersTable;
   sessions: SessionsTable;
+  api_tokens: ApiTokensTable;
 }
 
 export type UserRecord = Selectable<UsersTable>;

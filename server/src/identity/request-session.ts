@@ -2,6 +2,7 @@ import type {} from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from './session-user.ts';
 import { findSession, type SessionLookup, type SessionStore } from './sessions.ts';
+import { bearerOf } from './api-tokens.ts';
 
 export const SESSION_COOKIE = 'sid';
 /** The device cookie of a browser that signed in before (areas/auth/devices.ts). */
@@ -21,6 +22,8 @@ export const noDevice: DeviceCookie = { token: null, set() {} };
 /** The session of one HTTP request: who is signed in, and how to change the cookie in the reply. */
 export type RequestSession = {
   user: SessionUser | null;
+  /** How the member was recognised: a session cookie, or a personal API token (which never changes the account). */
+  via: 'cookie' | 'token' | null;
   /** Hash of the current session's token, so logout and login can end it. */
   sessionHash: string | null;
   cookie: SessionCookie;
@@ -75,26 +78,35 @@ export function sessionTokenOf(req: FastifyRequest): string | null {
 }
 
 /**
- * The one session lookup of every request, tRPC, /api and the HTTP routes alike: an unknown or
- * expired token clears the cookie, a renewed one writes it again. A session the cache answers for
- * (nearly every signed-in request) is resolved at once, without a promise.
+ * The one lookup of who is asking, for every request, tRPC, /api and the HTTP routes alike:
+ * - `Authorization: Bearer TOKEN`: the member of that personal API token, at the member's level now
+ *   (an unknown or revoked token is anonymous; the cookie is then not looked at);
+ * - else the session cookie: an unknown or expired token clears the cookie, a renewed one writes it
+ *   again. A session the cache answers for (nearly every signed-in request) is resolved at once,
+ *   without a promise.
  */
 export function resolveSession(sessions: SessionStore, req: FastifyRequest, reply: FastifyReply): RequestSession | Promise<RequestSession> {
   const cookie = new ReplySessionCookie(req, reply, sessions.maxAgeSeconds);
   const jar = cookies(req);
-  const token = jar[SESSION_COOKIE];
   const device: DeviceCookie = {
     token: jar[DEVICE_COOKIE] ?? null,
     set: (t) => new ReplySessionCookie(req, reply, DEVICE_MAX_AGE, DEVICE_COOKIE).set(t),
   };
-  if (!token) return { user: null, sessionHash: null, cookie, device };
+  const bearer = bearerOf(req.headers.authorization);
+  if (bearer !== null) {
+    // A script's request: no session, so no cookie is written or cleared either.
+    const inert: SessionCookie = { set() {}, clear() {} };
+    return sessions.apiTokenUser(bearer).then((user) => ({ user, via: user ? 'token' : null, sessionHash: null, cookie: inert, device: noDevice }));
+  }
+  const token = jar[SESSION_COOKIE];
+  if (!token) return { user: null, via: null, sessionHash: null, cookie, device };
   const settle = (found: SessionLookup | null): RequestSession => {
     if (!found) {
       cookie.clear();
-      return { user: null, sessionHash: null, cookie, device };
+      return { user: null, via: null, sessionHash: null, cookie, device };
     }
     if (found.renewed) cookie.set(token);
-    return { user: found.user, sessionHash: found.tokenHash, cookie, device };
+    return { user: found.user, via: 'cookie', sessionHash: found.tokenHash, cookie, device };
   };
   const found = findSession(sessions, token);
   return found instanceof Promise ? found.then(settle) : settle(found);

@@ -1,8 +1,10 @@
-import { hash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { hashToken } from './token-hash.ts';
 import type { Level } from '@site/contracts';
 import type { Database } from '../db/database.ts';
 import * as repo from './sessions.repository.ts';
 import { findUserById } from './users.repository.ts';
+import { findApiTokenUser } from './api-tokens.ts';
 import type { SessionUser } from './session-user.ts';
 
 export type SessionLookup = { user: SessionUser; tokenHash: string; renewed: boolean };
@@ -10,14 +12,18 @@ export type SessionLookup = { user: SessionUser; tokenHash: string; renewed: boo
 export type SessionStore = {
   readonly maxAgeSeconds: number;
   /** Starts a session for the user; returns the cookie token (only its hash is stored). */
-  create(userId: number): Promise<{ token: string; tokenHash: string }>;
+  create(userId: number, client?: repo.SessionClient): Promise<{ token: string; tokenHash: string }>;
   lookup(token: string): Promise<SessionLookup | null>;
+  /** The member a personal API token (`Authorization: Bearer`) acts for, read from the database each time. */
+  apiTokenUser(token: string): Promise<SessionUser | null>;
   /**
    * The answer `lookup` would give, when the cache alone gives it (a known token, fresh entries, no
    * renewal due); undefined means ask `lookup`. Lets a signed-in request skip every await.
    */
   cached(token: string): SessionLookup | undefined;
   end(tokenHash: string): Promise<void>;
+  /** Ends every session of the account but `keep` (null: all), here and (by the trigger) in every process. */
+  endAllOf(userId: number, keep: string | null): Promise<number>;
   /** Forget the cached account so its next request reads the new level from the database. */
   forgetUser(userId: number): void;
   clearCache(): void;
@@ -25,6 +31,17 @@ export type SessionStore = {
   applyChange(message: string): void;
   /** While false every lookup reads the database (the change listener is down). */
   setCacheTrusted(trusted: boolean): void;
+  /** When a cached session expires (ms since the epoch), from memory; undefined when not cached. */
+  expiresAt(tokenHash: string): number | undefined;
+  /** Whether the cache is trusted now (the change listener is up). */
+  readonly trusted: boolean;
+  /**
+   * Calls `onChange` whenever what is known of this session or its account may have changed: it ended
+   * (logout, here or in another process), the account's level or name changed or it was deleted, or
+   * the change listener was lost or is back. A long-lived stream (the live feed) holds its viewer from
+   * one lookup and looks again only then. Returns the function that stops watching.
+   */
+  watch(tokenHash: string, userId: number, onChange: () => void): () => void;
 };
 
 const RENEW_EVERY_MS = 60 * 60 * 1000;
@@ -34,13 +51,13 @@ const USER_TRUST_MS = 5_000;
 const MAX_ENTRIES = 50_000;
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
-/** One-shot crypto.hash: the same hex digest as createHash('sha256'), without a Hash object per call. */
 /** A session's answer: from the cache at once when it has one (nearly every signed-in request), else from `lookup`. */
 export function findSession(store: SessionStore, token: string): SessionLookup | Promise<SessionLookup | null> {
   return store.cached(token) ?? store.lookup(token);
 }
 
-export const hashToken = (token: string) => hash('sha256', token, 'hex');
+/** The hex SHA-256 a session token is stored as (identity/token-hash.ts). */
+export { hashToken };
 
 type CachedSession = { userId: number; expiresAt: number; renewedAt: number; checkedAt: number };
 type CachedUser = { user: SessionUser; checkedAt: number };
@@ -68,6 +85,24 @@ export function createSessionStore(db: Database, opts: { sessionDays: number; no
   // never hold them.) Only tokens that named a live session when they were looked up are remembered.
   const hashes = new Map<string, string>();
   let trusted = true;
+  // Who watches which session and which account (live streams), to be told when either changes.
+  const bySession = new Map<string, Set<() => void>>();
+  const byUser = new Map<number, Set<() => void>>();
+  const tell = (watchers: Set<() => void> | undefined) => {
+    if (watchers) for (const onChange of [...watchers]) onChange();
+  };
+  const tellAll = () => {
+    for (const watchers of [...bySession.values()]) tell(watchers);
+  };
+  const add = <K>(map: Map<K, Set<() => void>>, key: K, onChange: () => void) => {
+    let set = map.get(key);
+    if (!set) map.set(key, (set = new Set()));
+    set.add(onChange);
+    return () => {
+      set.delete(onChange);
+      if (set.size === 0 && map.get(key) === set) map.delete(key);
+    };
+  };
 
   // When the cache answers without the database: the same rules for `cached` and `lookup`.
   const freshSession = (entry: CachedSession | undefined, at: number): entry is CachedSession =>
@@ -106,14 +141,16 @@ export function createSessionStore(db: Database, opts: { sessionDays: number; no
   return {
     maxAgeSeconds: Math.floor(lifetimeMs / 1000),
 
-    async create(userId) {
+    async create(userId, client) {
       const token = randomBytes(32).toString('base64url');
       const tokenHash = hashToken(token);
       const at = now();
-      await repo.insertSession(db, { tokenHash, userId, expiresAt: new Date(at + lifetimeMs), now: new Date(at) });
+      await repo.insertSession(db, { tokenHash, userId, expiresAt: new Date(at + lifetimeMs), now: new Date(at), client });
       users.delete(userId);
       return { token, tokenHash };
     },
+
+    apiTokenUser: (token) => findApiTokenUser(db, token),
 
     cached(token) {
       const tokenHash = hashes.get(token);
@@ -161,19 +198,41 @@ export function createSessionStore(db: Database, opts: { sessionDays: number; no
     async end(tokenHash) {
       sessions.delete(tokenHash);
       await repo.deleteSession(db, tokenHash);
+      // After the delete: a watcher that looks again must find the session gone.
+      tell(bySession.get(tokenHash));
     },
 
-    forgetUser: (userId) => void users.delete(userId),
+    async endAllOf(userId, keep) {
+      const ended = await repo.deleteSessionsOf(db, userId, keep);
+      for (const tokenHash of ended) {
+        sessions.delete(tokenHash);
+        tell(bySession.get(tokenHash));
+      }
+      return ended.length;
+    },
+
+    forgetUser(userId) {
+      users.delete(userId);
+      tell(byUser.get(userId));
+    },
 
     clearCache() {
       sessions.clear();
       users.clear();
       hashes.clear();
+      tellAll();
     },
 
     applyChange(message) {
-      if (message.startsWith('user:')) users.delete(Number(message.slice(5)));
-      else if (message.startsWith('session:')) sessions.delete(message.slice(8));
+      if (message.startsWith('user:')) {
+        const userId = Number(message.slice(5));
+        users.delete(userId);
+        tell(byUser.get(userId));
+      } else if (message.startsWith('session:')) {
+        const tokenHash = message.slice(8);
+        sessions.delete(tokenHash);
+        tell(bySession.get(tokenHash));
+      }
     },
 
     setCacheTrusted(value) {
@@ -182,6 +241,18 @@ export function createSessionStore(db: Database, opts: { sessionDays: number; no
         sessions.clear();
         users.clear();
       }
+      tellAll();
+    },
+
+    expiresAt: (tokenHash) => sessions.get(tokenHash)?.expiresAt,
+
+    get trusted() {
+      return trusted;
+    },
+
+    watch(tokenHash, userId, onChange) {
+      const stops = [add(bySession, tokenHash, onChange), add(byUser, userId, onChange)];
+      return () => stops.forEach((stop) => stop());
     },
   };
 }

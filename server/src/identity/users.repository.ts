@@ -33,3 +33,7 @@ export function insertUser(db: Executor, user: { name: string; passwordHash: str
     .returning(['id', 'name', 'level'])
     .executeTakeFirstOrThrow();
 }
+
+export function setPasswordHash(db: Executor, userId: number, passwordHash: string) {
+  return db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+}

@@ -163,7 +163,8 @@ export function createLocalStorage(root: string, opts: { sweepOlderThanMs?: numb
         return reply.code(status === 404 || status === 403 ? 404 : status).send({ message: 'No such file' });
       }
       reply.code(result.statusCode).headers(result.headers);
-      if (!sendOpts.immutable) reply.header('cache-control', 'private, no-cache');
+      if (sendOpts.noStore) reply.header('cache-control', 'private, no-store');
+      else if (!sendOpts.immutable) reply.header('cache-control', 'private, no-cache');
       else reply.header('cache-control', 'private, max-age=31536000, immutable');
       if (sendOpts.contentType && result.statusCode !== 416) reply.header('content-type', sendOpts.contentType);
       reply.header('x-content-type-options', 'nosniff');

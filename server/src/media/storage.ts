@@ -48,6 +48,8 @@ export type SendOptions = {
   contentType?: string;
   /** The key names this content forever (a hash or a fresh id): cache for a year. */
   immutable?: boolean;
+  /** Never kept by the browser (`private, no-store`): what a shared browser must not hold after sign-out. Wins over `immutable`. */
+  noStore?: boolean;
   /** A Content-Security-Policy for this answer (e.g. `sandbox` for SVG, so it cannot run script). */
   csp?: string;
   /** Offer the file as a download under this name (UTF-8, RFC 6266/5987). */

@@ -87,8 +87,27 @@ const systemLookup: Lookup = async (host) => {
 /** A host as DNS and net want it: IPv6 literals without their brackets. */
 const bareHost = (hostname: string) => hostname.replace(/^\[(.*)\]$/, '$1');
 
-/** What a refusal says, in the words of the page that asked (a video link, a recipe link). */
-export type GuardMessages = { notUrl: string; notHttp: string; unknownHost: string; privateHost: string };
+/**
+ * What a refusal says, in the words of the page that asked (a video link, a recipe link).
+ * `noInternet`, when given, replaces `unknownHost` when the server itself cannot resolve any name:
+ * 'check the link' would send the member after a link that is fine.
+ */
+export type GuardMessages = { notUrl: string; notHttp: string; unknownHost: string; privateHost: string; noInternet?: string };
+
+/** A name that always exists in public DNS (RFC 2606): when it does not resolve either, the server is offline. */
+export const REFERENCE_HOST = 'example.com';
+
+/** Whether a failed lookup says the server has no working DNS (no network), rather than that the host does not exist. */
+async function cannotResolveAnything(error: unknown, lookup: Lookup): Promise<boolean> {
+  const code = (error as { code?: unknown } | null)?.code;
+  // EAI_AGAIN: no DNS server answered. ENOTFOUND is also what a resolver with no network says here, so ask for a name that exists.
+  if (code === 'EAI_AGAIN' || code === 'ECONNREFUSED' || code === 'ENETUNREACH') return true;
+  try {
+    return (await lookup(REFERENCE_HOST)).length === 0;
+  } catch {
+    return true;
+  }
+}
 
 export type AddressGuard = {
   /**
@@ -111,8 +130,9 @@ export function addressGuard(messages: GuardMessages): AddressGuard {
     let addresses: string[];
     try {
       addresses = net.isIP(bare) ? [bare] : await lookup(bare);
-    } catch {
-      throw new AppError('BAD_REQUEST', messages.unknownHost);
+    } catch (error) {
+      const offline = messages.noInternet !== undefined && (await cannotResolveAnything(error, lookup));
+      throw new AppError(offline ? 'SERVICE_UNAVAILABLE' : 'BAD_REQUEST', offline ? (messages.noInternet ?? messages.unknownHost) : messages.unknownHost);
     }
     if (addresses.length === 0) throw new AppError('BAD_REQUEST', messages.unknownHost);
     if (!policy.allowPrivate && addresses.some(isBlocked)) throw new AppError('BAD_REQUEST', messages.privateHost);

@@ -11,7 +11,7 @@ const MAX_BATCH = 32;
  * Procedures that check a password: a batch carrying more than one of them is refused whole, so one
  * request can never try more than one password (the login limit counts requests' attempts).
  */
-const ONE_PER_BATCH = new Set(['auth.login', 'auth.signup']);
+const ONE_PER_BATCH = new Set(['auth.login', 'auth.signup', 'auth.passkeyLogin']);
 
 type Answer = { result: { data: unknown } } | { error: ErrorShape };
 

@@ -30,6 +30,8 @@ function memberGuard(access: Exclude<ProcedureAccess, 'public'>) {
   return t.middleware(async ({ ctx, next }) => {
     const user = ctx.user;
     if (!user || !allows(access, ctx.viewer, ctx.port)) throw toTRPCError(accessRefusal(ctx.viewer));
+    // A change the offline queue kept for one account is applied only under that account's session.
+    if (ctx.account !== null && ctx.account !== user.name.toLowerCase()) throw toTRPCError(new AppError('PRECONDITION_FAILED', accessMessages.otherAccount));
     const result = await next({ ctx: { user } });
     if (!result.ok && result.error.cause instanceof AppError) throw toTRPCError(result.error.cause);
     return result;

@@ -8,6 +8,8 @@ import type { AreaParity, AreaSamples } from '../area-tables.ts';
 export const adminSamples = {
   'admin.users': undefined,
   'admin.setLevel': { name: 'viewer3', level: 3 },
+  'admin.resetLink': { name: 'existing' },
+  'admin.waitingCount': undefined,
 } satisfies AreaSamples<typeof adminRoutes>;
 
 /** One check per documented /api path: the documented field names in, the documented field names out. */

@@ -3,12 +3,37 @@ import type { authRoutes } from '@site/contracts';
 import { cookieFor, createUser, postJson } from '../helpers.ts';
 import type { AreaParity, AreaSamples } from '../area-tables.ts';
 
+/** A well-formed WebAuthn answer to no challenge the server gave (refused as an expired request). */
+const samplePasskeyResponse = {
+  id: 'AAAA',
+  rawId: 'AAAA',
+  type: 'public-key' as const,
+  response: { clientDataJSON: 'e30', attestationObject: 'oA' },
+  clientExtensionResults: {},
+};
+
 /** A valid input per procedure: the permission matrix calls each at every level. */
 export const authSamples = {
   'auth.status': undefined,
   'auth.signup': { name: 'newcomer', password: 'walnut-table-9', confirmPassword: 'walnut-table-9' },
   'auth.login': { name: 'nobody', password: 'walnut-table-9' },
   'auth.logout': undefined,
+  'auth.changePassword': { currentPassword: 'not it', newPassword: 'walnut-table-10', confirmPassword: 'walnut-table-10' },
+  'auth.devices': undefined,
+  'auth.signOutDevice': { id: '0123456789abcdef' },
+  'auth.signOutOthers': undefined,
+  'auth.tokens': undefined,
+  'auth.createToken': { label: 'Home Assistant' },
+  'auth.revokeToken': { id: 999 },
+  'auth.passkeys': undefined,
+  'auth.passkeyRegistrationOptions': undefined,
+  'auth.addPasskey': { name: 'Laptop', response: samplePasskeyResponse },
+  'auth.renamePasskey': { id: 999, name: 'Phone' },
+  'auth.removePasskey': { id: 999 },
+  'auth.passkeyLoginOptions': undefined,
+  'auth.passkeyLogin': { response: samplePasskeyResponse },
+  'auth.resetStatus': { token: 'A'.repeat(43) },
+  'auth.resetPassword': { token: 'A'.repeat(43), newPassword: 'walnut-table-10', confirmPassword: 'walnut-table-10' },
 } satisfies AreaSamples<typeof authRoutes>;
 
 /** One check per documented /api path: the documented field names in, the documented field names out. */

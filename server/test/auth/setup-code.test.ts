@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { authMessages } from '@site/contracts';
 import { isLoopback, setupCode } from '../../src/areas/auth/setup-code.ts';
-import { requestSetupCode, startControlChannel } from '../../src/db/control.ts';
+import { requestSetupCode, startControlChannel } from '../../src/local-commands/control.ts';
 import { countUsers } from '../../src/identity/users.repository.ts';
 import { databases, TEST_PASSWORD, useTestServer, type TestServer } from '../helpers.ts';
 

@@ -8,13 +8,17 @@ import { DEFAULT_COLORS } from '@site/contracts';
 import { createDeps } from '../../src/app.ts';
 import * as auth from '../../src/areas/auth/auth.service.ts';
 import * as settings from '../../src/areas/settings/settings.service.ts';
-import { createArchive, readArchive } from '../../src/db/backup-archive.ts';
-import { BackupBusyError, BackupError, backupTo, verifyArchive, type BackupFolders, type BackupManifest } from '../../src/db/backup.ts';
-import { restoreFrom } from '../../src/db/restore.ts';
+import { createArchive, readArchive } from '../../src/areas/backups/backups.archive.ts';
+import { trustOf, type Trust } from '../../src/areas/backups/backups.key.ts';
+import { verifyArchive, type BackupManifest } from '../../src/areas/backups/backups.verify.ts';
+import { BackupBusyError, BackupError, backupTo, keyFileOf, type BackupFolders } from '../../src/areas/backups/backups.write.ts';
+import { restoreFrom } from '../../src/areas/backups/backups.restore.ts';
 import { createTestDb, databases, testConfig, type TestDb } from '../helpers.ts';
 import { everyTable, filesOf, useCleanup, writeFiles } from './site-data.ts';
 
 const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+/** The crafted archives below carry no signature: their checks are the manifest's. */
+const unsigned: Trust = { keyFile: '(none)', key: null, unsigned: true };
 
 describe.each(databases)('backup and restore (%s)', (kind) => {
   const { cleanup, tmp } = useCleanup('site-backup-test-');
@@ -63,14 +67,15 @@ describe.each(databases)('backup and restore (%s)', (kind) => {
     const video = manifest.entries.find((e) => e.name === 'media/video.mp4');
     expect(video).toEqual({ name: 'media/video.mp4', size: 3 * 1024 * 1024, sha256: sha256(path.join(folders.mediaDir, 'video.mp4')) });
 
-    // The manifest is the archive's last entry, and every entry checks out against it.
-    let last = '';
-    for await (const entry of readArchive(archive)) last = entry.name;
-    expect(last).toBe('manifest.json');
-    expect((await verifyArchive(archive)).entries).toBe(manifest.entries.length);
+    // The manifest comes last but for its signature, and every entry checks out against it.
+    const order: string[] = [];
+    for await (const entry of readArchive(archive)) order.push(entry.name);
+    expect(order.slice(-2)).toEqual(['manifest.json', 'manifest.sig']);
+    expect((await verifyArchive(archive, await trustOf(keyFileOf(folders)))).entries).toBe(manifest.entries.length);
 
     const target = await db();
-    const into = site();
+    // Another machine: the site's key is carried there (BACKUP_KEY_FILE), not in the archive.
+    const into = { ...site(), keyFile: keyFileOf(folders) };
     await restoreFrom(target.db, into, archive);
     expect(await everyTable(target.db)).toEqual(await everyTable(source.db));
     expect(await filesOf(into)).toEqual(await filesOf(folders));
@@ -83,7 +88,7 @@ describe.each(databases)('backup and restore (%s)', (kind) => {
     expect(third.id).toBe(friend.id + 1);
 
     // Restoring again over a site that has data is refused.
-    await expect(restoreFrom(target.db, site(), archive)).rejects.toThrow(/database is not empty/);
+    await expect(restoreFrom(target.db, { ...site(), keyFile: keyFileOf(folders) }, archive)).rejects.toThrow(/database is not empty/);
   }, 180_000);
 
   it('leaves nothing with the backup\'s name when it fails, and runs one backup at a time', async () => {
@@ -125,10 +130,11 @@ describe.each(databases)('backup and restore (%s)', (kind) => {
     const archive = path.join(tmp(), 'old.tar.gz');
     await tar.c({ gzip: true, file: archive, cwd: stage, portable: true }, ['manifest.json', 'db', 'files']);
 
-    await expect(verifyArchive(archive)).rejects.toThrow(/format 1\) and has no checksums/);
+    await expect(verifyArchive(archive, unsigned)).rejects.toThrow(/format 1\) and has no checksums/);
     const target = await db();
     const into = site();
-    await restoreFrom(target.db, into.dataDir, archive);
+    // Made before archives were signed: restored only when the owner vouches for it.
+    await restoreFrom(target.db, into.dataDir, archive, { unsigned: true });
     expect(fs.readFileSync(path.join(into.dataDir, 'media', 'old.txt'), 'utf8')).toBe('from format 1');
     expect((await everyTable(target.db)).users).toEqual(rows.users);
   }, 60_000);
@@ -153,36 +159,36 @@ describe('verify', () => {
 
   it('passes an intact archive and names what differs in one that is not', async () => {
     const good = await archiveOf({ 'db/users.ndjson': '{"id":1}\n', 'media/a.jpg': 'AAAA', 'media/b.jpg': '' });
-    expect(await verifyArchive(good)).toMatchObject({ entries: 3, bytes: 13 });
+    expect(await verifyArchive(good, unsigned)).toMatchObject({ entries: 3, bytes: 13 });
 
     const changed = await archiveOf({ 'media/a.jpg': 'AAAA' }, (e) => e.map((x) => ({ ...x, sha256: '0'.repeat(64) })));
-    await expect(verifyArchive(changed)).rejects.toThrow('media/a.jpg has a different SHA-256 than the manifest');
+    await expect(verifyArchive(changed, unsigned)).rejects.toThrow('media/a.jpg has a different SHA-256 than the manifest');
     const resized = await archiveOf({ 'media/a.jpg': 'AAAA' }, (e) => e.map((x) => ({ ...x, size: 5 })));
-    await expect(verifyArchive(resized)).rejects.toThrow('media/a.jpg is 4 bytes, the manifest says 5');
+    await expect(verifyArchive(resized, unsigned)).rejects.toThrow('media/a.jpg is 4 bytes, the manifest says 5');
     const missing = await archiveOf({ 'media/a.jpg': 'AAAA' }, (e) => [...e, { name: 'media/gone.jpg', size: 1, sha256: '1'.repeat(64) }]);
-    await expect(verifyArchive(missing)).rejects.toThrow('media/gone.jpg is missing');
+    await expect(verifyArchive(missing, unsigned)).rejects.toThrow('media/gone.jpg is missing');
     const extra = await archiveOf({ 'media/a.jpg': 'AAAA', 'media/sneaked.jpg': 'x' }, (e) => e.slice(0, 1));
-    await expect(verifyArchive(extra)).rejects.toThrow('media/sneaked.jpg is not in the manifest');
+    await expect(verifyArchive(extra, unsigned)).rejects.toThrow('media/sneaked.jpg is not in the manifest');
   });
 
   it('refuses an archive cut short, a damaged one and one without a manifest', async () => {
     const good = await archiveOf({ 'media/a.jpg': randomBytes(100_000).toString('base64') });
     const cut = path.join(dir, 'cut.tar.gz');
     fs.writeFileSync(cut, fs.readFileSync(good).subarray(0, 2000));
-    await expect(verifyArchive(cut)).rejects.toThrow(BackupError);
+    await expect(verifyArchive(cut, unsigned)).rejects.toThrow(BackupError);
     const flipped = path.join(dir, 'flipped.tar.gz');
     const bytes = Buffer.from(fs.readFileSync(good));
     const middle = Math.floor(bytes.length / 2);
     bytes.writeUInt8(bytes.readUInt8(middle) ^ 0xff, middle);
     fs.writeFileSync(flipped, bytes);
-    await expect(verifyArchive(flipped)).rejects.toThrow(/damaged|does not match/);
+    await expect(verifyArchive(flipped, unsigned)).rejects.toThrow(/damaged|does not match/);
     const bare = path.join(dir, 'bare.tar.gz');
     const writer = await createArchive(bare);
     await writer.addBuffer('media/a.jpg', Buffer.from('A'));
     await writer.finish();
-    await expect(verifyArchive(bare)).rejects.toThrow(/has no manifest/);
-    await expect(verifyArchive(path.join(dir, 'none.tar.gz'))).rejects.toThrow(/does not exist/);
+    await expect(verifyArchive(bare, unsigned)).rejects.toThrow(/has no manifest/);
+    await expect(verifyArchive(path.join(dir, 'none.tar.gz'), unsigned)).rejects.toThrow(/does not exist/);
     fs.writeFileSync(path.join(dir, 'text.tar.gz'), 'not an archive');
-    await expect(verifyArchive(path.join(dir, 'text.tar.gz'))).rejects.toThrow(/damaged or not a .tar.gz backup/);
+    await expect(verifyArchive(path.join(dir, 'text.tar.gz'), unsigned)).rejects.toThrow(/damaged or not a .tar.gz backup/);
   });
 });

@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { buildApp, createDeps } from '../../src/app.ts';
 import { serverAreas } from '../../src/areas/index.ts';
 import { runDue } from '../../src/areas/backups/backups.service.ts';
-import { backupTo, foldersOf, type BackupFolders } from '../../src/db/backup.ts';
+import { backupTo, foldersOf, type BackupFolders } from '../../src/areas/backups/backups.write.ts';
 import { createDb, type Database } from '../../src/db/database.ts';
-import { restoreFrom } from '../../src/db/restore.ts';
+import { restoreFrom } from '../../src/areas/backups/backups.restore.ts';
 import { createTestDb, databases, testConfig } from '../helpers.ts';
 import { everyTable, filesOf, fillEveryArea, useCleanup } from './site-data.ts';
 
@@ -14,6 +14,7 @@ import { everyTable, filesOf, fillEveryArea, useCleanup } from './site-data.ts';
  * The restore drill: a site with rows in every table and files in its data and media folders (media
  * outside DATA_DIR) is backed up, restored into an empty data folder (PGlite) and into an empty
  * PostgreSQL database (when TEST_DATABASE_URL is set), and every table and every file compares equal.
+ * The archives are signed: the site's key (DATA_DIR/backup.key) is copied to each target first.
  */
 describe.each(databases)('restore drill from %s', (kind) => {
   const { cleanup, tmp } = useCleanup('site-drill-');
@@ -67,6 +68,9 @@ describe.each(databases)('restore drill from %s', (kind) => {
       });
     }
     for (const target of targets) {
+      // The site's key is carried to the new machine apart from the archive (docs/backups.md).
+      fs.mkdirSync(target.folders.dataDir, { recursive: true });
+      fs.copyFileSync(path.join(env.DATA_DIR, 'backup.key'), path.join(target.folders.dataDir, 'backup.key'));
       const handle = await target.open();
       try {
         await restoreFrom(handle.db, target.folders, archive);

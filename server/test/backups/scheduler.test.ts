@@ -7,7 +7,9 @@ import { claimSlot } from '../../src/areas/backups/backups.repository.ts';
 import { archiveName, chooseKept, latestSlot, nextSlot } from '../../src/areas/backups/backups.schedule.ts';
 import { runDue, status } from '../../src/areas/backups/backups.service.ts';
 import { ConfigError, parseBackupKeep } from '../../src/config.ts';
-import { backupTo, foldersOf, verifyArchive } from '../../src/db/backup.ts';
+import { trustOf } from '../../src/areas/backups/backups.key.ts';
+import { verifyArchive } from '../../src/areas/backups/backups.verify.ts';
+import { backupTo, foldersOf, keyFileOf } from '../../src/areas/backups/backups.write.ts';
 import { createDb, type Database } from '../../src/db/database.ts';
 import { callerFor, createTestDb, createUser, databases, testConfig, type TestDb } from '../helpers.ts';
 import { useCleanup } from './site-data.ts';
@@ -65,7 +67,7 @@ describe.each(databases)('the backup scheduler (%s)', (kind) => {
     expect(outcome?.error).toBeUndefined();
     expect(outcome?.file).toBe(path.join(dir, 'site-2026-11-24-0300.tar.gz'));
     expect(fs.readdirSync(dir)).toEqual(['site-2026-11-24-0300.tar.gz']);
-    expect((await verifyArchive(path.join(dir, 'site-2026-11-24-0300.tar.gz'))).manifest.entries.map((e) => e.name)).toContain('media/photo.jpg');
+    expect((await verifyArchive(path.join(dir, 'site-2026-11-24-0300.tar.gz'), await trustOf(keyFileOf(foldersOf(config))))).manifest.entries.map((e) => e.name)).toContain('media/photo.jpg');
     expect(await runDue(deps, local(11, 24, 23, 0))).toBeNull();
 
     const owner = await createUser(createDeps(config, handle.db), 'Owner', 3);
@@ -95,6 +97,29 @@ describe.each(databases)('the backup scheduler (%s)', (kind) => {
     expect(await runDue({ ...deps, db: second.db }, local(11, 24, 4))).toBeNull();
     expect(await runDue(deps, local(11, 24, 4))).toBeNull();
     expect((await runDue({ ...deps, db: second.db }, local(11, 25, 4)))?.file).toBe(path.join(dir, 'site-2026-11-25-0300.tar.gz'));
+  }, 120_000);
+
+  it('removes the partial files of killed backups before each scheduled run, and no other file', async () => {
+    const { deps, dir } = await site();
+    fs.mkdirSync(dir, { recursive: true });
+    const now = local(11, 24, 9, 30);
+    const ago = (ms: number) => new Date(now.getTime() - ms);
+    const killed = path.join(dir, 'site-2026-11-20-0300.tar.gz.partial');
+    const notOurs = path.join(dir, 'notes.partial');
+    const elsewhere = tmp();
+    const interrupted = path.join(elsewhere, 'by-hand.tar.gz');
+    const writing = path.join(elsewhere, 'now.tar.gz');
+    for (const file of [killed, notOurs, `${interrupted}.partial`, `${writing}.partial`]) fs.writeFileSync(file, 'x');
+    await deps.db
+      .insertInto('backup_runs')
+      .values([
+        { kind: 'command', file: interrupted, started_at: ago(3_600_000), heartbeat_at: ago(3_000_000) },
+        { kind: 'command', file: writing, started_at: ago(60_000), heartbeat_at: ago(10_000) },
+      ])
+      .execute();
+    expect((await runDue(deps, now))?.error).toBeUndefined();
+    expect(fs.readdirSync(dir).sort()).toEqual(['notes.partial', 'site-2026-11-24-0300.tar.gz']);
+    expect(fs.readdirSync(elsewhere)).toEqual(['now.tar.gz.partial']);
   }, 120_000);
 
   it('leaves the scheduled time to the next wake while `npm run backup` holds this process', async () => {

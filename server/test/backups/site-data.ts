@@ -7,7 +7,9 @@ import { sql } from 'kysely';
 import { afterEach, expect } from 'vitest';
 import { procedures, type ProcedurePath } from '@site/contracts';
 import type { AppDeps } from '../../src/app.ts';
-import { listSiteFiles, type BackupFolders } from '../../src/db/backup.ts';
+import { issueToken } from '../../src/areas/auth/api-tokens.service.ts';
+import { createResetLink } from '../../src/areas/auth/reset-links.ts';
+import { listSiteFiles, type BackupFolders } from '../../src/areas/backups/backups.write.ts';
 import type { Database } from '../../src/db/database.ts';
 import { createContextInner } from '../../src/trpc/context.ts';
 import { invoke } from '../../src/trpc/invoke.ts';
@@ -73,6 +75,13 @@ export async function fillEveryArea(deps: AppDeps, app: FastifyInstance): Promis
   expect((await uploadVia(app, `sid=${token}`, { name: 'party.png', data: await png(), type: 'image/png' })).statusCode).toBe(200);
   // What the samples cannot reach without more setup, written as those areas write it.
   const db = deps.db;
+  // A token and a reset link: the samples' calls need a password session and an account named 'existing'.
+  await issueToken(deps, owner.id, 'Home Assistant');
+  await createResetLink(deps, 'Member');
+  // A passkey as a browser's ceremony leaves it, and a ceremony under way.
+  await sql`insert into auth_passkeys (user_id, credential_id, public_key, counter, transports, name)
+    values (${owner.id}, 'cred-AbC_1', 'pQECAyYgASFYIE', 3, 'internal,hybrid', 'Chrome on Linux 🔑')`.execute(db);
+  await sql`insert into auth_passkey_challenges (challenge, user_id, expires_at) values ('chal-XyZ', ${owner.id}, now() + interval '5 minutes')`.execute(db);
   await sql`insert into trade_players (user_id, my_island) values (${owner.id}, 'Palm Harbor')`.execute(db);
   await sql`insert into trade_resources (user_id, resource, amount) values (${owner.id}, 'Fish', 12), (${owner.id}, 'Wood', 3)`.execute(db);
   await sql`insert into trade_prices (user_id, island, item, pressure, updated_at) values (${owner.id}, 'Palm Harbor', 'Fish', -2, now())`.execute(db);

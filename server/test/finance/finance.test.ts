@@ -58,7 +58,16 @@ describe('the shared charity validation', () => {
     expect(cents(1e21)).toBe('too-large');
     expect(cents('1.005')).toBe('too-precise');
     expect(cents('-5')).toBe('negative');
-    expect(cents('1,23')).toBe('not-a-number');
+    // A decimal comma (one or two digits after it) is a decimal, as typed on most of Europe's keyboards;
+    // three digits after a comma stay a thousands separator.
+    expect(cents('25,50')).toBe(2550);
+    expect(cents('25,5')).toBe(2550);
+    expect(cents('1,23')).toBe(123);
+    expect(cents('1.234,56')).toBe(123456);
+    expect(cents('1,234')).toBe(123400);
+    expect(cents('1,2,3')).toBe('not-a-number');
+    expect(cents('1,234,5')).toBe('not-a-number');
+    expect(cents('25,505')).toBe(2550500);
     expect(cents('abc')).toBe('not-a-number');
     expect(cents('.')).toBe('not-a-number');
     expect(cents(Number.NaN)).toBe('not-a-number');
@@ -101,6 +110,17 @@ describe.each(databases)('finance (%s)', (kind) => {
     const res = await postJson(s.app, '/api/finance/get_charity', { year: 2024 }, cookie);
     expect(res.body).toContain('"value":0.1,');
     expect(res.body).toContain('"value":999999999999.99,');
+  });
+
+  it('takes a value written with a decimal comma (25,50) through the documented /api, and still refuses words', async () => {
+    const cookie = await cookieFor(s.deps, 3, 'boss');
+    const added = await postJson(s.app, '/api/finance/add_charity', { recipient: 'Shelter', value: '25,50', item: 'Coats', date: '2024-03-01', charitable: true }, cookie);
+    expect(added.statusCode).toBe(200);
+    const refused = await postJson(s.app, '/api/finance/add_charity', { recipient: 'Shelter', value: '25 dollars', item: 'Coats', date: '2024-03-01', charitable: true }, cookie);
+    expect(refused.statusCode).toBe(400);
+    expect(JSON.parse(refused.body)).toMatchObject({ message: charityMessages.value });
+    const listed = await postJson(s.app, '/api/finance/get_charity', { year: 2024 }, cookie);
+    expect(listed.body).toContain('"value":25.5,');
   });
 
   it('filters by year, totals the year (all, charitable, count) and offers the years that have entries', async () => {

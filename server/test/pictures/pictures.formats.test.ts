@@ -1,9 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { UploadAnswer } from '@site/contracts';
+import type { UploadAnswer, UploadReply } from '@site/contracts';
 import { drainJobs } from '../../src/areas/pictures/pictures.worker.ts';
 import { callerFor, cookieFor, createUser, databases, useTestServer } from '../helpers.ts';
 import { heic, video } from './date-fixtures.ts';
@@ -64,7 +65,7 @@ describe.each(databases)('pictures: formats, damaged files and duplicates (%s)',
       const picture = await pictureOf(cookie, body.id);
       expect(picture, file.name).toMatchObject({ thumb: 'ready', [file.large]: true });
     }
-  });
+  }, 120_000);
 
   it('says what to install when a preview needs a program the server lacks, and keeps the upload', async () => {
     const cookie = await cookieFor(s.deps, 2);
@@ -125,13 +126,84 @@ describe.each(databases)('pictures: formats, damaged files and duplicates (%s)',
     const bytes = await png({ width: 320, height: 240 }, '#123456');
     const answers = await Promise.all(friends.map((cookie) => uploadVia(s.app, cookie, { name: 'same.png', data: bytes }, { date: '2022' })));
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
-    const bodies = answers.map((a) => a.json<UploadAnswer>());
+    const bodies = answers.map((a) => a.json<UploadReply>());
     expect(bodies.filter((b) => b.duplicate)).toHaveLength(2);
-    expect(new Set(bodies.map((b) => b.id)).size).toBe(1);
-    expect(bodies.find((b) => b.duplicate)?.message).toBe('Already in the gallery');
+    // The first stored it; the others are told only that those bytes wait for approval.
+    const stored = bodies.filter((b): b is UploadAnswer => !b.duplicate);
+    expect(stored).toHaveLength(1);
+    for (const b of bodies.filter((b) => b.duplicate)) expect(b).toEqual({ duplicate: true, pending: true, message: 'Already uploaded, waiting for approval', link: null });
     const admin = await createUser(s.deps, 'owner', 3);
     const queue = await callerFor(s.deps, admin).pictures.pending();
-    expect(queue.map((p) => p.id)).toEqual([bodies[0]?.id]);
+    expect(queue.map((p) => p.id)).toEqual([stored[0]?.id]);
     expect(await callerFor(s.deps, admin).pictures.pendingCount()).toEqual({ count: 1 });
   });
+
+  it("answers a duplicate of another member's picture waiting for approval with nothing of its content", async () => {
+    const ann = await cookieFor(s.deps, 1, 'ann');
+    const bob = await cookieFor(s.deps, 1, 'bob');
+    const bytes = await png({ width: 320, height: 240 }, '#654321');
+    const first = (await uploadVia(s.app, ann, { name: 'secret.png', data: bytes }, { caption: 'Ann at the doctor', date: '2023-02-03' })).json<UploadAnswer>();
+    expect(first.pending).toBe(true);
+    const again = await uploadVia(s.app, bob, { name: 'mine.png', data: bytes }, { caption: 'Bob', date: '2020' });
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual({ duplicate: true, pending: true, message: 'Already uploaded, waiting for approval', link: null });
+    expect(again.body).not.toContain('doctor');
+    expect(again.body).not.toContain('ann');
+    expect(again.body).not.toContain(first.target.slice(0, 32));
+    // Its own uploader, and an admin, still get the picture and its link.
+    expect((await uploadVia(s.app, ann, { name: 'again.png', data: bytes }, {})).json()).toMatchObject({ id: first.id, duplicate: true, link: expect.stringContaining(`picture=${first.id}`) });
+    const admin = await cookieFor(s.deps, 3, 'owner');
+    expect((await uploadVia(s.app, admin, { name: 'again.png', data: bytes }, {})).json()).toMatchObject({ id: first.id, duplicate: true, message: 'Already in the gallery' });
+  });
+
+  it('never lets the browser keep a pending picture or an original; approved previews stay cacheable', async () => {
+    const friend = await cookieFor(s.deps, 1, 'friend');
+    const admin = await createUser(s.deps, 'owner', 3);
+    const body = (await uploadVia(s.app, friend, { name: 'a.jpg', data: await jpegWithExif() }, { date: '2021' })).json<UploadAnswer>();
+    await drainJobs(s.deps);
+    const stem = body.target.slice(0, 32);
+    const cacheOf = async (file: string) => {
+      const res = await get(`/private/pictures/${file}`, friend);
+      expect(res.statusCode, file).toBe(200);
+      return res.headers['cache-control'];
+    };
+    expect(await cacheOf(body.target)).toBe('private, no-store');
+    expect(await cacheOf(`${stem}.thumb.webp`)).toBe('private, no-store');
+    await callerFor(s.deps, admin).pictures.approve({ id: body.id });
+    expect(await cacheOf(body.target)).toBe('private, no-store');
+    expect(await cacheOf(`${stem}.thumb.webp`)).toBe('private, max-age=31536000, immutable');
+  });
+
+  it('takes TIFFs as ImageMagick, libvips and scanners write them: big-endian, the directory after the pixels', async () => {
+    const cookie = await cookieFor(s.deps, 2);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pictures-tiff-'));
+    try {
+      // A photo-like picture whose pixels are far more than the first 4,100 bytes.
+      const source = path.join(dir, 'source.tif');
+      await sharp({ create: { width: 900, height: 600, channels: 3, background: '#000000', noise: { type: 'gaussian', mean: 120, sigma: 50 } } })
+        .tiff({ compression: 'none' })
+        .toFile(source);
+      const tool = (program: string, args: string[]) => execFileSync(program, args, { cwd: dir, stdio: 'pipe' });
+      tool('tiffcp', ['-B', '-c', 'none', 'source.tif', 'big-endian.tif']);
+      tool('tiffcp', ['-B', '-c', 'lzw', 'source.tif', 'big-endian-lzw.tif']);
+      tool('vips', ['copy', 'source.tif', 'vips.tif[compression=deflate]']);
+      tool('vips', ['copy', 'source.tif', 'vips-bigtiff.tif[bigtiff]']);
+      for (const name of ['big-endian.tif', 'big-endian-lzw.tif', 'vips.tif', 'vips-bigtiff.tif']) {
+        const data = fs.readFileSync(path.join(dir, name));
+        if (name.startsWith('big-endian')) {
+          // What the old check missed: "MM", and the first directory's offset beyond 4,100 bytes.
+          expect(data.toString('latin1', 0, 2), name).toBe('MM');
+          expect(data.readUInt32BE(4), name).toBeGreaterThan(4100);
+        }
+        const res = await uploadVia(s.app, cookie, { name, data }, { date: '2020' });
+        expect(res.statusCode, `${name}: ${res.body}`).toBe(200);
+        const answer = res.json<UploadAnswer>();
+        expect(answer.fileType, name).toBe('tif');
+        await drainJobs(s.deps);
+        expect(await pictureOf(cookie, answer.id), name).toMatchObject({ thumb: 'ready', display: true });
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

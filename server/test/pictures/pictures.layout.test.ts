@@ -7,8 +7,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Level, PageType } from '@site/contracts';
 import { createDeps, type AppDeps } from '../../src/app.ts';
 import * as repo from '../../src/areas/pictures/pictures.repository.ts';
-import { backupTo } from '../../src/db/backup.ts';
-import { restoreFrom } from '../../src/db/restore.ts';
+import { backupTo } from '../../src/areas/backups/backups.write.ts';
+import { restoreFrom } from '../../src/areas/backups/backups.restore.ts';
 import { createDb, type Database } from '../../src/db/database.ts';
 import type { SessionUser } from '../../src/identity/session-user.ts';
 import { callerFor, createTestDb, createUser, databases, testConfig, truncateAll, type TestDb } from '../helpers.ts';
@@ -143,6 +143,9 @@ describe.each(databases)('pictures layout cache across servers (%s)', (kind) => 
     try {
       const archive = path.join(dir, 'site.tar.gz');
       await backupTo(handle.db, path.join(dir, 'source'), archive);
+      // The site's backup key goes along (docs/backups.md): the archive is signed with it.
+      fs.mkdirSync(path.join(dir, 'target'));
+      fs.copyFileSync(path.join(dir, 'source', 'backup.key'), path.join(dir, 'target', 'backup.key'));
       await restoreFrom(target.db, path.join(dir, 'target'), archive);
       const restored = createDeps(testConfig({ MEDIA_DIR: mediaDir }), target.db);
       expect(await months(restored, admin)).toEqual(before);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { clientChangeMessages, houseMessages, todoMessages } from '@site/contracts';
-import { CLIENT_CHANGE_KEEP_DAYS } from '../../src/db/client-changes.ts';
+import { ACCOUNT_HEADER, accessMessages, clientChangeMessages, houseMessages, todoMessages } from '@site/contracts';
+import { CLIENT_CHANGE_KEEP_DAYS } from '../../src/client-changes/client-changes.ts';
 import { cookieFor, databases, postJson, useTestServer } from '../helpers.ts';
 
 /**
@@ -18,6 +18,27 @@ describe.each(databases)('client change ids (%s)', (kind) => {
   };
   const houseRows = (task: string) => s.deps.db.selectFrom('house_tasks').selectAll().where('task', '=', task).execute();
   const changeRows = () => s.deps.db.selectFrom('client_changes').selectAll().execute();
+
+  it("applies a queued change only under the session of the account that made it (the queue's header)", async () => {
+    const alice = await cookieFor(s.deps, 1, 'Alice');
+    const bob = await cookieFor(s.deps, 1, 'bob');
+    const send = (cookie: string, account: string, task: string) =>
+      s.app.inject({
+        method: 'POST',
+        url: '/trpc/todo.add',
+        headers: { cookie, 'content-type': 'application/json', [ACCOUNT_HEADER]: encodeURIComponent(account) },
+        payload: JSON.stringify({ task, clientId: randomUUID() }),
+      });
+    // Alice's change, sent while Bob's session is the browser's: refused, nothing written.
+    const refused = await send(bob, 'alice', 'Alice private');
+    expect([refused.statusCode, (refused.json() as { error: { message: string } }).error.message]).toEqual([412, accessMessages.otherAccount]);
+    expect(await send(bob, '%E0%A4%A', 'Garbled')).toMatchObject({ statusCode: 412 });
+    expect(await s.deps.db.selectFrom('todo_tasks').selectAll().execute()).toEqual([]);
+    // Under her own session it applies (names compare ignoring case), and so does a call without the header.
+    expect((await send(alice, 'alice', 'Alice private')).statusCode).toBe(200);
+    expect((await trpc('todo.add', { task: 'Bob own' }, bob))[0]).toBe(200);
+    expect((await s.deps.db.selectFrom('todo_tasks').select('task').orderBy('id').execute()).map((r) => r.task)).toEqual(['Alice private', 'Bob own']);
+  });
 
   it('adds a house item once when the same change is sent twice, answering the same', async () => {
     const cookie = await cookieFor(s.deps, 2);

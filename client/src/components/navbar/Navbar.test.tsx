@@ -32,20 +32,20 @@ describe('Navbar', () => {
     setWidth(6 * 118);
     const { unmount } = render(<Navbar status={{ user: 'o', level: 3 }} clickToToggle={false} Link={A} />);
     expect(screen.getByTestId('navbar')).toHaveAttribute('data-layout', 'wide');
-    expect(tabsOf()).toEqual(['Sample Owner', 'About', 'Contact▾', 'Cool Stuff▾', 'Admin▾', 'Logout']);
+    expect(tabsOf()).toEqual(['Sample Owner', 'About', 'Contact▾', 'Cool Stuff▾', 'Admin▾', 'Logout▾']);
     expect(screen.getByRole('link', { name: 'Sample Owner' })).toHaveAttribute('href', '/personal');
     unmount();
     setWidth(6 * 118 - 1);
     render(<Navbar status={{ user: 'o', level: 3 }} clickToToggle={false} Link={A} />);
     expect(screen.getByTestId('navbar')).toHaveAttribute('data-layout', 'narrow');
-    expect(tabsOf()).toEqual(['S.O.', 'About', 'Cool Stuff▾', 'Logout']);
+    expect(tabsOf()).toEqual(['S.O.', 'About', 'Cool Stuff▾', 'Logout▾']);
   });
 
   it('keeps a Friend wide at 4 units, with no Admin group', () => {
     setWidth(4 * 118);
     render(<Navbar status={{ user: 'f', level: 1 }} clickToToggle={false} Link={A} />);
     expect(screen.getByTestId('navbar')).toHaveAttribute('data-layout', 'wide');
-    expect(tabsOf()).toEqual(['Sample Owner', 'About', 'Contact▾', 'Cool Stuff▾', 'Logout']);
+    expect(tabsOf()).toEqual(['Sample Owner', 'About', 'Contact▾', 'Cool Stuff▾', 'Logout▾']);
   });
 
   it('recalculates on resize at most once per 1000 ms', () => {
@@ -135,5 +135,20 @@ describe('Navbar', () => {
     expect(document.activeElement).toBe(tabLink);
     expect(tab).not.toHaveClass('open');
     expect(items().every((item) => item.tabIndex === -1)).toBe(true);
+  });
+});
+
+describe('the waiting count', () => {
+  it('shows an admin the accounts waiting for approval on the Admin tab and its Admin Dash item', () => {
+    setWidth(1280);
+    render(<Navbar status={{ user: 'o', level: 3 }} clickToToggle={false} Link={A} waiting={2} />);
+    expect(screen.getByTestId('nav-waiting')).toHaveTextContent('2, 2 accounts waiting for approval');
+    expect(screen.getByRole('link', { name: /^Admin Dash/ })).toHaveTextContent('Admin Dash2 waiting');
+  });
+
+  it('shows nothing when none wait', () => {
+    setWidth(1280);
+    render(<Navbar status={{ user: 'o', level: 3 }} clickToToggle={false} Link={A} waiting={0} />);
+    expect(screen.queryByTestId('nav-waiting')).toBeNull();
   });
 });

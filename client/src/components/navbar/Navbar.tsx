@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type ComponentType, type FocusEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import type { Status } from '@site/contracts';
+import { waitingText } from '@site/contracts/admin';
 import { owner } from '../../owner.config.ts';
 import { currentPort, viewerOf } from '../../lib/access.ts';
 import { COPY_ALERTS, copyAndAlert } from '../../lib/clipboard.ts';
@@ -21,8 +22,9 @@ export type NavLinkProps = {
 /** The router's Link in the app, a plain anchor on the prerendered About page. */
 export type NavLinkComponent = ComponentType<NavLinkProps>;
 
-type Item = { label: string; to?: string; external?: boolean; copy?: { text: string; alert: string } };
-type Tab = { label: string; to: string; items?: Item[] };
+type Item = { label: string; to?: string; external?: boolean; copy?: { text: string; alert: string }; hint?: string };
+/** `badge`: a count shown on the tab (accounts waiting for approval on Admin), with words for screen readers. */
+type Tab = { label: string; to: string; items?: Item[]; badge?: { count: number; words: string } };
 
 function viewportWidth(): number {
   return document.documentElement.clientWidth || window.innerWidth;
@@ -77,11 +79,19 @@ function contactItems(): Item[] {
   ];
 }
 
-export function buildTabs(status: Status, narrow: boolean, port?: number): Tab[] {
+export function buildTabs(status: Status, narrow: boolean, port?: number, waiting = 0): Tab[] {
   const viewer = viewerOf(status);
   const about: Tab = { label: 'About', to: '/about' };
   if (viewer === null) return [about, { label: 'Login', to: '/login' }];
-  const logout: Tab = { label: 'Logout', to: '/logout' };
+  // The user menu: the Logout tab (the spec's) opens onto the account page and Logout itself.
+  const logout: Tab = {
+    label: 'Logout',
+    to: '/logout',
+    items: [
+      { label: 'Account', to: '/personal/account' },
+      { label: 'Logout', to: '/logout' },
+    ],
+  };
   if (viewer.level < 1) return [about, logout];
   const cool: Tab = {
     label: 'Cool Stuff',
@@ -91,10 +101,12 @@ export function buildTabs(status: Status, narrow: boolean, port?: number): Tab[]
   if (narrow) return [about, cool, logout];
   const tabs: Tab[] = [about, { label: 'Contact', to: '/personal#Contact', items: contactItems() }, cool];
   if (viewer.level >= 3) {
+    const words = waitingText(waiting);
     tabs.push({
       label: 'Admin',
       to: '/personal#Admin',
-      items: linksFor('admin', viewer, port).map((r) => ({ label: r.label, to: r.href })),
+      items: linksFor('admin', viewer, port).map((r) => ({ label: r.label, to: r.href, ...(r.href === '/admin' && waiting > 0 ? { hint: `${waiting} waiting` } : {}) })),
+      ...(waiting > 0 ? { badge: { count: waiting, words } } : {}),
     });
   }
   tabs.push(logout);
@@ -165,6 +177,12 @@ function DropdownTab({ tab, width, alignRight, Link }: { tab: Tab; width: number
     >
       <Link to={tab.to} className="navbar-link" aria-haspopup="true" aria-expanded={open} onKeyDown={activateOnSpaceOrEnter}>
         {tab.label}
+        {tab.badge && (
+          <span className="nav-badge" data-testid="nav-waiting">
+            <span aria-hidden="true">{tab.badge.count}</span>
+            <span className="visually-hidden">{`, ${tab.badge.words}`}</span>
+          </span>
+        )}
         <span className="caret" aria-hidden="true">
           ▾
         </span>
@@ -193,6 +211,7 @@ function DropdownTab({ tab, width, alignRight, Link }: { tab: Tab; width: number
             ) : (
               <Link to={item.to ?? '/'} className="navbar-item" tabIndex={entered ? 0 : -1} onKeyDown={activateOnSpaceOrEnter}>
                 {item.label}
+                {item.hint && <span className="item-hint">{item.hint}</span>}
               </Link>
             )}
           </li>
@@ -202,15 +221,16 @@ function DropdownTab({ tab, width, alignRight, Link }: { tab: Tab; width: number
   );
 }
 
-export type NavbarProps = { status: Status; clickToToggle: boolean; Link: NavLinkComponent };
+/** `waiting`: accounts waiting for approval, shown to admins on the Admin tab. */
+export type NavbarProps = { status: Status; clickToToggle: boolean; Link: NavLinkComponent; waiting?: number };
 
-export function Navbar({ status, clickToToggle, Link }: NavbarProps) {
+export function Navbar({ status, clickToToggle, Link, waiting = 0 }: NavbarProps) {
   const width = useThrottledWidth();
   const narrow = width !== null && isNarrow(width, status.user === null ? 0 : status.level);
   const scrolledAway = useHiddenOnScroll(!clickToToggle);
   const [toggledAway, setToggledAway] = useState(false);
   const hidden = clickToToggle ? toggledAway : scrolledAway;
-  const tabs = buildTabs(status, narrow, currentPort());
+  const tabs = buildTabs(status, narrow, currentPort(), waiting);
   const slot = width === null ? null : tabWidth(width, tabs.length);
   const titleTarget = status.user !== null && status.level >= 1 ? '/personal' : '/about';
 

@@ -1,7 +1,7 @@
 import { Route } from 'react-router-dom';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FakeTrpcError, SIGNED_OUT, renderWithSite } from '../../test/render.tsx';
 import { authMessages } from '@site/contracts/auth';
 import LoginPage from './LoginPage.tsx';
@@ -119,5 +119,31 @@ describe('LoginPage sign-up checks', () => {
     renderWithSite(<LoginPage />, { path: '/login', procedures: { 'auth.status': () => ({ user: 'sam', level: 1 }) } });
     expect(await screen.findByTestId('location')).toHaveTextContent('/login');
     await screen.findByText('/personal');
+  });
+});
+
+describe('LoginPage on a touch screen', () => {
+  const coarse = (matches: boolean) =>
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: matches && query === '(pointer: coarse)', media: query, addEventListener: () => {}, removeEventListener: () => {} }));
+
+  it('tells keyboard users to hold ctrl, and touch users nothing: their Enter ("Go") logs in', async () => {
+    coarse(false);
+    try {
+      const first = renderWithSite(<LoginPage />, { path: '/login', procedures: { 'auth.status': () => SIGNED_OUT } });
+      expect(await screen.findByText(/hold ctrl and press Enter/)).toBeInTheDocument();
+      first.unmount();
+      coarse(true);
+      const { calls } = renderWithSite(<LoginPage />, { path: '/login', procedures: { 'auth.status': () => SIGNED_OUT, 'auth.login': () => ({ user: 'sam', level: 1 }) } });
+      const form = await screen.findByRole('form', { name: 'Log In' });
+      expect(screen.queryByText(/hold ctrl/i)).not.toBeInTheDocument();
+      // A finger's tap, then the phone's keyboard.
+      await userEvent.pointer({ keys: '[TouchA]', target: within(form).getByLabelText('Name') });
+      await userEvent.type(within(form).getByLabelText('Name'), 'sam', { skipClick: true });
+      within(form).getByLabelText('Password').focus();
+      await userEvent.type(within(form).getByLabelText('Password'), 'secret{Enter}', { skipClick: true });
+      expect(calls.filter((c) => c.path === 'auth.login')).toHaveLength(1);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

@@ -3,7 +3,9 @@ import { Navigate, useNavigate } from 'react-router-dom';
 import { authMessages, signupProblem } from '@site/contracts/auth';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
+import { useCoarsePointer } from '../../lib/pointer.ts';
 import { trpc } from '../../lib/trpc.ts';
+import { passkeyErrorMessage, getPasskey } from './passkeys.ts';
 
 /** A failed call's readable message, and whether the server says the account is still pending. */
 function describe(error: unknown): { message: string; preauth: boolean } {
@@ -16,8 +18,12 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const utils = trpc.useUtils();
   const status = trpc.auth.status.useQuery();
+  const touch = useCoarsePointer();
   const login = trpc.auth.login.useMutation();
   const signup = trpc.auth.signup.useMutation();
+  const passkeyOptions = trpc.auth.passkeyLoginOptions.useMutation();
+  const passkeyLogin = trpc.auth.passkeyLogin.useMutation();
+  const [passkeyBusy, setPasskeyBusy] = useState(false);
 
   const [loginName, setLoginName] = useState('');
   const [loginPass, setLoginPass] = useState('');
@@ -62,6 +68,25 @@ export default function LoginPage() {
     );
   };
 
+  /** The browser offers this site's passkeys; the server signs in like a password login, and the same flow follows. */
+  const onPasskey = async () => {
+    setLoginError(null);
+    setPasskeyBusy(true);
+    try {
+      const optionsJSON = await passkeyOptions.mutateAsync();
+      const response = await getPasskey(optionsJSON);
+      await passkeyLogin.mutateAsync({ response });
+      await afterSuccess();
+    } catch (error) {
+      const { preauth } = describe(error);
+      const message = passkeyErrorMessage(error);
+      if (preauth) void navigate('/preauth', { state: { message } });
+      else setLoginError(message);
+    } finally {
+      setPasskeyBusy(false);
+    }
+  };
+
   const onSignup = (event: FormEvent) => {
     event.preventDefault();
     const problem = signupProblem({ name: signupName, password: signupPass, confirmPassword: signupConfPass });
@@ -92,6 +117,9 @@ export default function LoginPage() {
           <button type="submit" className="button primary" disabled={login.isPending}>
             {login.isPending ? 'Logging in...' : 'Login'}
           </button>
+          <button type="button" className="button passkey-button" disabled={passkeyBusy} onClick={() => void onPasskey()}>
+            {passkeyBusy ? 'Waiting for the passkey...' : 'Sign in with a passkey'}
+          </button>
         </form>
         <form className="card panel" onSubmit={onSignup} aria-labelledby="signup-title" noValidate>
           <h2 id="signup-title">Create Account</h2>
@@ -112,7 +140,8 @@ export default function LoginPage() {
           </button>
         </form>
       </div>
-      <p className="hint-line">Tip: hold ctrl and press Enter in any field to submit its panel.</p>
+      {/* A touch keyboard has no ctrl: there Enter ("Go") submits, as people expect, and needs no tip. */}
+      {!touch && <p className="hint-line">Tip: hold ctrl and press Enter in any field to submit its panel.</p>}
     </main>
   );
 }

@@ -1,16 +1,20 @@
 import { useEffect } from 'react';
-import { Link, useLocation } from 'react-router-dom';
+import { Link, Navigate, useLocation } from 'react-router-dom';
 import { authMessages } from '@site/contracts/auth';
 import { owner } from '../../owner.config.ts';
+import { trpc } from '../../lib/trpc.ts';
 
 export default function PreauthPage() {
   const location = useLocation();
+  const status = trpc.auth.status.useQuery();
   const state: unknown = location.state;
   const message =
     typeof state === 'object' && state !== null && 'message' in state && typeof state.message === 'string' ? state.message : authMessages.pending;
   useEffect(() => {
     document.title = 'Account pending';
   }, []);
+  // An approved member has nothing to wait for: the hub is theirs.
+  if (status.data?.user && status.data.level >= 1) return <Navigate to="/personal" replace />;
   return (
     <main className="page narrow-page">
       <section className="card" aria-labelledby="preauth-title">

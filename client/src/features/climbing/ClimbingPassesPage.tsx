@@ -4,6 +4,7 @@ import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import './climbing.css';
+import { LoadProblem } from '../../components/Loaded.tsx';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -62,7 +63,7 @@ export default function ClimbingPassesPage() {
         </form>
         <ErrorBubble message={add.error ? add.error.message : full ? 'This month’s passes are all used.' : null} />
       </section>
-      <ErrorBubble message={passes.error ? passes.error.message : null} />
+      <LoadProblem query={passes} what="the passes" />
       <ul className="climbing-cards" aria-label="Guest passes">
         {data?.guests.map((pass) => (
           <li key={pass.id} className="card climbing-card">

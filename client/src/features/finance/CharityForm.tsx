@@ -1,7 +1,15 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
-import { centsToDecimal, validateCharity, type CharityDraft, type CharityEntry } from '@site/contracts/finance';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { centsToDecimal, type CharityDraft, type CharityEntry } from '@site/contracts/finance';
 import { TextInput } from '../../components/TextInput.tsx';
+import type { validateCharity } from './charity-check.ts';
 import { DOCUMENT_ACCEPT } from './documents.ts';
+
+/** The form's checks (zod and the finance schemas), their own chunk: fetched when the form shows, used when it is sent. */
+let validate: typeof validateCharity | undefined;
+async function loadValidate(): Promise<typeof validateCharity> {
+  validate ??= (await import('./charity-check.ts')).validateCharity;
+  return validate;
+}
 
 const today = () => {
   const now = new Date();
@@ -37,6 +45,7 @@ type Props = {
 export function CharityForm({ editing, busy, serverError, onSubmit, onCancelEdit }: Props) {
   const [draft, setDraft] = useState<CharityDraft>(() => (editing ? draftOf(editing) : emptyDraft()));
   const [errors, setErrors] = useState<string[]>([]);
+  useEffect(() => void loadValidate().catch(() => {}), []);
   const [file, setFile] = useState<File | null>(null);
   const [removeDoc, setRemoveDoc] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -45,7 +54,7 @@ export function CharityForm({ editing, busy, serverError, onSubmit, onCancelEdit
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const check = validateCharity(draft);
+    const check = (validate ?? (await loadValidate()))(draft);
     if (!check.ok) {
       setErrors(check.errors);
       return;
@@ -96,12 +105,20 @@ export function CharityForm({ editing, busy, serverError, onSubmit, onCancelEdit
           </div>
         )}
         <div className="error-bubble-slot" aria-live="assertive">
-          {shown.length > 0 && (
-            <ul className="error-bubble charity-errors" role="alert">
-              {shown.map((message) => (
-                <li key={message}>{message}</li>
-              ))}
-            </ul>
+          {/* The list sits inside the alert: role="alert" on the <ul> itself would take away its list role and leave its items stray. */}
+          {shown.length === 1 && (
+            <p className="error-bubble" role="alert">
+              {shown[0]}
+            </p>
+          )}
+          {shown.length > 1 && (
+            <div className="error-bubble" role="alert">
+              <ul className="charity-errors">
+                {shown.map((message) => (
+                  <li key={message}>{message}</li>
+                ))}
+              </ul>
+            </div>
           )}
         </div>
         <div className="link-row">

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { trpc } from '../../lib/trpc.ts';
 import './fivetools.css';
+import { LoadProblem } from '../../components/Loaded.tsx';
 
 /**
  * /personal/5etools: the local 5eTools copy in a frame filling the page below the navbar. The copy is
@@ -36,7 +37,7 @@ export default function FivetoolsPage() {
   return (
     <main className="fivetools-page">
       <h1 className="visually-hidden">5eTools</h1>
-      {status.error && <p role="alert">{status.error.message}</p>}
+      <LoadProblem query={status} what="the rules reference" />
       {status.data && <iframe className="fivetools-frame" src={status.data.url} title="5eTools rules reference" />}
     </main>
   );

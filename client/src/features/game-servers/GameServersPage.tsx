@@ -3,6 +3,8 @@ import { GAME_SERVER_GAMES, OTHER_GAME, gameNameOf, gameServerMessages, type Gam
 import { DataTable } from '../../components/DataTable.tsx';
 import { Loaded } from '../../components/Loaded.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
+import { NumberInput } from '../../components/NumberInput.tsx';
+import { parseNumber } from '../../components/number.ts';
 import { TextInput } from '../../components/TextInput.tsx';
 import { viewerOf } from '../../lib/access.ts';
 import { copyAndAlert } from '../../lib/clipboard.ts';
@@ -16,6 +18,7 @@ const REFRESH_MS = 15_000;
 
 type Draft = { id: number | null; port: string; description: string; game: GameServerGame };
 const EMPTY: Draft = { id: null, port: '', description: '', game: OTHER_GAME };
+const PORT_RULES = { label: 'Port', whole: true, min: 1, max: 65535, message: gameServerMessages.badPort } as const;
 
 /** "10:42" today, "Mon 23 Nov, 10:42" before. */
 function since(iso: string): string {
@@ -36,6 +39,21 @@ function Players({ server }: { server: GameServer }) {
       {server.playerNames.length > 0 && <span className="server-names">{server.playerNames.join(', ')}</span>}
     </div>
   );
+}
+
+/**
+ * Online, Offline or Unknown as last stored; "Checking..." for a server not asked yet (just added, or
+ * its port or game changed): its answer comes in the background and the live feed refreshes the list.
+ */
+export function ServerStatus({ server }: { server: Pick<GameServer, 'status' | 'checkedAt'> }) {
+  if (server.checkedAt === null) {
+    return (
+      <span className="server-status checking" role="status">
+        Checking...
+      </span>
+    );
+  }
+  return <span className={`server-status ${server.status.toLowerCase()}`}>{server.status}</span>;
 }
 
 /** Map, version, ping and since when it is up: whatever the protocol told. */
@@ -61,7 +79,10 @@ function ServerForm({ draft, setDraft }: { draft: Draft; setDraft: (d: Draft) =>
   const error = add.error ?? update.error;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const port = Number(draft.port);
+    const parsed = parseNumber(draft.port, PORT_RULES);
+    // A refused port is already explained under the field; a blank one goes to the server, which names the range.
+    if (!parsed.ok) return;
+    const port = parsed.value ?? 0;
     if (draft.id === null) add.mutate({ port, description: draft.description, game: draft.game });
     else update.mutate({ id: draft.id, port, description: draft.description, game: draft.game });
   };
@@ -69,10 +90,7 @@ function ServerForm({ draft, setDraft }: { draft: Draft; setDraft: (d: Draft) =>
     <section className="card" aria-labelledby="server-form-title">
       <h2 id="server-form-title">{draft.id === null ? 'Add Server' : `Edit Server (port ${draft.port})`}</h2>
       <form onSubmit={submit} className="server-form">
-        <div className="field server-port">
-          <label htmlFor="server-port">Port</label>
-          <input id="server-port" type="number" inputMode="numeric" min={1} max={65535} required value={draft.port} onChange={(e) => setDraft({ ...draft, port: e.target.value })} />
-        </div>
+        <NumberInput id="server-port" className="server-port" rules={PORT_RULES} required value={draft.port} onValueChange={(port) => setDraft({ ...draft, port })} />
         <div className="field server-game">
           <label htmlFor="server-game">Game</label>
           <select id="server-game" value={draft.game} onChange={(e) => setDraft({ ...draft, game: e.target.value as GameServerGame })}>
@@ -86,7 +104,7 @@ function ServerForm({ draft, setDraft }: { draft: Draft; setDraft: (d: Draft) =>
         <TextInput label="Description" value={draft.description} onValueChange={(description) => setDraft({ ...draft, description })} maxLength={200} required />
         <div className="link-row">
           <button type="submit" className="button primary" disabled={add.isPending || update.isPending}>
-            {draft.id === null ? 'Add' : 'Save'}
+            {draft.id === null ? (add.isPending ? 'Adding...' : 'Add') : update.isPending ? 'Saving...' : 'Save'}
           </button>
           {draft.id !== null && (
             <button type="button" className="button" onClick={() => setDraft(EMPTY)}>
@@ -127,7 +145,7 @@ export default function GameServersPage() {
       </header>
       <section className="card" aria-labelledby="servers-title">
         <h2 id="servers-title">Active Servers:</h2>
-        <Loaded query={servers} what="the servers" loading="Checking the servers...">
+        <Loaded query={servers} what="the servers" loading="Loading the servers...">
           {(list) =>
             list.length === 0 ? (
           <p>No servers are listed.</p>
@@ -136,7 +154,7 @@ export default function GameServersPage() {
             rows={list}
             rowKey={(server) => server.id}
             columns={[
-              { label: 'Status', cell: (server) => <span className={`server-status ${server.status.toLowerCase()}`}>{server.status}</span> },
+              { label: 'Status', cell: (server) => <ServerStatus server={server} /> },
               {
                 label: 'Port',
                 cell: (server) => (

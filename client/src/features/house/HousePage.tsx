@@ -1,10 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { HOUSE_NOTE_MAX, HOUSE_QUANTITY_MAX, HOUSE_TASK_MAX, isRecentlyDone, type HouseType } from '@site/contracts/house';
+import { HOUSE_NOTE_MAX, HOUSE_QUANTITY_MAX, HOUSE_REPEAT_MAX_DAYS, HOUSE_TASK_MAX, houseMessages, isRecentlyDone, type HouseType } from '@site/contracts/house';
 import { ChangeMessages } from '../../components/ChangeMessages.tsx';
 import { DataTable } from '../../components/DataTable.tsx';
 import { SyncStatus } from '../../components/SyncStatus.tsx';
 import { Loaded } from '../../components/Loaded.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
+import { NumberInput } from '../../components/NumberInput.tsx';
+import { parseNumber } from '../../components/number.ts';
 import { TextInput } from '../../components/TextInput.tsx';
 import { viewerOf } from '../../lib/access.ts';
 import { useLive } from '../../lib/live.ts';
@@ -16,6 +18,7 @@ import './house.css';
 
 /** The level from which the list can be changed (the server enforces the same). */
 const MANAGE_LEVEL = 2;
+const REPEAT_RULES = { label: 'The repeat', whole: true, min: 1, max: HOUSE_REPEAT_MAX_DAYS, message: houseMessages.badRepeat } as const;
 
 const dayFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short' });
 
@@ -44,6 +47,8 @@ function HouseTable(props: {
   action: 'Complete' | 'Undo';
   onAction: (task: ShownHouseTask) => void;
   busy: boolean;
+  /** The row just added from this page, scrolled into view (HousePage). */
+  added?: ShownHouseTask | undefined;
 }) {
   return (
     <section className={`card house-list${props.manage ? ' short' : ''}`} aria-labelledby={props.id}>
@@ -51,10 +56,12 @@ function HouseTable(props: {
       {props.tasks.length === 0 ? (
         <p className="house-empty">Nothing here.</p>
       ) : (
-        <div className="house-scroll" tabIndex={0} role="group" aria-labelledby={props.id}>
+        <div className="house-scroll">
           <DataTable
+            className="house-table"
             rows={props.tasks}
             rowKey={(task) => task.id}
+            rowClassName={(task) => (task === props.added ? 'house-added' : undefined)}
             columns={[
               { label: 'Task', className: 'house-text', cell: (task) => <TaskText task={task} /> },
               ...(props.manage
@@ -97,6 +104,7 @@ export default function HousePage() {
   const [adding, setAdding] = useState(false);
   const [addError, setAddError] = useState<string | null>(null);
   const [changing, setChanging] = useState(false);
+  const [added, setAdded] = useState<{ type: HouseType; task: string } | null>(null);
   useEffect(() => {
     document.title = 'House TODO';
   }, []);
@@ -105,12 +113,15 @@ export default function HousePage() {
     event.preventDefault();
     const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
     const type: HouseType = submitter?.value === 'To Get' ? 'To Get' : 'To Do';
-    const days = repeat.trim() === '' ? null : Number(repeat);
+    const days = parseNumber(repeat, REPEAT_RULES);
+    // A refused repeat is already explained under its field.
+    if (!days.ok) return;
     setAdding(true);
     setAddError(null);
     queue
-      .submit('house.add', { task, type, quantity, note, repeatDays: type === 'To Do' ? days : null }, task.trim())
+      .submit('house.add', { task, type, quantity, note, repeatDays: type === 'To Do' ? days.value : null }, task.trim())
       .then(() => {
+        setAdded({ type, task: task.trim() });
         setTask('');
         setQuantity('');
         setNote('');
@@ -139,6 +150,13 @@ export default function HousePage() {
   const onComplete = (row: ShownHouseTask) => change('house.complete', row);
   const onUndo = (row: ShownHouseTask) => change('house.undo', row);
   const recent = all.filter((t) => isRecentlyDone(t, now)).reverse();
+  // The row of the task just added (the last one of its name in its list), until it has been shown.
+  const addedRow = added ? ofType(added.type).findLast((t) => t.task === added.task) : undefined;
+  useEffect(() => {
+    if (!addedRow) return;
+    document.querySelector('.house-added')?.scrollIntoView({ block: 'nearest' });
+    setAdded(null);
+  }, [addedRow]);
 
   return (
     <main className="page house-page">
@@ -157,7 +175,7 @@ export default function HousePage() {
             <div className="house-details">
               <TextInput label="Quantity" value={quantity} onValueChange={setQuantity} maxLength={HOUSE_QUANTITY_MAX} />
               <TextInput label="Note" value={note} onValueChange={setNote} maxLength={HOUSE_NOTE_MAX} />
-              <TextInput label="Repeat every N days (To Do)" value={repeat} onValueChange={setRepeat} inputMode="numeric" pattern="[0-9]*" />
+              <NumberInput label="Repeat every N days (To Do)" rules={REPEAT_RULES} value={repeat} onValueChange={setRepeat} />
             </div>
             <div className="link-row">
               <button type="submit" name="type" value="To Do" className="button primary" disabled={adding}>
@@ -171,11 +189,11 @@ export default function HousePage() {
           <ErrorBubble message={addError} />
         </section>
       )}
-      <Loaded query={tasks} what="the list" loading="Loading the list...">
+      <Loaded query={tasks} what="the house list" loading="Loading the list...">
         {() => (
           <div className="house-grid">
-            <HouseTable title="House To Do:" id="house-todo-title" tasks={ofType('To Do')} manage={manage} action="Complete" onAction={onComplete} busy={changing} />
-            <HouseTable title="House To Get:" id="house-toget-title" tasks={ofType('To Get')} manage={manage} action="Complete" onAction={onComplete} busy={changing} />
+            <HouseTable title="House To Do:" id="house-todo-title" tasks={ofType('To Do')} manage={manage} action="Complete" onAction={onComplete} busy={changing} added={addedRow} />
+            <HouseTable title="House To Get:" id="house-toget-title" tasks={ofType('To Get')} manage={manage} action="Complete" onAction={onComplete} busy={changing} added={addedRow} />
             <HouseTable title="Recently done" id="house-done-title" tasks={recent} manage={manage} action="Undo" onAction={onUndo} busy={changing} />
           </div>
         )}

@@ -1,6 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { LEVEL_NAMES } from '@site/contracts/levels';
+import { waitingText } from '@site/contracts/admin';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { viewerOf } from '../../lib/access.ts';
 import { COPY_ALERTS } from '../../lib/clipboard.ts';
@@ -51,6 +52,18 @@ function PendingPictures() {
   );
 }
 
+/** Admins: how many accounts wait for approval, linking to /admin; live. */
+function WaitingAccounts() {
+  const waiting = trpc.admin.waitingCount.useQuery();
+  useLive(['accounts']);
+  if (!waiting.data || waiting.data.count === 0) return null;
+  return (
+    <p className="hub-pending" data-testid="hub-waiting-accounts">
+      <Link to="/admin">{waitingText(waiting.data.count)}</Link>
+    </p>
+  );
+}
+
 export default function HubPage() {
   const status = trpc.auth.status.useQuery();
   const viewer = viewerOf(status.data);
@@ -87,6 +100,7 @@ export default function HubPage() {
       <LinkSection id="Cool Stuff" title="Cool Stuff" testId="hub-cool-links" links={cool} />
       {viewer.level >= 3 && (
         <LinkSection id="Admin" title="Admin" testId="hub-admin-links" links={admin}>
+          <WaitingAccounts />
           <PendingPictures />
         </LinkSection>
       )}
@@ -95,6 +109,9 @@ export default function HubPage() {
         <h2 id="logout-title">Logout</h2>
         <p>
           Signed in as <strong>{viewer.name}</strong>.{' '}
+          <Link className="button" to="/personal/account">
+            Account
+          </Link>{' '}
           <Link className="button" to="/logout">
             Logout
           </Link>

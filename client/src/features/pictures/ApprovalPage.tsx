@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { mediaUrl } from '@site/contracts/pictures';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
+import { LoadProblem } from '../../components/Loaded.tsx';
 import { useLive } from '../../lib/live.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { takenOn, Thumb } from './media.tsx';
@@ -18,10 +19,11 @@ export default function ApprovalPage() {
     document.title = 'Approve Pictures';
   }, []);
   const list = pending.data ?? [];
-  const error = pending.error ?? approve.error ?? reject.error;
+  const error = approve.error ?? reject.error;
   return (
     <main className="page approval-page">
       <h1>Approve Pictures</h1>
+      <LoadProblem query={pending} what="the pictures waiting for approval" />
       <ErrorBubble message={error ? error.message : null} />
       {pending.data && list.length === 0 && <p className="card">Nothing is waiting for approval.</p>}
       <ul className="approval-list" data-testid="approval-list">

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import type { PageType } from '@site/contracts/pictures';
-import { ErrorBubble } from '../../components/ErrorBubble.tsx';
+import { LoadProblem } from '../../components/Loaded.tsx';
 import { viewerOf } from '../../lib/access.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { DEFAULT_GALLERY_PATH, galleryPath, parseGalleryPath } from './gallery-path.ts';
@@ -101,7 +101,7 @@ function Gallery({ type, index }: { type: PageType; index: number }) {
           <Link to="/personal/upload-pictures">{viewer && viewer.level < 2 ? 'Upload (needs approval)' : 'Upload'}</Link>
         </nav>
       </header>
-      <ErrorBubble message={page.error ? page.error.message : null} />
+      <LoadProblem query={page} what="the pictures" />
       {data && pictures.length === 0 && <p className="card">{data.total === 0 ? 'No pictures yet.' : 'There is no such page.'}</p>}
       <ul className="picture-grid" data-testid="picture-grid">
         {pictures.map((picture, i) => (

@@ -17,6 +17,7 @@ const picture = (change: Partial<Picture>): Picture => ({
   display: false,
   poster: false,
   previewNeeds: null,
+  previewTooLarge: false,
   uploader: 'owner',
   ...change,
 });
@@ -35,5 +36,12 @@ describe('the viewer', () => {
     expect(screen.getByText('No preview yet: install ffmpeg on the server to see one.')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Browsers cannot play 3GP videos: download it' })).toBeInTheDocument();
     expect(document.querySelector('video')).toBeNull();
+  });
+
+  it('says a picture is too large to preview and only offers its original as a download, never as an image', () => {
+    show(picture({ fileType: 'avif', target: `${'d'.repeat(32)}.avif`, thumb: 'none', previewTooLarge: true }));
+    expect(screen.getByText('No preview: the picture is too large to preview')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Download the original AVIF file' })).toHaveAttribute('href', `/private/pictures/${'d'.repeat(32)}.avif`);
+    expect(screen.queryByRole('img')).toBeNull();
   });
 });

@@ -45,8 +45,9 @@ function Media({ picture, onClose }: { picture: Picture; onClose: () => void }) 
       </div>
     );
   }
-  if (picture.kind === 'image' && !showsInBrowser(picture.fileType)) {
+  if (picture.kind === 'image' && (!showsInBrowser(picture.fileType) || picture.previewTooLarge)) {
     // HEIC, TIFF, BMP, PSD: the display WebP made on upload; the original, byte for byte, to download.
+    // A picture too large to preview is only offered as a download, whatever its type.
     return (
       <div className="viewer-media">
         {picture.display && <img src={mediaUrl(picture.target, 'display')} alt={picture.desc || 'Picture'} onClick={onClose} />}

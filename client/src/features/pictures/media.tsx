@@ -1,4 +1,4 @@
-import { describeCaptureDate, mediaUrl, parseCaptureDate, showsInBrowser, type Picture } from '@site/contracts/pictures';
+import { describeCaptureDate, mediaUrl, parseCaptureDate, pictureMessages, showsInBrowser, type Picture } from '@site/contracts/pictures';
 
 /** 'Taken on: July 15, 2024' or 'Unknown capture date'. */
 export function takenOn(picture: Pick<Picture, 'uploaded'>): string {
@@ -22,6 +22,8 @@ export function Thumb({ picture }: { picture: Picture }) {
     );
   }
   if (picture.thumb === 'pending') return <span className="thumb-placeholder">Preparing…</span>;
+  // Never handed to the browser either: a picture too large for the server is too large for a phone.
+  if (picture.previewTooLarge) return <span className="thumb-placeholder">{pictureMessages.tooLargeToPreview}</span>;
   if (picture.kind === 'image' && showsInBrowser(picture.fileType)) {
     return <img src={mediaUrl(picture.target)} alt={picture.desc || 'Picture'} loading="lazy" decoding="async" width={400} height={400} />;
   }
@@ -33,7 +35,8 @@ export function Thumb({ picture }: { picture: Picture }) {
   );
 }
 
-/** Why a picture has no preview when the server lacks a program for it: what to install. */
-export function previewNote(picture: Pick<Picture, 'previewNeeds'>): string | null {
+/** Why a picture has no preview: too large to preview, or the server lacks a program for it (what to install). */
+export function previewNote(picture: Pick<Picture, 'previewNeeds' | 'previewTooLarge'>): string | null {
+  if (picture.previewTooLarge) return pictureMessages.tooLargeToPreview;
   return picture.previewNeeds ? `No preview yet: install ${picture.previewNeeds} on the server to see one.` : null;
 }

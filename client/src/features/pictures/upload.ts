@@ -1,5 +1,5 @@
 /** Autofill of the upload form and the upload itself (XMLHttpRequest, for its progress events). */
-import { EXIF_DATE_OPTIONS, readCaptureDate, type ByteSource, type CaptureDate, type UploadAnswer } from '@site/contracts/pictures';
+import { EXIF_DATE_OPTIONS, readCaptureDate, type ByteSource, type CaptureDate, type UploadReply } from '@site/contracts/pictures';
 
 export type DateParts = { year: string; month: string; day: string };
 
@@ -83,7 +83,7 @@ export function uploadFile(
       if (event.lengthComputable) onProgress(event.loaded / event.total);
     };
     xhr.onload = () => {
-      const body = (xhr.response ?? {}) as Partial<UploadAnswer>;
+      const body = (xhr.response ?? {}) as Partial<UploadReply>;
       if (xhr.status >= 200 && xhr.status < 300) {
         onProgress(1);
         resolve({ ok: true, pending: body.pending === true, message: body.message ?? 'Uploaded', duplicate: body.duplicate === true, link: body.link ?? null });

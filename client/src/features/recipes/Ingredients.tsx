@@ -1,4 +1,7 @@
+import { useState } from 'react';
 import { displayIngredient, type Ingredient, type RecipeSettings, type UnitDict } from '@site/contracts/recipes';
+import { NumberInput } from '../../components/NumberInput.tsx';
+import { numberText, parseNumber } from '../../components/number.ts';
 import { imageHref } from './recipe-data.ts';
 
 export type Scale = { servings: number; baseServings: number | null };
@@ -57,26 +60,34 @@ export function IngredientView({ ingredients, settings, units, scale, label }: P
   );
 }
 
-/** The servings control: every quantity scales with it. */
+const SERVINGS = { label: 'Servings', min: 1, max: 1000 } as const;
+
+/**
+ * The servings control: every quantity scales with it. Halves and other decimals count (2.5 servings
+ * of a recipe for 2 scales by 1.25), typed with a comma or a point; the buttons step by one.
+ */
 export function ServingsControl({ value, onChange }: { value: number; onChange: (value: number) => void }) {
+  const [text, setText] = useState(numberText(value));
+  const step = (next: number) => {
+    setText(numberText(next));
+    onChange(next);
+  };
   return (
     <div className="servings-control">
-      <label htmlFor="servings">Servings</label>
-      <button type="button" className="button" aria-label="Fewer servings" disabled={value <= 1} onClick={() => onChange(Math.max(1, value - 1))}>
+      <button type="button" className="button" aria-label="Fewer servings" disabled={value - 1 < SERVINGS.min} onClick={() => step(Math.max(SERVINGS.min, value - 1))}>
         −
       </button>
-      <input
+      <NumberInput
         id="servings"
-        type="number"
-        min={1}
-        max={1000}
-        value={value}
-        onChange={(event) => {
-          const next = Math.round(Number(event.target.value));
-          if (Number.isFinite(next) && next >= 1 && next <= 1000) onChange(next);
+        rules={SERVINGS}
+        value={text}
+        onValueChange={(typed) => {
+          setText(typed);
+          const parsed = parseNumber(typed, SERVINGS);
+          if (parsed.ok && parsed.value !== null) onChange(parsed.value);
         }}
       />
-      <button type="button" className="button" aria-label="More servings" disabled={value >= 1000} onClick={() => onChange(Math.min(1000, value + 1))}>
+      <button type="button" className="button" aria-label="More servings" disabled={value + 1 > SERVINGS.max} onClick={() => step(Math.min(SERVINGS.max, value + 1))}>
         +
       </button>
     </div>

@@ -1,7 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { exactQuantityText, parseQuantity, stepsInOrder, type Recipe, type RecipeInput, type UnitDict } from '@site/contracts/recipes';
+import { exactQuantityText, parseQuantity, RECIPE_LIMITS, stepsInOrder, type Recipe, type RecipeInput, type UnitDict } from '@site/contracts/recipes';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
+import { LoadProblem } from '../../components/Loaded.tsx';
+import { NumberInput } from '../../components/NumberInput.tsx';
+import { parseNumber } from '../../components/number.ts';
 import { TextInput } from '../../components/TextInput.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { ImageField } from './ImageField.tsx';
@@ -51,6 +54,10 @@ function draftOf(recipe: Recipe): Draft {
   };
 }
 
+/** Minutes are whole: the server refuses a fraction (recipes.schemas' wholeCount). */
+const timeRules = (label: string) => ({ label, whole: true, min: 1, max: RECIPE_LIMITS.minutes });
+const TIME_RULES = { prep: timeRules('Prep time'), cook: timeRules('Cook time'), total: timeRules('Total time') };
+
 /** The form as the server's input, or the first thing a person must fix. */
 function toInput(draft: Draft): { input: RecipeInput } | { error: string } {
   const servingsText = draft.servings.trim();
@@ -60,9 +67,9 @@ function toInput(draft: Draft): { input: RecipeInput } | { error: string } {
   const [servings, servings_max] = servingsRange;
   const minutes: Record<keyof Times, number | null> = { prep: null, cook: null, total: null };
   for (const key of ['prep', 'cook', 'total'] as const) {
-    const text = draft.times[key].trim();
-    minutes[key] = text === '' ? null : wholeNumber(text);
-    if (text !== '' && minutes[key] === null) return { error: `The ${key} time must be a whole number of minutes` };
+    const parsed = parseNumber(draft.times[key], TIME_RULES[key]);
+    if (!parsed.ok) return { error: parsed.message };
+    minutes[key] = parsed.value;
   }
   const steps: RecipeInput['steps'] = [];
   for (const [s, step] of draft.steps.entries()) {
@@ -157,10 +164,10 @@ function Editor({ initial, recipeId }: { initial: Draft; recipeId?: number }) {
         </div>
         <div className="editor-row">
           {(['prep', 'cook', 'total'] as const).map((key) => (
-            <TextInput
+            <NumberInput
               key={key}
-              label={`${key[0]?.toUpperCase()}${key.slice(1)} time (minutes)`}
-              inputMode="numeric"
+              label={`${TIME_RULES[key].label} (minutes)`}
+              rules={TIME_RULES[key]}
               value={draft.times[key]}
               onValueChange={(value) => setDraft({ ...draft, times: { ...draft.times, [key]: value } })}
             />
@@ -248,7 +255,10 @@ function Editor({ initial, recipeId }: { initial: Draft; recipeId?: number }) {
         <button type="submit" className="button primary" disabled={pending}>
           {pending ? 'Saving...' : 'Save recipe'}
         </button>
-        <Link to={recipeId === undefined ? RECIPES_HOME : viewHref('page', recipeId)}>Cancel</Link>
+        {/* A button-styled link: the link colour on a card is below AA with the default colours. */}
+        <Link className="button" to={recipeId === undefined ? RECIPES_HOME : viewHref('page', recipeId)}>
+          Cancel
+        </Link>
       </div>
       <ErrorBubble message={error} />
     </form>
@@ -259,7 +269,7 @@ function Editor({ initial, recipeId }: { initial: Draft; recipeId?: number }) {
 export function RecipeEditorPage() {
   const { id: idText } = useParams();
   const editing = idText !== undefined;
-  const { id, loaded, error } = useRecipe(editing ? idText : '0');
+  const { id, loaded, error, query } = useRecipe(editing ? idText : '0');
   useEffect(() => {
     document.title = editing ? 'Edit recipe' : 'New recipe';
   }, [editing]);
@@ -272,6 +282,7 @@ export function RecipeEditorPage() {
         <h1>{editing ? `Edit ${loaded?.recipe.title ?? 'recipe'}` : 'New recipe'}</h1>
       </header>
       {editing && error && <ErrorBubble message={error} />}
+      {editing && !error && <LoadProblem query={query} what="the recipe" />}
       {!editing && <Editor initial={emptyDraft()} />}
       {editing && loaded && <Editor key={id} initial={draftOf(loaded.recipe)} recipeId={id} />}
     </main>

@@ -1,4 +1,4 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_RECIPE_SETTINGS } from '@site/contracts/recipes';
 import { renderWithSite } from '../../test/render.tsx';
@@ -52,5 +52,41 @@ describe('RecipeList', () => {
     expect(sent).toEqual([{ url: '/private/recipes/import', files: 2 }]);
     expect(screen.getByRole('link', { name: 'Kanelbullar' }).getAttribute('href')).toBe('/personal/recipes/page/9');
     expect(screen.getByText(/refused: The recipe has no name/).textContent).toBe('box.zip/notes.json: refused: The recipe has no name');
+  });
+
+  it("counts a zip's README.txt as skipped, not refused", async () => {
+    vi.stubGlobal('fetch', async () => {
+      const report = [
+        { file: 'box.zip/README.txt', ok: false, skipped: true, message: 'skipped: not a recipe file (.json, .jsonld or .html)' },
+        { file: 'box.zip/buns.json', ok: true, recipe_id: 9, title: 'Kanelbullar' },
+      ];
+      return new Response(JSON.stringify({ report }), { status: 200, headers: { 'content-type': 'application/json' } });
+    });
+    setup(3);
+    fireEvent.change(await screen.findByLabelText('Import JSON-LD'), { target: { files: [new File(['PK'], 'box.zip')] } });
+    await screen.findByText('1 imported, 0 refused, 1 skipped');
+    expect(screen.getByText(/README/).closest('li')?.textContent).toBe('box.zip/README.txt: skipped: not a recipe file (.json, .jsonld or .html)');
+  });
+
+  it('says a link is already imported: open it, or import it again as a copy', async () => {
+    const calls: unknown[] = [];
+    renderWithSite(<RecipeList />, {
+      path: '/personal/recipes',
+      procedures: {
+        'auth.status': () => ({ user: 'owner', level: 3 }),
+        'recipes.list': () => [recipe],
+        'recipes.settings': () => DEFAULT_RECIPE_SETTINGS,
+        'recipes.importUrl': (input) => {
+          calls.push(input);
+          return { recipe_id: 7, title: 'Pancakes', alreadyImported: (input as { copy?: boolean }).copy !== true };
+        },
+      },
+    });
+    fireEvent.change(await screen.findByLabelText('Import from link'), { target: { value: 'https://example.org/pancakes' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Import' }));
+    await screen.findByText('That page is already imported as “Pancakes”.');
+    expect(screen.getByRole('link', { name: 'Open it' }).getAttribute('href')).toBe('/personal/recipes/page/7');
+    fireEvent.click(screen.getByRole('button', { name: 'Import again as a copy' }));
+    await waitFor(() => expect(calls).toEqual([{ url: 'https://example.org/pancakes' }, { url: 'https://example.org/pancakes', copy: true }]));
   });
 });

@@ -5,6 +5,7 @@ import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { RECIPES_HOME, useCanAuthor, useRecipeSettings, viewHref } from './recipe-data.ts';
+import { LoadProblem } from '../../components/Loaded.tsx';
 
 function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value);
@@ -27,25 +28,45 @@ async function importMany(files: File[]): Promise<ImportReportEntry[]> {
 
 function ImportReport({ report, view }: { report: ImportReportEntry[]; view: Parameters<typeof viewHref>[0] }) {
   const imported = report.filter((entry) => entry.ok).length;
+  const skipped = report.filter((entry) => !entry.ok && entry.skipped).length;
   return (
     <section className="import-report" aria-label="Import report">
       <p role="status">
-        {imported} imported, {report.length - imported} refused
+        {imported} imported, {report.length - imported - skipped} refused{skipped > 0 && `, ${skipped} skipped`}
       </p>
       <ul>
         {report.map((entry, i) => (
-          <li key={i} className={entry.ok ? 'imported' : 'refused'}>
+          <li key={i} className={entry.ok ? 'imported' : entry.skipped ? 'skipped' : 'refused'}>
             <span className="import-file">{entry.file}</span>:{' '}
             {entry.ok ? (
               <>
                 imported as <Link to={viewHref(view, entry.recipe_id)}>{entry.title}</Link>
               </>
+            ) : entry.skipped ? (
+              <>{entry.message}</>
             ) : (
               <>refused: {entry.message}</>
             )}
           </li>
         ))}
       </ul>
+    </section>
+  );
+}
+
+/** A link imported before: nothing was imported; open that recipe, or import the page again as a copy. */
+function AlreadyImported({ recipe, view, onCopy, copying }: { recipe: { recipe_id: number; title: string }; view: Parameters<typeof viewHref>[0]; onCopy: () => void; copying: boolean }) {
+  return (
+    <section className="import-report" aria-label="Already imported">
+      <p role="status">That page is already imported as “{recipe.title}”.</p>
+      <div className="link-row">
+        <Link className="button primary" to={viewHref(view, recipe.recipe_id)}>
+          Open it
+        </Link>
+        <button type="button" className="button" onClick={onCopy} disabled={copying}>
+          {copying ? 'Importing...' : 'Import again as a copy'}
+        </button>
+      </div>
     </section>
   );
 }
@@ -63,6 +84,7 @@ export function RecipeList() {
   const [importError, setImportError] = useState<string | null>(null);
   const [link, setLink] = useState('');
   const [report, setReport] = useState<ImportReportEntry[] | null>(null);
+  const [already, setAlready] = useState<{ recipe_id: number; title: string } | null>(null);
   const [uploading, setUploading] = useState(false);
   const opened = {
     onSuccess: async ({ recipe_id }: { recipe_id: number }) => {
@@ -71,7 +93,13 @@ export function RecipeList() {
     },
     onError: (e: { message: string }) => setImportError(e.message),
   };
-  const importLink = trpc.recipes.importUrl.useMutation(opened);
+  const importLink = trpc.recipes.importUrl.useMutation({
+    onSuccess: async (answer) => {
+      if (answer.alreadyImported) setAlready(answer);
+      else await opened.onSuccess(answer);
+    },
+    onError: opened.onError,
+  });
   useEffect(() => {
     document.title = 'Recipes';
   }, []);
@@ -80,6 +108,7 @@ export function RecipeList() {
   const onFiles = async (files: File[]) => {
     setImportError(null);
     setReport(null);
+    setAlready(null);
     if (files.length === 0) return;
     setUploading(true);
     try {
@@ -102,6 +131,7 @@ export function RecipeList() {
     event.preventDefault();
     setImportError(null);
     setReport(null);
+    setAlready(null);
     importLink.mutate({ url: link });
   };
 
@@ -142,13 +172,24 @@ export function RecipeList() {
         )}
         <ErrorBubble message={importError} />
         {report && <ImportReport report={report} view={settings.defaultView} />}
+        {already && (
+          <AlreadyImported
+            recipe={already}
+            view={settings.defaultView}
+            copying={importLink.isPending}
+            onCopy={() => {
+              setAlready(null);
+              importLink.mutate({ url: link, copy: true });
+            }}
+          />
+        )}
       </header>
       <section className="card" aria-labelledby="recipe-list-title">
         <h2 id="recipe-list-title" className="visually-hidden">
           All recipes
         </h2>
         <TextInput label="Search titles and ingredients" type="search" value={search} onValueChange={setSearch} autoComplete="off" />
-        <ErrorBubble message={list.error ? list.error.message : null} />
+        <LoadProblem query={list} what="the recipes" />
         {list.data && list.data.length === 0 && <p className="small">{query ? 'No recipe matches.' : 'No recipes yet.'}</p>}
         <ul className="recipe-list">
           {list.data?.map((recipe) => (

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
+import { LoadProblem } from '../../components/Loaded.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { AddToHouse } from './AddToHouse.tsx';
@@ -19,7 +20,7 @@ function download(name: string, content: string, type: string) {
 /** Title, foreword, ingredient tiles, and numbered steps (with their own ingredients when the box is checked). */
 export function RecipePageView() {
   const { id: idText } = useParams();
-  const { id, loaded, error } = useRecipe(idText);
+  const { id, loaded, error, query } = useRecipe(idText);
   const { settings } = useRecipeSettings();
   const canAuthor = useCanAuthor();
   const units = useUnits();
@@ -41,7 +42,13 @@ export function RecipePageView() {
   }, [loaded]);
 
   if (error) return <RecipeMissing message={error} />;
-  if (!loaded) return <main className="page" aria-busy="true" />;
+  if (!loaded) {
+    return (
+      <main className="page" aria-busy={query.error ? undefined : true}>
+        <LoadProblem query={query} what="the recipe" />
+      </main>
+    );
+  }
   const { recipe, steps } = loaded;
   const base = recipe.servings ?? 1;
   const scale = { servings: servings ?? base, baseServings: base };

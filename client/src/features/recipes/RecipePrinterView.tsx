@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { Link, useParams } from 'react-router-dom';
+import { LoadProblem } from '../../components/Loaded.tsx';
 import { useDisplay } from './Ingredients.tsx';
 import { RecipeFacts, SectionHeading } from './RecipeFacts.tsx';
 import { RecipeMissing } from './RecipePageView.tsx';
@@ -8,7 +9,7 @@ import { useRecipe, useRecipeSettings, useUnits, viewHref } from './recipe-data.
 /** White page, title, foreword, ingredient bullets, numbered steps; the shell shows no navbar here ('print' in the address). */
 export function RecipePrinterView() {
   const { id: idText } = useParams();
-  const { id, loaded, error } = useRecipe(idText);
+  const { id, loaded, error, query } = useRecipe(idText);
   const { settings } = useRecipeSettings();
   const units = useUnits();
   const base = loaded?.recipe.servings ?? 1;
@@ -23,7 +24,13 @@ export function RecipePrinterView() {
   }, [loaded]);
 
   if (error) return <RecipeMissing message={error} />;
-  if (!loaded) return <main className="printer-view" aria-busy="true" />;
+  if (!loaded) {
+    return (
+      <main className="printer-view" aria-busy={query.error ? undefined : true}>
+        <LoadProblem query={query} what="the recipe" />
+      </main>
+    );
+  }
   const { recipe, steps } = loaded;
   const all = steps.flatMap((s) => s.ingredients);
   return (

@@ -12,6 +12,7 @@ import {
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { RECIPES_HOME, useRecipeSettings } from './recipe-data.ts';
+import { LoadProblem } from '../../components/Loaded.tsx';
 
 type Choice<K extends keyof RecipeSettings> = { key: K; title: string; options: readonly { value: RecipeSettings[K]; label: string }[] };
 
@@ -36,7 +37,7 @@ const CHOICES = [
 /** Every setting is saved for the member as soon as it is picked, and the recipe pages follow it. */
 export function RecipeSettingsPage() {
   const utils = trpc.useUtils();
-  const { settings, ready } = useRecipeSettings();
+  const { settings, ready, query } = useRecipeSettings();
   const save = trpc.recipes.saveSettings.useMutation({
     onMutate: (next) => utils.recipes.settings.setData(undefined, next),
     onSuccess: (saved) => utils.recipes.settings.setData(undefined, saved),
@@ -55,6 +56,8 @@ export function RecipeSettingsPage() {
         <h1>Recipe settings</h1>
         <p className="lead">How recipes open and how their ingredients read. Saved to your account as you choose.</p>
       </header>
+      {/* Failed, the page shows that, never the defaults as if they were the member's choices. */}
+      <LoadProblem query={query} what="your recipe settings" />
       {ready &&
         CHOICES.map((choice) => (
           <section key={choice.key} className="card" aria-labelledby={`setting-${choice.key}`}>

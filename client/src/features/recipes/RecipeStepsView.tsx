@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
+import { LoadProblem } from '../../components/Loaded.tsx';
 import { IngredientView, ServingsControl } from './Ingredients.tsx';
 import { SectionHeading } from './RecipeFacts.tsx';
 import { RecipeMissing } from './RecipePageView.tsx';
@@ -43,7 +44,7 @@ function useWakeLock(): boolean {
 /** One step at a time in large type, for cooking: buttons and arrow keys move between steps. */
 export function RecipeStepsView() {
   const { id: idText } = useParams();
-  const { id, loaded, error } = useRecipe(idText);
+  const { id, loaded, error, query } = useRecipe(idText);
   const { settings } = useRecipeSettings();
   const units = useUnits();
   const [index, setIndex] = useState(0);
@@ -68,7 +69,13 @@ export function RecipeStepsView() {
   }, [loaded]);
 
   if (error) return <RecipeMissing message={error} />;
-  if (!loaded) return <main className="page" aria-busy="true" />;
+  if (!loaded) {
+    return (
+      <main className="page" aria-busy={query.error ? undefined : true}>
+        <LoadProblem query={query} what="the recipe" />
+      </main>
+    );
+  }
   const step = loaded.steps[index];
   const base = loaded.recipe.servings ?? 1;
   const scale = { servings: servings ?? base, baseServings: base };

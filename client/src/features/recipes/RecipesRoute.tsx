@@ -1,5 +1,5 @@
 import { Route, Routes } from 'react-router-dom';
-import { NotFound } from '../../app/errors.tsx';
+import { NotFound } from '../../components/ErrorView.tsx';
 import { RecipeEditorPage } from './RecipeEditor.tsx';
 import { RecipeList } from './RecipeList.tsx';
 import { RecipePageView } from './RecipePageView.tsx';

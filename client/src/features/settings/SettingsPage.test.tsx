@@ -1,9 +1,10 @@
 import { fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { Link, Route } from 'react-router-dom';
+import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_COLORS, type Colors } from '@site/contracts/settings';
 import { renderWithSite } from '../../test/render.tsx';
-import SettingsPage from './SettingsPage.tsx';
+import SettingsPage, { LEAVE_UNSAVED } from './SettingsPage.tsx';
 
 function setup(saved: Colors = DEFAULT_COLORS) {
   let stored = saved;
@@ -69,4 +70,47 @@ describe('SettingsPage colours', () => {
     // The reset arrows stay.
     expect(screen.getByRole('button', { name: 'Reset Menus to default' })).toBeInTheDocument();
   });
+
+  it('words the default colours\' low pairs as advice, not an error, and draws every pair\'s sample', async () => {
+    setup();
+    const status = await screen.findByText(/^Tip: with the default colours \d+ pairs? (is|are) below WCAG AA \(4.5:1\)\. The suggestions below make them easier to read\.$/);
+    expect(status).not.toHaveClass('contrast-warning');
+    expect(screen.queryByText(/^Warning:/)).not.toBeInTheDocument();
+    expect(screen.getAllByTestId('contrast-row').some((row) => row.textContent?.includes('(below AA)'))).toBe(true);
+    const samples = screen.getAllByTestId('contrast-sample');
+    expect(samples).toHaveLength(screen.getAllByTestId('contrast-row').length);
+    // Text on the background: the foreground colour drawn on the background colour.
+    const onBackground = screen.getAllByTestId('contrast-row').find((row) => row.textContent?.includes('Text on the background'));
+    expect(onBackground?.querySelector('rect')?.getAttribute('fill')).toBe(DEFAULT_COLORS.backgroundColor);
+    expect(onBackground?.querySelector('text')?.getAttribute('fill')).toBe(DEFAULT_COLORS.foregroundColor);
+  });
+
+  it('asks before leaving with previewed, unsaved colours, and stays when the answer is no', async () => {
+    renderWithSite(
+      <>
+        <SettingsPage />
+        <Link to="/personal/settings?x=1">Same page</Link>
+        <Link to="/hub">Hub</Link>
+      </>,
+      {
+        path: '/personal/settings',
+        routePath: '/personal/settings',
+        extraRoutes: <Route path="/hub" element={<p>Hub page</p>} />,
+        procedures: { 'settings.colors': () => DEFAULT_COLORS, 'settings.navbarStyle': () => ({ clickToToggle: false }) },
+      },
+    );
+    await screen.findByLabelText('Menus');
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+    // Nothing changed: leaving asks nothing.
+    await userEvent.click(screen.getByRole('link', { name: 'Same page' }));
+    expect(confirm).not.toHaveBeenCalled();
+    fireEvent.input(screen.getByLabelText('Menus'), { target: { value: '#112233' } });
+    await userEvent.click(screen.getByRole('link', { name: 'Hub' }));
+    expect(confirm).toHaveBeenCalledWith(LEAVE_UNSAVED);
+    expect(screen.getByTestId('location')).toHaveTextContent('/personal/settings');
+    await userEvent.click(screen.getByRole('link', { name: 'Hub' }));
+    expect(confirm).toHaveBeenCalledTimes(2);
+    expect(screen.getByTestId('location')).toHaveTextContent('/hub');
+  });
 });
+

@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'react';
 import { DEFAULT_COLORS, type ColorKey, type Colors } from '@site/contracts/settings';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
+import { LoadProblem } from '../../components/Loaded.tsx';
 import { COLOR_KEYS, applyColors, rotateAll } from '../../lib/colors.ts';
 import { AA_RATIO, contrastRatio, sitePairs, suggestion } from '../../lib/contrast.ts';
+import { useAskBeforeLeaving } from '../../lib/leave-guard.ts';
 import { trpc } from '../../lib/trpc.ts';
 
 export const COLOR_LABELS: Record<ColorKey, string> = {
@@ -27,27 +29,36 @@ type Props = { saved: Colors; clickToToggle: boolean };
 function ContrastList({ colors, onFix }: { colors: Colors; onFix: (change: Partial<Colors>) => void }) {
   const pairs = sitePairs(colors).map((pair) => ({ pair, ratio: contrastRatio(pair.text, pair.on) }));
   const failing = pairs.filter((p) => p.ratio < AA_RATIO).length;
+  // The site's own default colours are a choice, not a mistake of the member: their low pairs are advice.
+  const defaults = COLOR_KEYS.every((key) => colors[key].toLowerCase() === DEFAULT_COLORS[key].toLowerCase());
+  const pairsText = `${failing} ${failing === 1 ? 'pair is' : 'pairs are'} below WCAG AA (${AA_RATIO}:1)`;
   return (
     <div className="contrast" aria-labelledby="contrast-title">
       <h3 id="contrast-title">Readability</h3>
-      <p className={failing > 0 ? 'contrast-warning' : 'small'} role="status">
+      <p className={failing > 0 && !defaults ? 'contrast-warning' : 'small'} role="status">
         {failing === 0
           ? `Every pair reads at WCAG AA (${AA_RATIO}:1) or better.`
-          : `Warning: ${failing} ${failing === 1 ? 'pair is' : 'pairs are'} below WCAG AA (${AA_RATIO}:1) and hard to read.`}
+          : defaults
+            ? `Tip: with the default colours ${pairsText}. The suggestions below make them easier to read.`
+            : `Warning: ${pairsText} and hard to read.`}
       </p>
       <ul className="contrast-list">
         {pairs.map(({ pair, ratio }) => {
           const low = ratio < AA_RATIO;
           const shade = low ? suggestion(pair) : null;
           return (
-            <li key={pair.label} className={low ? 'contrast-row low' : 'contrast-row'} data-testid="contrast-row">
-              {/* A swatch, not text: the sample of a clashing pair would itself be unreadable text. */}
-              <span className="contrast-sample" style={{ background: pair.on }} aria-hidden="true">
-                <span style={{ background: pair.text }} />
-              </span>
+            <li key={pair.label} className={low ? `contrast-row low${defaults ? ' advice' : ''}` : 'contrast-row'} data-testid="contrast-row">
+              {/* The pair drawn as it reads ("Aa" in the text colour on the colour under it), in SVG attributes:
+                  a style attribute is not applied in every build, and left the squares empty. */}
+              <svg className="contrast-sample" viewBox="0 0 44 32" width="44" height="32" aria-hidden="true" focusable="false" data-testid="contrast-sample">
+                <rect width="44" height="32" rx="6" fill={pair.on} />
+                <text x="22" y="21.5" textAnchor="middle" fontSize="15" fontWeight="700" fill={pair.text}>
+                  Aa
+                </text>
+              </svg>
               <span className="contrast-label">{pair.label}</span>
               <span className="contrast-ratio">
-                {ratio.toFixed(1)}:1{low ? ' (too low)' : ''}
+                {ratio.toFixed(1)}:1{low ? (defaults ? ' (below AA)' : ' (too low)') : ''}
               </span>
               {shade && (
                 <button type="button" className="button" onClick={() => onFix({ [pair.fix]: shade })}>
@@ -61,6 +72,8 @@ function ContrastList({ colors, onFix }: { colors: Colors; onFix: (change: Parti
     </div>
   );
 }
+
+export const LEAVE_UNSAVED = 'Your new colours are not saved. Leave and go back to your saved colours?';
 
 /** Edits a draft that is painted on the site as you go; Save Colors stores it for the account. */
 export function ColorSettings({ saved, clickToToggle }: Props) {
@@ -100,6 +113,8 @@ export function ColorSettings({ saved, clickToToggle }: Props) {
     change(rotateAll(base, degrees));
   };
   const dirty = COLOR_KEYS.some((key) => draft[key] !== saved[key]);
+  // Leaving with previewed, unsaved colours asks first.
+  useAskBeforeLeaving(dirty, LEAVE_UNSAVED);
 
   return (
     <>
@@ -205,6 +220,8 @@ export default function SettingsPage() {
         <h1>Settings</h1>
         <p className="lead">Pick your own colours for the whole site. They are saved to your account.</p>
       </header>
+      <LoadProblem query={colors} what="your colours" />
+      <LoadProblem query={navbarStyle} what="your navbar setting" />
       {colors.data && navbarStyle.data && <ColorSettings saved={colors.data} clickToToggle={navbarStyle.data.clickToToggle} />}
     </main>
   );

@@ -1,12 +1,8 @@
-import { useSyncExternalStore } from 'react';
-import type { SceneStore } from './scene-store.ts';
+import { useDrawnScene, type SceneStore } from './scene-store.ts';
 
 /** The board as text, from the drawn scene: for screen readers and for the browser tests. */
 export function ActorList({ store }: { store: SceneStore }) {
-  const scene = useSyncExternalStore(
-    (listener) => store.subscribe(listener),
-    () => store.get(),
-  );
+  const scene = useDrawnScene(store);
   return (
     <ul className="visually-hidden" aria-label="Who is where" data-testid="actor-list">
       {scene.tokens.map((t) => (

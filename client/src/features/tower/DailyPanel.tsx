@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import type { DailyResult } from '@site/contracts/tower-daily';
 import { trpc } from '../../lib/trpc.ts';
 import type { Game } from './useTowerGame.ts';
+import { LoadProblem } from '../../components/Loaded.tsx';
 
 const DAILY_SEED = /^daily-(\d{4}-\d{2}-\d{2})$/;
 
@@ -49,7 +50,7 @@ export function DailyCard({ onPlay }: { onPlay: (seed: string) => void }) {
     <section className="card tower-daily" aria-labelledby="tower-daily-title" data-testid="daily-card">
       <h2 id="tower-daily-title">Daily tower</h2>
       <p>Everyone plays the same tower today. Your best finished game counts, checked by the server's own replay.</p>
-      {today.error ? <p className="error-text">{today.error.message}</p> : null}
+      <LoadProblem query={today} what="today's tower" />
       {today.data ? (
         <>
           <div className="tower-row">
@@ -61,7 +62,7 @@ export function DailyCard({ onPlay }: { onPlay: (seed: string) => void }) {
           <h3>Today's table</h3>
           <DailyTable table={today.data.table} />
         </>
-      ) : today.isPending ? (
+      ) : today.isPending && today.fetchStatus === 'fetching' ? (
         <p className="muted">Loading today's tower…</p>
       ) : null}
     </section>

@@ -122,6 +122,7 @@ export function GameView({ initial, speed, paused, onHelp, onNewGame }: Props) {
 
       <MenuBar
         survivor={survivor}
+        store={store}
         mode={mode}
         canAct={canAct}
         onCycle={(direction) => act({ type: 'cycle', direction })}

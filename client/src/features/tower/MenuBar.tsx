@@ -1,9 +1,12 @@
 import type { Survivor } from '@site/game-engine';
 import { ActionDots, HealthBar } from './bits.tsx';
+import { useDrawnScene, type SceneStore } from './scene-store.ts';
 import type { MenuKind, Mode } from './useGameControls.ts';
 
 type Props = {
   survivor: Survivor | null;
+  /** The drawn scene: during the enemy turn's playback the bar shows the health the map shows, not the end result. */
+  store: SceneStore;
   mode: Mode;
   canAct: boolean;
   onCycle: (direction: 1 | -1) => void;
@@ -14,7 +17,9 @@ type Props = {
 };
 
 /** The bottom menu: the active survivor (cycle buttons, actions, health, XP) and the action buttons. */
-export function MenuBar({ survivor, mode, canAct, onCycle, onToggle, onPass, refocus }: Props) {
+export function MenuBar({ survivor, store, mode, canAct, onCycle, onToggle, onPass, refocus }: Props) {
+  const scene = useDrawnScene(store);
+  const drawnHp = survivor ? (scene.tokens.find((t) => t.id === survivor.id)?.hp ?? survivor.hp) : 0;
   const button = (kind: MenuKind, label: string, badge: string | null, hotkey: string) => (
     <MenuButton kind={kind} label={label} badge={badge} hotkey={hotkey} mode={mode} canAct={canAct} onToggle={onToggle} refocus={refocus} />
   );
@@ -31,7 +36,7 @@ export function MenuBar({ survivor, mode, canAct, onCycle, onToggle, onPass, ref
           {survivor ? (
             <>
               <ActionDots actions={survivor.actions} max={survivor.actionsMax} />
-              <HealthBar hp={survivor.hp} hpMax={survivor.hpMax} label={survivor.name} />
+              <HealthBar hp={drawnHp} hpMax={survivor.hpMax} label={survivor.name} />
               <span className="tower-xp">{survivor.xp} XP</span>
             </>
           ) : null}

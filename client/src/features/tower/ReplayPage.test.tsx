@@ -66,7 +66,7 @@ describe('the replay page', () => {
       expect(step()).toBe(i);
       expect(hash()).toBe(expectedHashes[i]);
     }
-    fireEvent.change(screen.getByRole('spinbutton', { name: 'Round' }), { target: { value: '3' } });
+    fireEvent.change(screen.getByRole('textbox', { name: 'Round' }), { target: { value: '3' } });
     click('Go');
     expect(board()).toHaveAttribute('data-round', '3');
     // The step's events are told in the game's own words.

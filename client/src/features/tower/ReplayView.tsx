@@ -10,6 +10,8 @@ import { TileMap, type TileMapHandle } from './TileMap.tsx';
 import { buildTimeline } from './timeline.ts';
 import { clampStep, stepOfRound, type Tape } from './replay-tape.ts';
 import { describeEvent } from './useTowerGame.ts';
+import { NumberInput } from '../../components/NumberInput.tsx';
+import { parseNumber } from '../../components/number.ts';
 
 const SPEEDS = [0.5, 1, 2, 4, 8] as const;
 /** The pause between two steps while playing, before the speed. */
@@ -83,6 +85,7 @@ export function ReplayView({ tape, initialSpeed, onClose }: Props) {
   }, [busy, goTo, index, last, playing, speed]);
 
   const lastRound = tape.steps[last]?.state.round ?? 1;
+  const roundRules = { label: 'Round', whole: true, min: 1, max: lastRound };
   // Encodes the whole action log: once per replay, not on every step's render while playing.
   const link = useMemo(() => `${TOWER_REPLAY_PAGE}${replayFragment(tape)}`, [tape]);
 
@@ -174,14 +177,11 @@ export function ReplayView({ tape, initialSpeed, onClose }: Props) {
           className="tower-replay-field"
           onSubmit={(e) => {
             e.preventDefault();
-            const round = Number(roundInput);
-            if (Number.isInteger(round) && round >= 1) goTo(stepOfRound(tape, round));
+            const round = parseNumber(roundInput, roundRules);
+            if (round.ok && round.value !== null) goTo(stepOfRound(tape, round.value));
           }}
         >
-          <label>
-            <span>Round</span>
-            <input type="number" min={1} max={lastRound} value={roundInput} onChange={(e) => setRoundInput(e.target.value)} placeholder={`1–${lastRound}`} />
-          </label>
+          <NumberInput rules={roundRules} value={roundInput} onValueChange={setRoundInput} placeholder={`1–${lastRound}`} />
           <button type="submit" className="button">
             Go
           </button>

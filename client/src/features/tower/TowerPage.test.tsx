@@ -126,7 +126,11 @@ describe('the tower page', () => {
     expect(state.status).toBe('lost');
     saveGame(SEED, actions, state);
     showPage();
-    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    // A lost game is not offered as one in progress.
+    expect(screen.queryByText(/in progress/)).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Continue' })).not.toBeInTheDocument();
+    expect(screen.getByText(/Your last game is over: seed/)).toHaveTextContent(`lost in round ${state.round}`);
+    fireEvent.click(screen.getByRole('button', { name: 'See how it ended' }));
     expect(screen.getByRole('dialog', { name: 'Game over' })).toHaveTextContent(`round ${state.round}`);
     expect(screen.getByRole('button', { name: /^Move/ })).toBeDisabled();
 
@@ -147,7 +151,7 @@ describe('the tower page', () => {
     first.unmount();
     saveGame(dailySeed(DAY), actions, state);
     const { calls } = showPage({ 'towerDaily.submit': () => submitted });
-    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    fireEvent.click(screen.getByRole('button', { name: 'See how it ended' }));
     expect(await screen.findByText(/Counted for 2026-11-24: \d+ rounds, 1 floor — your best today/)).toBeInTheDocument();
     expect(screen.getByRole('dialog', { name: 'Game over' })).toHaveTextContent('bob');
     const sent = calls.filter((c) => c.path === 'towerDaily.submit');
@@ -158,7 +162,7 @@ describe('the tower page', () => {
     const { state, actions } = passUntilOver(dailySeed(DAY));
     saveGame(dailySeed(DAY), actions, state);
     showPage({ 'towerDaily.submit': () => { throw new FakeTrpcError('Action 3 of 40 is not legal on replay: Not your turn'); } });
-    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    fireEvent.click(screen.getByRole('button', { name: 'See how it ended' }));
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Not counted: Action 3 of 40 is not legal on replay'));
   });
 });

@@ -92,18 +92,25 @@ function StartCard({
   onCancel: (() => void) | null;
 }) {
   const [seed, setSeed] = useState('');
+  // A lost or won game is kept to be looked at (and a daily one to be counted), but it is not "in progress".
+  const over = resumable !== null && resumable.state.status !== 'playing';
   return (
     <section className="card tower-start" aria-labelledby="tower-start-title">
-      <h2 id="tower-start-title">{resumable ? 'Welcome back' : 'New game'}</h2>
+      <h2 id="tower-start-title">{resumable && !over ? 'Welcome back' : 'New game'}</h2>
       {problem ? <p className="error-text">{problem}</p> : null}
       {resumable ? (
         <div className="tower-continue">
-          <p>
-            A game is in progress: seed <code>{resumable.seed}</code>, round {resumable.state.round}
-            {resumable.state.status !== 'playing' ? ` (${resumable.state.status})` : ''}, {resumable.actions.length} moves.
-          </p>
-          <button type="button" className="button primary" onClick={onContinue} autoFocus>
-            Continue
+          {over ? (
+            <p>
+              Your last game is over: seed <code>{resumable.seed}</code>, {resumable.state.status} in round {resumable.state.round}, {resumable.actions.length} moves.
+            </p>
+          ) : (
+            <p>
+              A game is in progress: seed <code>{resumable.seed}</code>, round {resumable.state.round}, {resumable.actions.length} moves.
+            </p>
+          )}
+          <button type="button" className={over ? 'button' : 'button primary'} onClick={onContinue} autoFocus={!over}>
+            {over ? 'See how it ended' : 'Continue'}
           </button>
         </div>
       ) : null}
@@ -119,7 +126,7 @@ function StartCard({
           <input value={seed} onChange={(e) => setSeed(e.target.value)} placeholder="random" maxLength={40} autoComplete="off" name="seed" />
         </label>
         <div className="tower-row">
-          <button type="submit" className={resumable ? 'button' : 'button primary'}>
+          <button type="submit" className={resumable && !over ? 'button' : 'button primary'}>
             New Game
           </button>
           {onCancel ? (

@@ -1,3 +1,4 @@
+import { useSyncExternalStore } from 'react';
 import type { GameState } from '@site/game-engine';
 import { sceneFromState, type Scene } from './scene.ts';
 
@@ -40,4 +41,12 @@ export function settle(current: Scene, final: GameState): Scene {
     }),
     effects: current.effects,
   };
+}
+
+/** The scene as drawn right now, for the few parts of the page that must agree with the map during playback. */
+export function useDrawnScene(store: SceneStore): Scene {
+  return useSyncExternalStore(
+    (listener) => store.subscribe(listener),
+    () => store.get(),
+  );
 }

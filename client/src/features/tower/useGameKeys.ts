@@ -26,8 +26,7 @@ type Keys = {
  */
 export function useGameKeys({ controls, paused, canAct, rootRef, mapHandle, width, height }: Keys): void {
   const onKey = useRef<(e: KeyboardEvent) => void>(() => undefined);
-  // A layout effect: the next key must see this render's state. React runs passive effects of a key
-  // press before the next one; Preact (the production build) only on the next frame.
+  // A layout effect: the next key must see this render's state, whenever the passive effects run.
   useLayoutEffect(() => {
     const { survivor, mode, cursor, setCursor, setMode, act, move, lookAt, chooseWeapon, chooseSquare, attack, interactWith, back, toggle, pass } =
       controls;

@@ -3,7 +3,9 @@ import type { IslandData, IslandItem } from '@site/contracts/trade-game';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { useUpdateResources } from './resources.ts';
-import { amountOf, basketLines, lineKey, signed, totals, type Amounts, type Side } from './basket.ts';
+import { LoadProblem } from '../../components/Loaded.tsx';
+import { NumberInput } from '../../components/NumberInput.tsx';
+import { amountOf, amountRules, basketLines, basketProblem, lineKey, signed, totals, type Amounts, type Side } from './basket.ts';
 
 /** The island chooser and the chosen island's market, in that island's colours. */
 export function MainTab({ myIsland, islands }: { myIsland: string; islands: string[] }) {
@@ -22,7 +24,7 @@ export function MainTab({ myIsland, islands }: { myIsland: string; islands: stri
           ))}
         </select>
       </div>
-      {island.error && <ErrorBubble message={island.error.message} />}
+      <LoadProblem query={island} what="the island's market" />
       {island.data && <Market key={island.data.island_name} island={island.data} />}
     </div>
   );
@@ -43,6 +45,7 @@ function Market({ island }: { island: IslandData }) {
   });
   const sums = totals(island, amounts);
   const lines = basketLines(island, amounts);
+  const problem = basketProblem(island, amounts);
   const colours = {
     '--island-accent': island.accentColor,
     '--island-fg': island.foregroundColor,
@@ -60,7 +63,7 @@ function Market({ island }: { island: IslandData }) {
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          if (lines.length > 0) trade.mutate({ island: island.island_name, lines });
+          if (lines.length > 0 && problem === null) trade.mutate({ island: island.island_name, lines });
         }}
       >
         <div className="market-lists">
@@ -70,9 +73,9 @@ function Market({ island }: { island: IslandData }) {
         <p className="basket-total" aria-live="polite">
           Total: {signed(sums.net)} Gold <span className="small">(buying {sums.buy}, selling {sums.sell}, {sums.units} units)</span>
         </p>
-        <ErrorBubble message={trade.error ? trade.error.message : null} testId="trade-error" />
+        <ErrorBubble message={problem ?? (trade.error ? trade.error.message : null)} testId="trade-error" />
         <div className="link-row">
-          <button type="submit" className="button primary" disabled={trade.isPending || lines.length === 0}>
+          <button type="submit" className="button primary" disabled={trade.isPending || lines.length === 0 || problem !== null}>
             {trade.isPending ? 'Trading...' : 'Trade'}
           </button>
           {done && (
@@ -96,7 +99,6 @@ type TableProps = {
 };
 
 function ItemTable({ title, side, items, amounts, total, onChange }: TableProps) {
-  const verb = side === 'buy' ? 'Buy' : 'Sell';
   return (
     <div className="market-list">
       <h3>{title}</h3>
@@ -122,16 +124,13 @@ function ItemTable({ title, side, items, amounts, total, onChange }: TableProps)
                 </th>
                 <td>{item.price ?? '—'}</td>
                 <td>
-                  <input
-                    type="number"
-                    inputMode="numeric"
-                    min={0}
-                    step={1}
+                  <NumberInput
+                    compact
                     className="amount-input"
-                    aria-label={`${verb} ${item.name} amount`}
+                    rules={amountRules(side, item.name)}
                     value={amounts[lineKey(side, item.name)] ?? ''}
                     placeholder="0"
-                    onChange={(event) => onChange(side, item.name, event.target.value)}
+                    onValueChange={(value) => onChange(side, item.name, value)}
                   />
                 </td>
                 <td data-testid={`value-${side}-${item.name}`}>{(item.price ?? 0) * amount}</td>

@@ -1,8 +1,14 @@
 import { useState } from 'react';
-import type { TradeOffer } from '@site/contracts/trade-game';
+import { TRADE_MAX_AMOUNT, type TradeOffer } from '@site/contracts/trade-game';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
+import { NumberInput } from '../../components/NumberInput.tsx';
+import { parseNumber, type NumberRules } from '../../components/number.ts';
+import { LoadProblem } from '../../components/Loaded.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { useUpdateResources } from './resources.ts';
+
+/** An offer moves at least one whole unit each way (the server's offerInput says the same). */
+const offerAmountRules = (label: string): NumberRules => ({ label: `${label} amount`, whole: true, min: 1, max: TRADE_MAX_AMOUNT });
 
 const describe = (offer: TradeOffer) => `${offer.give.amount} ${offer.give.name} for ${offer.want.amount} ${offer.want.name}`;
 
@@ -40,7 +46,8 @@ export function OffersTab({ resources }: { resources: string[] }) {
     },
   });
   const error = make.error ?? accept.error ?? withdraw.error;
-  const whole = (text: string) => (/^\d{1,6}$/.test(text.trim()) ? Number(text) : 0);
+  const giveParsed = parseNumber(giveAmount, offerAmountRules('Give'));
+  const wantParsed = parseNumber(wantAmount, offerAmountRules('Want'));
   const clear = () => {
     setMessage(null);
     make.reset();
@@ -56,7 +63,9 @@ export function OffersTab({ resources }: { resources: string[] }) {
         onSubmit={(event) => {
           event.preventDefault();
           clear();
-          make.mutate({ give: { name: give, amount: whole(giveAmount) }, want: { name: want, amount: whole(wantAmount) } });
+          // The fields already say what is wrong; an empty one is sent and refused by the server with its own words.
+          if (!giveParsed.ok || !wantParsed.ok) return;
+          make.mutate({ give: { name: give, amount: giveParsed.value ?? 0 }, want: { name: want, amount: wantParsed.value ?? 0 } });
         }}
       >
         <h3 id="offer-title">Make an offer</h3>
@@ -75,6 +84,7 @@ export function OffersTab({ resources }: { resources: string[] }) {
           {message}
         </p>
       )}
+      <LoadProblem query={offers} what="the offers" />
       <section aria-labelledby="open-offers-title">
         <h3 id="open-offers-title">Open offers</h3>
         {offers.data?.open.length === 0 && <p className="small">No other player has an open offer.</p>}
@@ -140,10 +150,7 @@ function ResourcePick({ label, resources, value, onChange, amount, onAmount }: P
   const id = `offer-${label.toLowerCase()}`;
   return (
     <div className="offer-pick">
-      <div className="field">
-        <label htmlFor={`${id}-amount`}>{label} amount</label>
-        <input id={`${id}-amount`} type="number" inputMode="numeric" min={1} step={1} value={amount} onChange={(event) => onAmount(event.target.value)} />
-      </div>
+      <NumberInput id={`${id}-amount`} rules={offerAmountRules(label)} value={amount} onValueChange={onAmount} />
       <div className="field">
         <label htmlFor={`${id}-resource`}>{label} resource</label>
         <select id={`${id}-resource`} value={value} onChange={(event) => onChange(event.target.value)}>

@@ -1,4 +1,5 @@
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
+import { LoadProblem } from '../../components/Loaded.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { useUpdateResources } from './resources.ts';
 
@@ -16,6 +17,7 @@ export function TechTab() {
   return (
     <div>
       <p className="small">Each technology is bought once and works on every island.</p>
+      <LoadProblem query={techs} what="the technologies" />
       <ErrorBubble message={buy.error ? buy.error.message : null} />
       <ul className="tech-list">
         {techs.data?.map((tech) => (

@@ -6,6 +6,7 @@ import { OffersTab } from './OffersTab.tsx';
 import { TechTab } from './TechTab.tsx';
 import { useResources } from './resources.ts';
 import './trade-game.css';
+import { LoadProblem } from '../../components/Loaded.tsx';
 
 const TABS = ['Main', 'Tech', 'Player Trades'] as const;
 type Tab = (typeof TABS)[number];
@@ -49,7 +50,8 @@ export default function TradeGamePage() {
         </ul>
         {resources.data?.reset && <p className="small">A fresh game: you start with these.</p>}
       </section>
-      <ErrorBubble message={resources.error?.message ?? islands.error?.message ?? null} />
+      <LoadProblem query={resources} what="your resources" />
+      <LoadProblem query={islands} what="the islands" />
 
       <div className="trade-tabs-row">
         <div role="tablist" aria-label="Trade game" className="trade-tabs" onKeyDown={onTabKey}>

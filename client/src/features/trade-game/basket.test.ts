@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { IslandData } from '@site/contracts/trade-game';
-import { basketLines, totals } from './basket.ts';
+import { basketLines, basketProblem, totals } from './basket.ts';
 
 const island: IslandData = {
   island_name: 'Palm Harbor',
@@ -23,5 +23,17 @@ describe('basket', () => {
       { side: 'buy', name: 'Grain', amount: 3 },
       { side: 'sell', name: 'Stone', amount: 2 },
     ]);
+  });
+
+  it('refuses a decimal amount with a message instead of reading 2,5 as 25', () => {
+    expect(totals(island, { 'buy:Wood': '2,5' }).buy).toBe(0);
+    expect(basketLines(island, { 'buy:Wood': '2,5' })).toEqual([]);
+    expect(basketProblem(island, { 'buy:Wood': '2,5', 'sell:Stone': '1' })).toBe('Buy Wood amount must be a whole number from 0 to 100000, with no decimals');
+    expect(basketProblem(island, { 'buy:Wood': '25', 'sell:Stone': '' })).toBeNull();
+  });
+
+  it('takes an amount on a good with no price, and says at once that the island does not trade it', () => {
+    expect(basketProblem(island, { 'buy:Grain': '3' })).toBe('Palm Harbor has no price for Grain, so it cannot be bought here');
+    expect(basketProblem(island, { 'buy:Grain': '0' })).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import {
   FIRMWARE_KEY_COMMANDS,
   MASKED_KEY,
@@ -18,7 +18,7 @@ import { trpc } from '../../lib/trpc.ts';
 import './windows-keys.css';
 
 /** The Register Key form: the key is formatted as it is typed; errors show in the error colour. */
-function RegisterKey() {
+function RegisterKey({ changes }: { changes: number }) {
   const utils = trpc.useUtils();
   const [key, setKey] = useState('');
   const [status, setStatus] = useState('');
@@ -32,8 +32,18 @@ function RegisterKey() {
       void utils.windowsKeys.list.invalidate();
     },
   });
-  // Once shown, the messages follow the fields: each leaves when what it asks for is done.
+  const { reset } = add;
+  // The server's refusal ("That key is already registered") answers one try: it leaves when the next action on the page succeeds.
+  const seenChanges = useRef(changes);
+  useEffect(() => {
+    if (seenChanges.current === changes) return;
+    seenChanges.current = changes;
+    reset();
+  }, [changes, reset]);
+  // Once shown, the messages follow the fields: each leaves when what it asks for is done, and the
+  // server's refusal leaves with the first edit (it was about the key as it was sent).
   const recheck = (next: { key?: string; status?: string; location?: string }) => {
+    reset();
     if (errors.length > 0) setErrors(registrationErrors({ key, status, location, ...next }));
   };
   const submit = (event: FormEvent) => {
@@ -104,7 +114,10 @@ function RegisterKey() {
 export default function WindowsRegistryPage() {
   const keys = trpc.windowsKeys.list.useQuery();
   const utils = trpc.useUtils();
+  // Each successful change in the table: the Register form's last refusal is old news then.
+  const [changes, setChanges] = useState(0);
   const update = trpc.windowsKeys.update.useMutation({
+    onSuccess: () => setChanges((n) => n + 1),
     onError: (error) => window.alert(error.message),
     onSettled: () => void utils.windowsKeys.list.invalidate(),
   });
@@ -163,7 +176,7 @@ export default function WindowsRegistryPage() {
           }
         </Loaded>
       </section>
-      <RegisterKey />
+      <RegisterKey changes={changes} />
       <section className="card" aria-labelledby="commands-title">
         <h2 id="commands-title">Reading a key from the firmware</h2>
         <p>Many computers carry their key in the firmware. Copy the command for the system the machine runs and paste it into a terminal.</p>

@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ytdlMessages } from '@site/contracts/ytdl';
 import { FakeTrpcError, renderWithSite } from '../../test/render.tsx';
 import { describeProgress } from './format.ts';
 import YtdlPage from './YtdlPage.tsx';
@@ -126,6 +127,23 @@ describe('YtdlPage', () => {
     await userEvent.paste('https://example.com/clip.mp4');
     await userEvent.click(screen.getByRole('button', { name: 'Download' }));
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('You already have a download running: wait for it to finish or cancel it'));
+  });
+
+  it('says once that the site cannot reach the internet, when both the title lookup and Download are refused for it', async () => {
+    const offline = () => {
+      throw new FakeTrpcError(ytdlMessages.noInternet, { code: 'SERVICE_UNAVAILABLE' }, 503);
+    };
+    renderWithSite(<YtdlPage />, {
+      path: '/personal/youtube',
+      procedures: { 'ytdl.version': () => FRESH, 'ytdl.info': offline, 'ytdl.start': offline, 'ytdl.progress': () => downloading, 'ytdl.cancel': () => ({ cancelled: true }) },
+    });
+    await userEvent.click(screen.getByLabelText('URL'));
+    await userEvent.paste('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+    await waitFor(() => expect(screen.getByTestId('info-error')).toHaveTextContent(ytdlMessages.noInternet));
+    await userEvent.click(screen.getByRole('button', { name: 'Download' }));
+    await waitFor(() => expect(screen.getByTestId('download-error')).toHaveTextContent(ytdlMessages.noInternet));
+    expect(screen.getAllByText(ytdlMessages.noInternet)).toHaveLength(1);
+    expect(screen.queryByText(/check the link/)).not.toBeInTheDocument();
   });
 
   it('describes progress with what is known', () => {

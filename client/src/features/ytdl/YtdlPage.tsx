@@ -158,6 +158,8 @@ export default function YtdlPage() {
   };
 
   const infoError = info.error && info.error.data?.code !== 'CONFLICT' ? info.error.message : null;
+  // The same refusal (no internet, an unknown host) from the title lookup and from Download is said once, under Download.
+  const shownInfoError = infoError !== null && infoError !== failure ? infoError : null;
   const title = looksLikeLink(link) && settledLink === link ? info.data?.title : undefined;
 
   return (
@@ -197,7 +199,7 @@ export default function YtdlPage() {
               <span className="muted">Reading the title...</span>
             ) : null}
           </p>
-          <ErrorBubble message={infoError} testId="info-error" />
+          <ErrorBubble message={shownInfoError} testId="info-error" />
           <Preview link={link} />
           <div className="ytdl-actions">
             <div className="field ytdl-format">

@@ -4,11 +4,12 @@ export function listUsers(db: Executor) {
   return db.selectFrom('users').select(['name', 'level']).orderBy('name_key').orderBy('name').execute();
 }
 
-export function countAdmins(db: Executor) {
+/** How many accounts have exactly this level (3: the admins; 0: those waiting for approval). */
+export function countAtLevel(db: Executor, level: number) {
   return db
     .selectFrom('users')
     .select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .where('level', '=', 3)
+    .where('level', '=', level)
     .executeTakeFirstOrThrow()
     .then((row) => Number(row.n));
 }

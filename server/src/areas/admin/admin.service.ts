@@ -10,6 +10,11 @@ export async function users(deps: AppDeps): Promise<UserRow[]> {
   return rows.map((r) => ({ name: r.name, level: r.level as Level }));
 }
 
+/** How many accounts wait for an admin to approve them (level 0). */
+export async function waitingCount(deps: AppDeps): Promise<{ count: number }> {
+  return { count: await repo.countAtLevel(deps.db, 0) };
+}
+
 /**
  * Changes an account's level; it applies to that account's very next request. `actor` is the admin
  * doing it, or the command line (recovery), which may do anything.
@@ -19,7 +24,7 @@ export async function setLevel(deps: AppDeps, actor: Actor, input: SetLevelInput
     await lockUsers(trx);
     const user = await findUserByName(trx, input.name);
     if (!user) throw new AppError('NOT_FOUND', adminMessages.unknownUser);
-    if (actor.kind === 'user' && actor.user.id === user.id && user.level === 3 && input.level < 3 && (await repo.countAdmins(trx)) <= 1) {
+    if (actor.kind === 'user' && actor.user.id === user.id && user.level === 3 && input.level < 3 && (await repo.countAtLevel(trx, 3)) <= 1) {
       throw new AppError('BAD_REQUEST', adminMessages.lastAdmin);
     }
     return repo.setLevel(trx, user.id, input.level);

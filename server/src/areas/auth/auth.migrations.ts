@@ -87,9 +87,91 @@ const setupCode: Migration = {
   },
 };
 
+/** What the account page's device list shows of a session: the browser and address it signed in from. */
+const sessionDevices: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema.alterTable('sessions').addColumn('user_agent', 'text').execute();
+    await db.schema.alterTable('sessions').addColumn('ip', 'text').execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.alterTable('sessions').dropColumn('user_agent').execute();
+    await db.schema.alterTable('sessions').dropColumn('ip').execute();
+  },
+};
+
+/** One-time password reset links (reset-links.ts). */
+const resetLinks: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('auth_reset_links')
+      .addColumn('token_hash', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+      .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
+      .addColumn('used_at', 'timestamptz')
+      .execute();
+    await db.schema.createIndex('auth_reset_links_user_id').on('auth_reset_links').column('user_id').execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.dropTable('auth_reset_links').execute();
+  },
+};
+
+/** Personal API tokens (identity/api-tokens.ts). */
+const apiTokens: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('api_tokens')
+      .addColumn('id', 'serial', (c) => c.primaryKey())
+      .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('label', 'text', (c) => c.notNull())
+      .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+      .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+      .addColumn('last_used_at', 'timestamptz')
+      .execute();
+    await db.schema.createIndex('api_tokens_user_id').on('api_tokens').column('user_id').execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.dropTable('api_tokens').execute();
+  },
+};
+
+/** Passkeys (passkeys.ts): each member's WebAuthn credentials, and the challenges of ceremonies under way. */
+const passkeys: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('auth_passkeys')
+      .addColumn('id', 'serial', (c) => c.primaryKey())
+      .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('credential_id', 'text', (c) => c.notNull().unique())
+      .addColumn('public_key', 'text', (c) => c.notNull())
+      .addColumn('counter', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addColumn('transports', 'text', (c) => c.notNull().defaultTo(''))
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+      .addColumn('last_used_at', 'timestamptz')
+      .execute();
+    await db.schema.createIndex('auth_passkeys_user_id').on('auth_passkeys').column('user_id').execute();
+    await db.schema
+      .createTable('auth_passkey_challenges')
+      .addColumn('challenge', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'integer', (c) => c.references('users.id').onDelete('cascade'))
+      .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
+      .execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.dropTable('auth_passkey_challenges').execute();
+    await db.schema.dropTable('auth_passkeys').execute();
+  },
+};
+
 export const authMigrations = {
   '20261123_auth_limits': limits,
   '20261123_auth_name_keys': nameKeys,
   '20261123_auth_session_events': sessionEvents,
   '20261124_auth_setup_code': setupCode,
+  '20261126_auth_session_devices': sessionDevices,
+  '20261126_auth_reset_links': resetLinks,
+  '20261126_auth_api_tokens': apiTokens,
+  '20261126_auth_passkeys': passkeys,
 };

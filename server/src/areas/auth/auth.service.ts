@@ -1,6 +1,6 @@
 import {
   authMessages,
-  hasInvisibleCharacters,
+  nameTextProblem,
   PASSWORD_MAX,
   PASSWORD_MIN,
   signupProblem,
@@ -12,8 +12,9 @@ import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { SessionUser } from '../../identity/session-user.ts';
 import * as repo from '../../identity/users.repository.ts';
+import type { SessionClient } from '../../identity/sessions.repository.ts';
 import { COMMON_PASSWORDS } from './common-passwords.ts';
-import { limitKey, type LimitRule } from './limits.ts';
+import { limitKey } from './limits.ts';
 import { codeMatches, forgetSetupCode, isLoopback, setupCode } from './setup-code.ts';
 
 export const statusOf = (user: { name: string; level: number } | null): Status => ({
@@ -34,7 +35,14 @@ export type Client = { ip: string; deviceToken: string | null };
  * that is not one of the most common ones nor the name itself.
  */
 export function signupPolicyProblem(name: string, password: string): string | null {
-  if (hasInvisibleCharacters(name)) return authMessages.nameInvisible;
+  const nameProblem = nameTextProblem(name);
+  if (nameProblem === 'invisible') return authMessages.nameInvisible;
+  if (nameProblem === 'lookalike') return authMessages.nameLookalike;
+  return passwordPolicyProblem(name, password);
+}
+
+/** The password rules of a sign-up, a password change and a reset: length, not a common one, not the name. */
+export function passwordPolicyProblem(name: string, password: string): string | null {
   if (password.length < PASSWORD_MIN) return authMessages.passwordTooShort;
   if (COMMON_PASSWORDS.has(password.toLowerCase())) return authMessages.passwordTooCommon;
   if (repo.nameKey(password) === repo.nameKey(name)) return authMessages.passwordIsName;
@@ -83,19 +91,28 @@ export async function signup(deps: AppDeps, input: SignupInput, client: Client):
 
 /**
  * Checks a name and password. Every attempt is counted before the password is checked, so attempts
- * in flight count and parallel requests cannot get past the limit. A browser holding a device cookie
- * for this account (it signed in to it before) is counted on its own counter; every other attempt
- * counts against the account and the client address. At the limit every attempt is refused with 429
- * until the window has passed, even with the right password.
+ * in flight count and parallel requests cannot get past the limit. Two counters, kept apart so that
+ * one member's typing never locks out the rest of a household behind the same router:
+ * - the account: LOGIN_MAX_FAILURES attempts in the window, from anywhere; a browser holding a
+ *   device cookie for this account (it signed in to it before) has a counter of its own instead;
+ * - the address: how many different accounts it failed on in the window (an address trying many
+ *   names); the second and later attempts on one account from it do not count again.
+ * At a limit every attempt is refused with 429 until the window has passed, even with the right
+ * password. A success clears the account's counter and gives the address its account back.
  */
 export async function login(deps: AppDeps, input: LoginInput, client: Client): Promise<{ user: SessionUser; trusted: boolean }> {
   const name = input.name.trim().normalize('NFC');
   const { maxFailures: max, windowMs } = deps.config.loginThrottle;
   const device = await deps.devices.trustedFor(client.deviceToken, name);
-  const accountKey = device ? limitKey('device', device) : limitKey('name', repo.nameKey(name));
+  const key = repo.nameKey(name);
+  const accountKey = device ? limitKey('device', device) : accountLimitKey(key);
   const ipKey = limitKey('ip', client.ip);
-  const rules: LimitRule[] = device ? [{ key: accountKey, max, windowMs }] : [{ key: accountKey, max, windowMs }, { key: ipKey, max, windowMs }];
-  if (!(await deps.limits.reserve(rules))) throw new AppError('TOO_MANY_REQUESTS', authMessages.throttled);
+  const pairKey = limitKey('ip-name', `${client.ip}\n${key}`);
+  let allowed = await deps.limits.reserve([{ key: accountKey, max, windowMs }]);
+  if (!device && (await deps.limits.hit(pairKey, windowMs)) === 1) {
+    allowed = (await deps.limits.reserve([{ key: ipKey, max, windowMs }])) && allowed;
+  }
+  if (!allowed) throw new AppError('TOO_MANY_REQUESTS', authMessages.throttled);
   const fail = () => new AppError('UNAUTHORIZED', authMessages.badCredentials);
   if (name === '' || input.password === '' || input.password.length > PASSWORD_MAX) throw fail();
   const user = await repo.findUserByName(deps.db, name);
@@ -106,9 +123,15 @@ export async function login(deps: AppDeps, input: LoginInput, client: Client): P
   if (!(await deps.passwords.verify(user.password_hash, input.password))) throw fail();
   // The attempt was no failure: the account's counter starts again, the address gets it back.
   await deps.limits.clear(accountKey);
-  if (!device) await deps.limits.release(ipKey);
+  if (!device) {
+    await deps.limits.clear(pairKey);
+    await deps.limits.release(ipKey);
+  }
   return { user: { id: user.id, name: user.name, level: user.level as SessionUser['level'] }, trusted: device !== null };
 }
+
+/** The account's login counter (cleared by a successful login, password change or reset). */
+export const accountLimitKey = (nameKey: string) => limitKey('name', nameKey);
 
 /** A pending account may hold a session (it sees /preauth and can log out) but its login is refused. */
 export function assertNotPending(user: SessionUser): void {
@@ -116,9 +139,9 @@ export function assertNotPending(user: SessionUser): void {
 }
 
 /** Every sign-in gets a fresh session; the one the browser had before is ended. */
-export async function startSession(deps: AppDeps, user: SessionUser, previousHash: string | null): Promise<string> {
+export async function startSession(deps: AppDeps, user: SessionUser, previousHash: string | null, client?: SessionClient): Promise<string> {
   if (previousHash) await deps.sessions.end(previousHash);
-  const { token } = await deps.sessions.create(user.id);
+  const { token } = await deps.sessions.create(user.id, client);
   return token;
 }
 

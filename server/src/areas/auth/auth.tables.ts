@@ -30,8 +30,46 @@ export interface AuthSetupCodeTable {
   created_at: ColumnType<Date, never, never>;
 }
 
+/** One-time password reset links an admin made (reset-links.ts); only the hash of the link's token is kept. */
+export interface AuthResetLinksTable {
+  token_hash: string;
+  user_id: number;
+  created_at: ColumnType<Date, never, never>;
+  expires_at: Date;
+  /** Set when the link was used; a used link only says so. */
+  used_at: Date | null;
+}
+
+/** A member's passkey (WebAuthn credential): its id and COSE public key in base64url, and the signature counter. */
+export interface AuthPasskeysTable {
+  id: ColumnType<number, never, never>;
+  user_id: number;
+  credential_id: string;
+  public_key: string;
+  /** bigint in the database: read as a string on PostgreSQL, a number on PGlite. */
+  counter: ColumnType<string | number, number, number>;
+  /** The authenticator's transports ('internal,hybrid'), passed back to the browser as hints. */
+  transports: string;
+  name: string;
+  created_at: ColumnType<Date, never, never>;
+  last_used_at: Date | null;
+}
+
+/**
+ * A passkey ceremony under way: the challenge the server sent, for whom (null for a sign-in, which
+ * names nobody), until when. Deleted when answered, so each challenge works once.
+ */
+export interface AuthPasskeyChallengesTable {
+  challenge: string;
+  user_id: number | null;
+  expires_at: Date;
+}
+
 export interface AuthTables {
+  auth_passkeys: AuthPasskeysTable;
+  auth_passkey_challenges: AuthPasskeyChallengesTable;
   auth_limits: AuthLimitsTable;
   auth_devices: AuthDevicesTable;
   auth_setup_code: AuthSetupCodeTable;
+  auth_reset_links: AuthResetLinksTable;
 }

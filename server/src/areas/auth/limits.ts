@@ -15,6 +15,8 @@ export type LimitRule = { key: string; max: number; windowMs: number };
 export type AuthLimits = {
   /** Counts one attempt against every rule; false when any of them is over its limit. */
   reserve(rules: readonly LimitRule[]): Promise<boolean>;
+  /** Counts one attempt on the key and returns the count in the window (this one included). */
+  hit(key: string, windowMs: number): Promise<number>;
   /** Gives back one attempt counted by reserve. */
   release(key: string): Promise<void>;
   /** Forgets a counter (a successful login clears its account's failures). */
@@ -39,6 +41,7 @@ export function createAuthLimits(db: Database): AuthLimits {
       }
       return allowed;
     },
+    hit: (key, windowMs) => countAttempt(db, { key, max: Number.MAX_SAFE_INTEGER, windowMs }),
     async release(key) {
       await db.updateTable('auth_limits').set({ hits: sql`greatest(hits - 1, 0)` }).where('key', '=', key).execute();
     },

@@ -48,6 +48,11 @@ export function latestRuns(db: Executor, limit: number) {
   return db.selectFrom('backup_runs').selectAll().orderBy('started_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 
+/** Runs that have not finished: running now, or interrupted (their process is gone). */
+export function unfinishedRuns(db: Executor) {
+  return db.selectFrom('backup_runs').select(['id', 'file', 'heartbeat_at']).where('finished_at', 'is', null).execute();
+}
+
 /** Scheduled archives that exist (verified, not yet removed): what retention chooses from. */
 export function keptArchives(db: Executor) {
   return db

@@ -1,7 +1,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { backupMessages, type BackupRun, type BackupStatus } from '@site/contracts';
-import { BackupBusyError, backupRunning, backupTo, foldersOf, type BackupResult } from '../../db/backup.ts';
+import { BackupBusyError, backupRunning, backupTo, foldersOf, type BackupResult } from './backups.write.ts';
 import type { AppDeps } from '../../deps.ts';
 import * as repo from './backups.repository.ts';
 import { ARCHIVE_NAME, archiveName, chooseKept, latestSlot, nextSlot } from './backups.schedule.ts';
@@ -30,12 +30,42 @@ async function runRecorded(deps: BackupDeps, id: number, file: string, signal?: 
   }
 }
 
-/** `npm run backup -- FILE` (directly, or through the running server's control socket). */
-export async function commandBackup(deps: BackupDeps, file: string): Promise<BackupResult> {
+/** `npm run backup -- FILE` (directly, or through the running server's control socket, which stops it with `signal` when the server stops). */
+export async function commandBackup(deps: BackupDeps, file: string, signal?: AbortSignal): Promise<BackupResult> {
   // A second backup in this process is refused by backupTo; it is not worth a row.
-  if (backupRunning()) return backupTo(deps.db, foldersOf(deps.config), file);
+  if (backupRunning()) return backupTo(deps.db, foldersOf(deps.config), file, signal);
   const id = await repo.startCommandRun(deps.db, path.resolve(file), new Date());
-  return runRecorded(deps, id, file);
+  return runRecorded(deps, id, file, signal);
+}
+
+const PARTIAL = '.partial';
+
+/**
+ * Removes the partial files of backups that no longer run (a process killed mid-backup leaves its
+ * FILE.partial, often hundreds of MB): in BACKUP_DIR every `site-....tar.gz.partial` of the
+ * scheduler's, and anywhere the partial file of a run recorded in backup_runs that was interrupted.
+ * A run still beating its heartbeat (here, or in another instance on the same PostgreSQL) keeps its file.
+ */
+export async function removeStalePartials(deps: BackupDeps, now: Date): Promise<string[]> {
+  const runs = await repo.unfinishedRuns(deps.db);
+  const running = new Set(runs.filter((r) => now.getTime() - r.heartbeat_at.getTime() < STALE_MS).map((r) => path.resolve(r.file) + PARTIAL));
+  const stale = new Set(runs.map((r) => path.resolve(r.file) + PARTIAL));
+  const { dir } = deps.config.backup;
+  if (dir) {
+    const names = await fsp.readdir(dir).catch(() => [] as string[]);
+    for (const name of names) if (name.endsWith(PARTIAL) && ARCHIVE_NAME.test(name.slice(0, -PARTIAL.length))) stale.add(path.resolve(dir, name));
+  }
+  const removed: string[] = [];
+  for (const partial of stale) {
+    if (running.has(partial)) continue;
+    try {
+      await fsp.rm(partial);
+      removed.push(partial);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+  return removed;
 }
 
 export type DueOutcome = { slot: Date; file: string; result?: BackupResult; error?: string; removed: string[] };
@@ -49,6 +79,7 @@ export type DueOutcome = { slot: Date; file: string; result?: BackupResult; erro
 export async function runDue(deps: BackupDeps, now: Date, signal?: AbortSignal): Promise<DueOutcome | null> {
   const { dir, at } = deps.config.backup;
   if (!dir || backupRunning()) return null;
+  await removeStalePartials(deps, now);
   const slot = latestSlot(at, now);
   if (await repo.hasSlot(deps.db, slot)) return null;
   const file = path.join(dir, archiveName(slot));

@@ -35,25 +35,42 @@ export function addressOf(host: string, port: number): string {
 type Row = { id: number; port: number; description: string; game: string };
 
 /**
- * Brings the stored answers up to date: this instance queries the servers it wins the claim for (at
- * most once per 30 s each, across all instances) and waits for its own queries in flight; the stored
- * rows are then the answer for every viewer.
+ * Starts the queries this instance wins the claim for (at most once per 30 s each, across all
+ * instances), in the background: nobody waits for a game server. Each answer is stored when it comes,
+ * and the status table's trigger tells the open pages (the live feed), which list again.
  */
-async function refresh(deps: AppDeps, rows: readonly Row[]): Promise<void> {
+function refresh(deps: AppDeps, rows: readonly Row[]): void {
   let flying = inFlight.get(deps);
   if (!flying) inFlight.set(deps, (flying = new Map()));
   const mine = flying;
-  const claimed = await repo.claim(deps.db, rows.filter((r) => !mine.has(r.id)).map((r) => r.id));
-  for (const row of rows) {
-    if (!claimed.has(row.id)) continue;
-    const done = queryFor(deps)(row.game, deps.config.gameHost, row.port)
-      .then((snapshot) => repo.saveSnapshot(deps.db, row.id, snapshot, row.game !== OTHER_GAME))
-      // The query never throws; a save can only fail when the server was removed meanwhile: nothing to keep.
-      .catch(() => undefined)
-      .finally(() => mine.delete(row.id));
-    mine.set(row.id, done);
-  }
-  await Promise.all(rows.map((r) => mine.get(r.id)));
+  const start = async () => {
+    const claimed = await repo.claim(deps.db, rows.filter((r) => !mine.has(r.id)).map((r) => r.id));
+    for (const row of rows) {
+      if (!claimed.has(row.id) || mine.has(row.id)) continue;
+      const done = queryFor(deps)(row.game, deps.config.gameHost, row.port)
+        .then((snapshot) => repo.saveSnapshot(deps.db, row.id, snapshot, row.game !== OTHER_GAME))
+        // The query never throws; a save can only fail when the server was removed meanwhile: nothing to keep.
+        .catch(() => undefined)
+        .finally(() => mine.delete(row.id));
+      mine.set(row.id, done);
+    }
+  };
+  let claims = claiming.get(deps);
+  if (!claims) claiming.set(deps, (claims = new Set()));
+  const pending = claims;
+  const started = start()
+    .catch(() => undefined)
+    .finally(() => pending.delete(started));
+  pending.add(started);
+}
+
+/** Claims being made on this instance (a query starts once its claim is won). */
+const claiming = new WeakMap<AppDeps, Set<Promise<void>>>();
+
+/** Resolves once the queries started so far have stored their answers (tests, and a clean stop). */
+export async function queriesSettled(deps: AppDeps): Promise<void> {
+  await Promise.all(claiming.get(deps) ?? []);
+  await Promise.all(inFlight.get(deps)?.values() ?? []);
 }
 
 async function present(deps: AppDeps, rows: readonly Row[]): Promise<GameServer[]> {
@@ -89,17 +106,18 @@ async function present(deps: AppDeps, rows: readonly Row[]): Promise<GameServer[
 }
 
 /**
- * A query that writes only its own cache (the stored answers and the players' history): whoever asks,
- * and however often, at most one game query per server per 30 s follows.
+ * The stored answers, at once; a query that writes only its own cache (the stored answers and the
+ * players' history) in the background: whoever asks, and however often, at most one game query per
+ * server per 30 s follows. A server never asked yet has checkedAt null (the page says it is checking).
  */
 export async function list(deps: AppDeps): Promise<GameServer[]> {
   const rows = await repo.listServers(deps.db);
-  await refresh(deps, rows);
+  refresh(deps, rows);
   return present(deps, rows);
 }
 
 async function one(deps: AppDeps, row: Row): Promise<GameServer> {
-  await refresh(deps, [row]);
+  refresh(deps, [row]);
   const [server] = await present(deps, [row]);
   if (!server) throw new AppError('NOT_FOUND', gameServerMessages.notFound);
   return server;

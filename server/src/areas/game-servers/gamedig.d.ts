@@ -24,6 +24,8 @@ declare module 'gamedig' {
     ping: number;
     connect: string;
   };
+  /** The protocol classes by name (all extend GameDig's Core, whose read paths game-query.ts caps). */
+  export const protocols: Record<string, { prototype: object }>;
   export class GameDig {
     constructor(runnerOptions?: { listenUdpPort?: number });
     query(options: QueryOptions): Promise<QueryResult>;

@@ -16,7 +16,7 @@ import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { SessionUser } from '../../identity/session-user.ts';
 import type { Executor } from '../../db/database.ts';
-import { applyOnce } from '../../db/client-changes.ts';
+import { applyOnce } from '../../client-changes/client-changes.ts';
 import * as repo from './house.repository.ts';
 
 /** Completed tasks stay in the answer this long (sorted last), so the list does not grow for ever. */

@@ -1,11 +1,12 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import ipaddr from 'ipaddr.js';
 import { allows, LIVE_AREAS, LIVE_EVENTS, procedures, type LiveChange } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { HttpRegistrar } from '../../http/routes.ts';
 import { servedPort } from '../../http/ports.ts';
-import { sessionTokenOf } from '../../identity/request-session.ts';
+import { sessionTokenOf, type RequestSession } from '../../identity/request-session.ts';
 import type { SessionUser } from '../../identity/session-user.ts';
 import { findSession } from '../../identity/sessions.ts';
 import type { Change, FeedMessage } from './change-feed.ts';
@@ -14,11 +15,27 @@ import type { Change, FeedMessage } from './change-feed.ts';
 export const HEARTBEAT_MS = 25_000;
 /** How long the browser waits before it reconnects after the stream drops (the `retry` field). */
 export const RECONNECT_MS = 1_000;
-/** Open streams per process and per client address; a tab needs one (the client shares it between tabs). */
+/** Open streams per process, and per client address (an IPv4 address, or an IPv6 /64: one household's). */
 export const MAX_STREAMS = 2_000;
 export const MAX_STREAMS_PER_ADDRESS = 32;
+/**
+ * Streams without an account: at most this many per address (or /64), and in all half the process's
+ * places, so that nobody can take every place without signing in; the other half is kept for members.
+ * A browser needs one stream however many tabs it has open (the client shares it between tabs).
+ */
+export const MAX_ANONYMOUS_STREAMS = MAX_STREAMS / 2;
+export const MAX_ANONYMOUS_PER_ADDRESS = 8;
+/**
+ * Bytes a stream may have waiting in the process to be sent: past this the reader is not reading (the
+ * kernel's buffers, its send buffer and the reader's receive buffer, are full too) and the stream is
+ * dropped. An event is a few dozen bytes and the events of one moment go out together (Node sends a
+ * response's writes of one tick at once), so a page that reads never comes near it.
+ */
+export const MAX_BACKLOG_BYTES = 64 * 1024;
 
 const RESYNC_TEXT = `event: ${LIVE_EVENTS.resync}\ndata: {}\n\n`;
+const RECONNECT_TEXT = `event: ${LIVE_EVENTS.reconnect}\ndata: {}\n\n`;
+const PING_TEXT = ': ping\n\n';
 /** The text of a change event, the same for every stream (made once per area). */
 const changeTexts = new Map<string, string>();
 function changeText(change: Change): string {
@@ -33,6 +50,7 @@ function changeText(change: Change): string {
 
 export const liveMessages = {
   tooMany: 'Too many live connections; close some tabs of this site',
+  tooManyAnonymous: 'Too many live connections without signing in from this network; sign in to follow changes live',
 } as const;
 
 /** Whether `viewer` may hear of `change`: the area's procedure row, and for one member's rows, that member only. */
@@ -41,31 +59,94 @@ export function mayHear(change: Change, viewer: SessionUser | null, port: () => 
   return allows(procedures[LIVE_AREAS[change.area]], viewer && { name: viewer.name, level: viewer.level }, port);
 }
 
+/** The group a client address is counted in: an IPv4 address itself (IPv4-mapped IPv6 included), an IPv6 address's /64. */
+export function addressGroup(ip: string): string {
+  if (!ipaddr.isValid(ip)) return ip;
+  const parsed = ipaddr.parse(ip);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
+  return `${v6.parts
+    .slice(0, 4)
+    .map((part) => part.toString(16))
+    .join(':')}::/64`;
+}
+
+type GroupCount = { all: number; anonymous: number };
+
+/** The places for streams: in all, without an account, and per address group. */
+export class StreamSlots {
+  private all = 0;
+  private anonymous = 0;
+  private readonly groups = new Map<string, GroupCount>();
+
+  /** Takes a place for a stream from `group`; the refusal's message when there is none. */
+  take(group: string, member: boolean): string | null {
+    const count = this.groups.get(group) ?? { all: 0, anonymous: 0 };
+    if (this.all >= MAX_STREAMS || count.all >= MAX_STREAMS_PER_ADDRESS) return liveMessages.tooMany;
+    if (!member && (this.anonymous >= MAX_ANONYMOUS_STREAMS || count.anonymous >= MAX_ANONYMOUS_PER_ADDRESS)) return liveMessages.tooManyAnonymous;
+    this.all++;
+    count.all++;
+    if (!member) {
+      this.anonymous++;
+      count.anonymous++;
+    }
+    this.groups.set(group, count);
+    return null;
+  }
+
+  release(group: string, member: boolean): void {
+    const count = this.groups.get(group);
+    if (!count) return;
+    this.all--;
+    count.all--;
+    if (!member) {
+      this.anonymous--;
+      count.anonymous--;
+    }
+    if (count.all === 0) this.groups.delete(group);
+  }
+}
+
 /**
  * `GET /events`: the live feed as Server-Sent Events. The stream first says `ready`, then sends a
  * `change` event (`{"area":"house"}`) for each change the viewer may read, and `resync` when changes
- * may have been missed (the feed's listener was down). The viewer is looked up again for every event
- * (the session cache makes that a map lookup), so a logout or a lowered level stops private events at
- * once. The page reads the changed area again through its own query; nothing else travels here.
+ * may have been missed (the feed's listener was down). The viewer is the one the session lookup of the
+ * request found when the stream opened (an unknown session is anonymous for the stream's life), so an
+ * event costs each stream only memory; the session store tells the stream when its session ended or
+ * its account changed (session-events.ts, in this process or another), and the stream looks it up
+ * again then, so a logout or a lowered level stops private events at once. Each stream lasts
+ * LIVE_STREAM_SECONDS (and never past its session's expiry), then says `reconnect` and ends; a stream
+ * whose reader does not read is dropped. The page reads the changed area again through its own query;
+ * nothing else travels here.
  */
 export function liveHttp(routes: HttpRegistrar, deps: AppDeps): void {
-  const perAddress = new Map<string, number>();
-  routes.route('GET /events', (req, reply) => openStream(req, reply, deps, perAddress));
+  const slots = new StreamSlots();
+  routes.route('GET /events', (req, reply, { session }) => openStream(req, reply, deps, slots, session));
 }
 
-function openStream(req: FastifyRequest, reply: FastifyReply, deps: AppDeps, perAddress: Map<string, number>): void {
-  const address = req.ip;
-  const fromAddress = perAddress.get(address) ?? 0;
-  if (deps.changes.size >= MAX_STREAMS || fromAddress >= MAX_STREAMS_PER_ADDRESS) throw new AppError('TOO_MANY_REQUESTS', liveMessages.tooMany);
-  perAddress.set(address, fromAddress + 1);
+function openStream(req: FastifyRequest, reply: FastifyReply, deps: AppDeps, slots: StreamSlots, session: RequestSession): void {
+  const group = addressGroup(req.ip);
+  const member = session.user !== null;
+  const refusal = slots.take(group, member);
+  if (refusal !== null) throw new AppError('TOO_MANY_REQUESTS', refusal);
 
-  const token = sessionTokenOf(req);
   const port = () => servedPort(req, deps.config);
-  /** The viewer now, at once when the session cache knows (nearly always), else after a lookup. */
-  const viewerNow = (): SessionUser | null | Promise<SessionUser | null> => {
-    if (!token) return null;
+  const token = sessionTokenOf(req);
+  /** The viewer: as found when the stream opened, until the session store says to look again. */
+  let viewer: SessionUser | null | Promise<SessionUser | null> = session.user;
+  const lookAgain = () => {
+    if (!token) return;
     const found = findSession(deps.sessions, token);
-    return found instanceof Promise ? found.then((f) => f?.user ?? null, () => null) : found.user;
+    if (!(found instanceof Promise)) return void (viewer = found.user);
+    const next = found.then(
+      (f) => f?.user ?? null,
+      () => null,
+    );
+    viewer = next;
+    void next.then((user) => {
+      if (viewer === next) viewer = user;
+    });
   };
 
   reply.hijack();
@@ -80,40 +161,58 @@ function openStream(req: FastifyRequest, reply: FastifyReply, deps: AppDeps, per
   });
   // The socket's idle limit is for requests; this stream is quiet between events by design.
   req.raw.socket.setTimeout(0);
-  res.write(`retry: ${RECONNECT_MS}\nevent: ready\ndata: {}\n\n`);
 
   let closed = false;
-  // Events go out in the order the feed gave them, each after its viewer check: at once when the
-  // check needs no lookup and none is waiting, else queued behind the lookups.
-  let queue: Promise<void> | null = null;
-  const send = (message: FeedMessage, viewer: SessionUser | null) => {
+  /** Writes `text`, and drops the stream when what waits to be sent passes MAX_BACKLOG_BYTES (a reader that does not read). */
+  const write = (text: string) => {
     if (closed) return;
-    if (message.kind === 'resync') res.write(RESYNC_TEXT);
-    else if (mayHear(message.change, viewer, port)) res.write(changeText(message.change));
+    res.write(text);
+    if (res.writableLength > MAX_BACKLOG_BYTES) close(true);
+  };
+
+  // Events go out in the order the feed gave them, each after its viewer check: at once when the
+  // viewer is known and none is waiting, else queued behind the lookup.
+  let queue: Promise<void> | null = null;
+  const send = (message: FeedMessage, seen: SessionUser | null) => {
+    if (message.kind === 'resync') write(RESYNC_TEXT);
+    else if (mayHear(message.change, seen, port)) write(changeText(message.change));
   };
   const deliver = (message: FeedMessage) => {
-    const viewer = message.kind === 'resync' ? null : viewerNow();
-    if (queue === null && !(viewer instanceof Promise)) return send(message, viewer);
+    // While the session listener is down, another process's logout would go unheard: look again each time.
+    if (member && !deps.sessions.trusted) lookAgain();
+    const now = viewer;
+    if (queue === null && !(now instanceof Promise)) return send(message, now);
     const waiting: Promise<void> = (queue ?? Promise.resolve()).then(async () => {
-      send(message, await viewer);
+      send(message, await now);
       if (queue === waiting) queue = null;
     });
     queue = waiting;
   };
 
-  const close = () => {
+  const close = (drop = false) => {
     if (closed) return;
     closed = true;
     clearInterval(heartbeat);
+    clearTimeout(lifetime);
     unsubscribe();
-    const left = (perAddress.get(address) ?? 1) - 1;
-    if (left > 0) perAddress.set(address, left);
-    else perAddress.delete(address);
-    res.end();
+    unwatch();
+    slots.release(group, member);
+    if (drop) res.destroy();
+    else res.end();
   };
-  const unsubscribe = deps.changes.subscribe(deliver, close);
-  const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
+  const unsubscribe = deps.changes.subscribe(deliver, () => close());
+  const unwatch = session.user && session.sessionHash ? deps.sessions.watch(session.sessionHash, session.user.id, lookAgain) : () => {};
+  const heartbeat = setInterval(() => write(PING_TEXT), HEARTBEAT_MS);
   heartbeat.unref();
-  req.raw.on('close', close);
-  res.on('error', close);
+  // A tenth of jitter, so that streams opened together do not all reconnect together.
+  const expiresAt = session.sessionHash ? deps.sessions.expiresAt(session.sessionHash) : undefined;
+  const lifetimeMs = Math.min(deps.config.liveStreamMs * (0.9 + Math.random() / 10), expiresAt === undefined ? Infinity : Math.max(0, expiresAt - Date.now()));
+  const lifetime = setTimeout(() => {
+    write(RECONNECT_TEXT);
+    close();
+  }, lifetimeMs);
+  lifetime.unref();
+  req.raw.on('close', () => close());
+  res.on('error', () => close(true));
+  write(`retry: ${RECONNECT_MS}\nevent: ready\ndata: {}\n\n`);
 }

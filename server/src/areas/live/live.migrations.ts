@@ -68,4 +68,18 @@ const changeTriggers: Migration = {
   },
 };
 
-export const liveMigrations = { '20261127_live_change_triggers': changeTriggers };
+/** Accounts waiting for approval (admins' count, LIVE_AREAS.accounts): a new account, a level change, a deletion. */
+const accountTriggers: Migration = {
+  async up(db: Kysely<any>) {
+    await sql`create trigger users_live after insert or delete or update of level on users
+      for each row execute function site_notify_change('accounts')`.execute(db);
+    await sql`create trigger users_live_truncate after truncate on users
+      for each statement execute function site_notify_change('accounts')`.execute(db);
+  },
+  async down(db: Kysely<any>) {
+    await sql`drop trigger if exists users_live on users`.execute(db);
+    await sql`drop trigger if exists users_live_truncate on users`.execute(db);
+  },
+};
+
+export const liveMigrations = { '20261127_live_change_triggers': changeTriggers, '20261128_live_accounts': accountTriggers };

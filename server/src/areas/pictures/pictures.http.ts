@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { captionSchema, parseCaptureDate, pictureLink, pictureMessages, showsInBrowser, type CaptureDate, type UploadAnswer } from '@site/contracts';
+import { captionSchema, parseCaptureDate, pictureLink, pictureMessages, showsInBrowser, type CaptureDate, type UploadAnswer, type UploadReply } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { HttpRegistrar } from '../../http/routes.ts';
@@ -68,10 +68,11 @@ function uploadError(error: unknown, maxBytes: number): unknown {
  * gallery shows, is renamed into place inside the transaction that writes its row and thumbnail
  * job: a crash before the commit leaves a file no row names (removed at the next start), never a
  * row without its file. Bytes already stored (approved or waiting for approval) store nothing new:
- * the answer is that picture, 'Already in the gallery' and a link to it. A refusal or an
+ * the answer is that picture, 'Already in the gallery' and a link to it, or, when it is another
+ * member's picture waiting for approval, only that it waits (nothing of its content). A refusal or an
  * interrupted upload leaves no file and no row.
  */
-async function upload(req: FastifyRequest, deps: AppDeps, user: SessionUser): Promise<UploadAnswer> {
+async function upload(req: FastifyRequest, deps: AppDeps, user: SessionUser): Promise<UploadReply> {
   if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', pictureMessages.notMultipart);
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > deps.config.mediaMaxBytes + FRAMING_BYTES) {
@@ -87,7 +88,7 @@ async function upload(req: FastifyRequest, deps: AppDeps, user: SessionUser): Pr
     if (!caption.success) throw new AppError('BAD_REQUEST', caption.error.issues[0]?.message ?? 'Caption is not valid');
     const typed = parseCaptureDate(fields.date ?? '');
     if (typed === undefined) throw new AppError('BAD_REQUEST', pictureMessages.badDate);
-    const type = await sniff(file.head);
+    const type = await sniff(file);
     if (!type.ok) throw new AppError('UNSUPPORTED_MEDIA_TYPE', pictureMessages.wrongBytes(type.found));
     const date: CaptureDate = typed ?? (await fileCaptureDate(file.path)) ?? { year: 0, month: 0, day: 0 };
 
@@ -115,6 +116,8 @@ async function upload(req: FastifyRequest, deps: AppDeps, user: SessionUser): Pr
     });
     if (stored.duplicate) {
       await file.discard();
+      // Another member's picture still waiting for approval is theirs alone: say only that it waits.
+      if (!mayView(user, stored.row)) return { duplicate: true, pending: true, message: pictureMessages.duplicateWaiting, link: null };
       return answer(deps, user, stored.row, pictureMessages.duplicate, true);
     }
     galleryChanged(deps.db);
@@ -127,6 +130,11 @@ async function upload(req: FastifyRequest, deps: AppDeps, user: SessionUser): Pr
   }
 }
 
+/** A pending picture is seen only by its uploader and admins. */
+function mayView(user: SessionUser, row: Pick<repo.PictureRow, 'status' | 'uploaded_by'>): boolean {
+  return row.status === 'approved' || user.level >= 3 || row.uploaded_by === user.id;
+}
+
 async function answer(deps: AppDeps, user: SessionUser, row: repo.PictureRow, message: string, duplicate: boolean): Promise<UploadAnswer> {
   const looker = { id: user.id, admin: user.level >= 3 };
   const page = await monthPageOf(deps.db, looker, row);
@@ -136,21 +144,26 @@ async function answer(deps: AppDeps, user: SessionUser, row: repo.PictureRow, me
 /**
  * GET /private/pictures/:file — a picture's original or a derived WebP, to members who may see it
  * (a pending picture only to its uploader and admins; anyone else gets 404, as for a name that
- * does not exist). Range requests (206) for seeking, a year of caching: names never change.
+ * does not exist). Range requests (206) for seeking. An approved picture's thumbnail, display size and
+ * poster are cached for a year (names never change); originals and anything pending: `private, no-store`.
  */
 async function serve(req: FastifyRequest, reply: Parameters<Parameters<HttpRegistrar['route']>[1]>[1], deps: AppDeps, user: SessionUser) {
   const name = (req.params as { file?: string }).file ?? '';
   const parsed = parseFileName(name);
   const row = parsed ? await repo.findByStem(deps.db, parsed.stem) : undefined;
-  const visible = row && (row.status === 'approved' || user.level >= 3 || row.uploaded_by === user.id);
+  const visible = row && mayView(user, row);
   if (!parsed || !row || !visible || (parsed.variant === null && parsed.ext !== row.file_type)) {
     throw new AppError('NOT_FOUND', 'No such file');
   }
-  if (parsed.variant) return deps.media.send(req, reply, variantKey(row.stem, parsed.variant), { contentType: 'image/webp', immutable: true });
+  // An approved picture's previews may stay in the browser's cache; a pending picture and every
+  // original are not kept, so a shared browser holds none of them after sign-out.
+  if (parsed.variant) {
+    return deps.media.send(req, reply, variantKey(row.stem, parsed.variant), { contentType: 'image/webp', immutable: true, noStore: row.status === 'pending' });
+  }
   const type = row.file_type;
   return deps.media.send(req, reply, originalKey(row.stem, type), {
     contentType: row.mime,
-    immutable: true,
+    noStore: true,
     // An SVG opened on its own must not run script or reach anything.
     ...(type === 'svg' ? { csp: "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:" } : {}),
     // What browsers cannot show (PSD, HEIC, TIFF, ...) is offered as a download under its caption.

@@ -1,12 +1,10 @@
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import exifr from 'exifr';
-import { fileTypeFromBuffer } from 'file-type';
-import sharp from 'sharp';
+import { fileTypeFromFile } from 'file-type';
 import { EXIF_DATE_OPTIONS, mediaKind, readCaptureDate, showsInBrowser, type ByteSource, type CaptureDate } from '@site/contracts';
 import type { MediaStorage } from '../../media/index.ts';
+import { decodeInChild, MissingProgramError, runLimited, type DecodeResult } from './pictures.decode.ts';
 import { originalKey, variantKey } from './pictures.files.ts';
 
 /** What file-type says a type is, mapped to the types the gallery stores (and the type it is served as). */
@@ -46,9 +44,14 @@ const DETECTED: Record<string, { ext: string; mime: string }> = {
 
 export type Sniffed = { ok: true; ext: string; mime: string } | { ok: false; found: string };
 
-/** Tells the type from the file's first bytes, never from its name. SVG is text, so it is read as text. */
-export async function sniff(head: Buffer): Promise<Sniffed> {
-  const detected = await fileTypeFromBuffer(head);
+/**
+ * Tells the type from the file's bytes, never from its name. file-type reads the file itself, as far
+ * as it needs: a TIFF's directory may sit after the pixels, at the end of the file (ImageMagick,
+ * libvips, scanners). SVG is text, so it is read as text from the first bytes.
+ */
+export async function sniff(file: { path: string; head: Buffer }): Promise<Sniffed> {
+  const detected = await fileTypeFromFile(file.path);
+  const head = file.head;
   if (detected && detected.ext !== 'xml') {
     const known = DETECTED[detected.ext];
     return known ? { ok: true, ...known } : { ok: false, found: `${detected.ext.toUpperCase()} (${detected.mime})` };
@@ -84,48 +87,13 @@ export async function fileCaptureDate(file: string): Promise<CaptureDate | null>
 }
 
 const FFMPEG_TIMEOUT_MS = 120_000;
+/** A BMP or PSD that ffmpeg cannot turn into a still in this time gets no preview. */
+const STILL_TIMEOUT_MS = 20_000;
 
-/** An optional program the server does not have: the upload is kept, and the page says what to install. */
-export class MissingProgramError extends Error {
-  constructor(readonly program: string) {
-    super(`${program} is not installed`);
-  }
+/** Runs ffmpeg (argument array, time limit, stdin closed, the children's memory limit); MissingProgramError when it is not installed. */
+export async function runFfmpeg(args: readonly string[], timeoutMs = FFMPEG_TIMEOUT_MS): Promise<void> {
+  await runLimited('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...args], timeoutMs);
 }
-
-/** Runs a program with an argument array (never a shell), a time limit, and stdin closed. */
-function run(program: string, args: readonly string[], timeoutMs: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL' });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      if (stderr.length < 4000) stderr += chunk.toString('utf8');
-    });
-    child.on('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT' ? new MissingProgramError(path.basename(program)) : error));
-    child.on('close', (code, signal) => {
-      if (code === 0) resolve();
-      else reject(new Error(`${path.basename(program)} ${signal ? `killed (${signal})` : `exited ${code}`}: ${stderr.trim().slice(0, 500)}`));
-    });
-  });
-}
-
-/** Runs ffmpeg (argument array, time limit, stdin closed); MissingProgramError when it is not installed. */
-export function runFfmpeg(args: readonly string[], timeoutMs = FFMPEG_TIMEOUT_MS): Promise<void> {
-  return run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...args], timeoutMs);
-}
-
-const THUMB_PX = 400;
-const DISPLAY_PX = 1600;
-/**
- * The pixel budget of one picture: enough for a 14,000 x 14,000 PNG, which is decoded a strip at a
- * time (sequential read) into one shrinking pipeline, so it adds well under 150 MB; anything larger
- * gets no thumbnail rather than a server out of memory.
- */
-export const PIXEL_LIMIT = 200_000_000;
-/** HEIC is decoded whole (4 bytes a pixel, in a child process): up to a 48-megapixel iPhone photo. */
-const HEIC_PIXEL_LIMIT = 50_000_000;
-/** A picture that cannot be decoded in this time gets no thumbnail (and is not tried again). */
-const DECODE_TIMEOUT_SECONDS = 10;
-const HEIC_TIMEOUT_MS = 60_000;
 
 export type Derived = {
   thumb: 'ready' | 'none';
@@ -135,9 +103,11 @@ export type Derived = {
   poster: boolean;
   /** The program a preview needs that this server lacks ('ffmpeg'); null when none is missing. */
   needs: string | null;
+  /** The picture declares more pixels than its codec's budget: no preview, the original is kept. */
+  tooLarge: boolean;
 };
 
-const NONE: Derived = { thumb: 'none', width: null, height: null, display: false, poster: false, needs: null };
+export const NO_PREVIEW: Derived = { thumb: 'none', width: null, height: null, display: false, poster: false, needs: null, tooLarge: false };
 
 async function exists(file: string): Promise<boolean> {
   return fsp.stat(file).then(
@@ -169,41 +139,15 @@ async function videoFrame(input: string, dir: string): Promise<string | null> {
 /** BMP and PSD are beyond sharp's prebuilt decoders; ffmpeg reads both. */
 async function stillViaFfmpeg(input: string, dir: string): Promise<string | null> {
   const out = path.join(dir, 'still.png');
-  await attempt(() => runFfmpeg(['-i', input, '-frames:v', '1', out], DECODE_TIMEOUT_SECONDS * 1000));
+  await attempt(() => runFfmpeg(['-i', input, '-frames:v', '1', out], STILL_TIMEOUT_MS));
   return (await exists(out)) ? out : null;
 }
 
 /**
- * HEIC's HEVC images are beyond sharp's prebuilt libvips: heic-decode (libheif compiled to
- * WebAssembly, so it needs nothing installed) decodes the primary image, with its rotation and
- * mirroring applied, in a child process, so its memory and CPU stay out of the server's; the child
- * writes it at display size as a PNG in `dir`.
+ * One derivation at a time in this process: children never decode side by side, so the server and
+ * its children stay within one child's memory limit (the jobs' order is fair between members: see
+ * claimJob).
  */
-const HEIC_CHILD = `
-const [decodePath, sharpPath, input, output, size] = process.argv.slice(1);
-const { pathToFileURL } = await import('node:url');
-const { readFile } = await import('node:fs/promises');
-const decode = (await import(pathToFileURL(decodePath).href)).default;
-const sharp = (await import(pathToFileURL(sharpPath).href)).default;
-const image = await decode({ buffer: await readFile(input) });
-const pixels = Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength);
-await sharp(pixels, { raw: { width: image.width, height: image.height, channels: 4 } })
-  .resize(Number(size), Number(size), { fit: 'inside', withoutEnlargement: true })
-  .png({ compressionLevel: 1 })
-  .toFile(output);
-`;
-const resolveModule = createRequire(import.meta.url).resolve;
-
-export async function heicStill(input: string, dir: string, size = DISPLAY_PX): Promise<string | null> {
-  const meta = await attempt(() => sharp(input).metadata());
-  if (!meta?.width || !meta.height || meta.width * meta.height > HEIC_PIXEL_LIMIT) return null;
-  const out = path.join(dir, 'heic.png');
-  const args = ['--input-type=module', '-e', HEIC_CHILD, resolveModule('heic-decode'), resolveModule('sharp'), input, out, String(size)];
-  await attempt(() => run(process.execPath, args, HEIC_TIMEOUT_MS));
-  return (await exists(out)) ? out : null;
-}
-
-/** One derivation at a time in this process: a large picture's decode never meets another's. */
 let queue: Promise<unknown> = Promise.resolve();
 function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
   const result = queue.then(work, work);
@@ -214,8 +158,10 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
 /**
  * Makes a picture's derived files: a ~400 px WebP thumbnail with the EXIF orientation applied; a
  * display-size WebP for large stills and for every type a browser cannot show (HEIC, TIFF, BMP,
- * PSD); for videos a poster frame. A damaged file is read as far as it goes (failOn 'none'); one with
- * nothing decodable gets no thumbnail at once, not after retries. Returns what exists afterwards.
+ * PSD); for videos a poster frame. All decoding happens in a limited child (pictures.decode.ts); a
+ * picture over its codec's budget is not decoded at all. A damaged file is read as far as it goes
+ * (failOn 'none'); one with nothing decodable gets no thumbnail at once, not after retries.
+ * Returns what exists afterwards.
  */
 export function deriveFiles(media: MediaStorage, stem: string, fileType: string): Promise<Derived> {
   return oneAtATime(() => derive(media, stem, fileType));
@@ -224,46 +170,28 @@ export function deriveFiles(media: MediaStorage, stem: string, fileType: string)
 async function derive(media: MediaStorage, stem: string, fileType: string): Promise<Derived> {
   const input = media.localPath(originalKey(stem, fileType));
   const kind = mediaKind(fileType);
-  if (kind === 'other') return NONE;
+  if (kind === 'other') return NO_PREVIEW;
   const tmp = await media.tempDir('derive');
   try {
     let source: string | null;
+    let decoded: DecodeResult;
     try {
       if (kind === 'video') source = await videoFrame(input, tmp.path);
       else if (fileType === 'bmp' || fileType === 'psd') source = await stillViaFfmpeg(input, tmp.path);
-      // A HEIF the WebAssembly decoder cannot read (AV1 inside a .heic) may still be libvips'.
-      else if (fileType === 'heic') source = (await heicStill(input, tmp.path)) ?? input;
       else source = input;
+      if (!source) return NO_PREVIEW;
+      const rule = kind === 'video' ? 'poster' : fileType === 'gif' || fileType === 'svg' ? 'never' : showsInBrowser(fileType) ? 'when-large' : 'always';
+      decoded = await decodeInChild(source, tmp.path, rule);
     } catch (error) {
-      if (error instanceof MissingProgramError) return { ...NONE, needs: error.program };
+      if (error instanceof MissingProgramError) return { ...NO_PREVIEW, needs: error.program };
       throw error;
     }
-    if (!source) return NONE;
-    const open = (from: string | Buffer) =>
-      sharp(from, { animated: false, failOn: 'none', limitInputPixels: PIXEL_LIMIT, sequentialRead: true }).timeout({
-        seconds: DECODE_TIMEOUT_SECONDS,
-      });
-    const meta = await attempt(() => open(source).metadata());
-    if (!meta?.width || !meta.height) return NONE;
-
-    // The large size first, then the thumbnail from it: the original is decoded once.
-    const longest = Math.max(meta.width, meta.height);
-    const large = kind === 'video' ? 'poster' : fileType !== 'gif' && fileType !== 'svg' && (longest > DISPLAY_PX || !showsInBrowser(fileType)) ? 'display' : null;
-    let base: string | Buffer = source;
-    if (large) {
-      const data = await attempt(() =>
-        open(source).rotate().resize(DISPLAY_PX, DISPLAY_PX, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 82 }).toBuffer(),
-      );
-      if (!data) return NONE;
-      await media.put(variantKey(stem, large), data);
-      base = data;
-    }
-    const thumb = await attempt(() =>
-      open(base).rotate().resize(THUMB_PX, THUMB_PX, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 72 }).toBuffer({ resolveWithObject: true }),
-    );
-    if (!thumb) return { ...NONE, display: large === 'display', poster: large === 'poster' };
-    await media.put(variantKey(stem, 'thumb'), thumb.data);
-    return { thumb: 'ready', width: thumb.info.width, height: thumb.info.height, display: large === 'display', poster: large === 'poster', needs: null };
+    if (decoded.result === 'too-large') return { ...NO_PREVIEW, tooLarge: true };
+    const large = decoded.large;
+    if (large) await media.put(variantKey(stem, large), await fsp.readFile(path.join(tmp.path, 'large.webp')));
+    if (decoded.result === 'none') return { ...NO_PREVIEW, display: large === 'display', poster: large === 'poster' };
+    await media.put(variantKey(stem, 'thumb'), await fsp.readFile(path.join(tmp.path, 'thumb.webp')));
+    return { ...NO_PREVIEW, thumb: 'ready', width: decoded.width, height: decoded.height, display: large === 'display', poster: large === 'poster' };
   } finally {
     await tmp.remove();
   }

@@ -193,9 +193,20 @@ const galleryNotify: Migration = {
   },
 };
 
+/** A picture over its codec's pixel budget: kept, never decoded, shown as "too large to preview". */
+const tooLarge: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema.alterTable('pictures').addColumn('preview_too_large', 'boolean', (c) => c.notNull().defaultTo(false)).execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.alterTable('pictures').dropColumn('preview_too_large').execute();
+  },
+};
+
 export const picturesMigrations = {
   '20261123_pictures_tables': pictures,
   '20261124_pictures_layout_cache': layoutCache,
   '20261125_pictures_hashes': hashesAndPreviews,
   '20261126_pictures_gallery_notify': galleryNotify,
+  '20261127_pictures_too_large': tooLarge,
 };

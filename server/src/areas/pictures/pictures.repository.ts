@@ -93,6 +93,7 @@ const CARD_COLUMNS = [
   'has_display',
   'has_poster',
   'preview_needs',
+  'preview_too_large',
 ] as const;
 
 export type PictureCard = Pick<PictureRecord, (typeof CARD_COLUMNS)[number]> & { uploader: string | null };
@@ -191,7 +192,7 @@ export async function countDay(db: Executor, date: CaptureDate, delta: number): 
 
 export type NewPicture = Omit<
   PicturesTable,
-  'id' | 'created_at' | 'thumb_status' | 'thumb_width' | 'thumb_height' | 'has_display' | 'has_poster' | 'preview_needs'
+  'id' | 'created_at' | 'thumb_status' | 'thumb_width' | 'thumb_height' | 'has_display' | 'has_poster' | 'preview_needs' | 'preview_too_large'
 >;
 
 /**
@@ -281,18 +282,25 @@ export async function updatePicture(db: Executor, id: number, caption: string, d
 export type ClaimedJob = { id: number; picture_id: number; attempts: number };
 
 /**
- * Takes the oldest job that is due and not held by another worker, and holds it for `leaseSeconds`
- * (a worker that dies lets it go when the lease ends). One statement: FOR UPDATE SKIP LOCKED, so two
- * servers on one PostgreSQL never take the same job; PGlite runs it too.
+ * Takes the next due job not held by another worker, and holds it for `leaseSeconds` (a worker that
+ * dies lets it go when the lease ends). Fair between members: each member's jobs (the one running
+ * included) are numbered oldest first, and the queue takes every member's first, then every
+ * member's second, … so one member's twelve large files wait behind each other, not in front of
+ * everyone else's. FOR UPDATE SKIP LOCKED, so two servers on one PostgreSQL never take the same
+ * job; PGlite runs it too.
  */
 export async function claimJob(db: Executor, leaseSeconds: number): Promise<ClaimedJob | undefined> {
   const result = await sql<ClaimedJob>`
+    with due as (
+      select j.id, row_number() over (partition by p.uploaded_by order by j.id) as turn
+      from picture_jobs j join pictures p on p.id = j.picture_id
+    )
     update picture_jobs set locked_until = now() + make_interval(secs => ${leaseSeconds}), attempts = attempts + 1
     where id = (
-      select id from picture_jobs
-      where run_after <= now() and (locked_until is null or locked_until < now())
-      order by id
-      for update skip locked
+      select picture_jobs.id from picture_jobs join due on due.id = picture_jobs.id
+      where picture_jobs.run_after <= now() and (picture_jobs.locked_until is null or picture_jobs.locked_until < now())
+      order by due.turn, picture_jobs.id
+      for update of picture_jobs skip locked
       limit 1
     )
     returning id, picture_id, attempts`.execute(db);
@@ -314,7 +322,7 @@ export async function retryJob(db: Executor, jobId: number, error: string, delay
 export async function saveDerived(
   db: Executor,
   id: number,
-  derived: { thumb: 'ready' | 'none'; width: number | null; height: number | null; display: boolean; poster: boolean; needs: string | null },
+  derived: { thumb: 'ready' | 'none'; width: number | null; height: number | null; display: boolean; poster: boolean; needs: string | null; tooLarge: boolean },
 ): Promise<boolean> {
   const result = await db
     .updateTable('pictures')
@@ -325,6 +333,7 @@ export async function saveDerived(
       has_display: derived.display,
       has_poster: derived.poster,
       preview_needs: derived.needs,
+      preview_too_large: derived.tooLarge,
     })
     .where('id', '=', id)
     .executeTakeFirst();

@@ -37,6 +37,7 @@ export function toPicture(row: repo.PictureCard): Picture {
     display: row.has_display,
     poster: row.has_poster,
     previewNeeds: row.preview_needs,
+    previewTooLarge: row.preview_too_large,
     uploader: row.uploader,
   };
 }

@@ -27,6 +27,8 @@ export interface PicturesTable {
   has_poster: Generated<boolean>;
   /** The program a preview needs that the server lacked when it tried ('ffmpeg'); null otherwise. */
   preview_needs: Generated<string | null>;
+  /** The picture declares more pixels than its codec's budget: it was never decoded, it has no preview. */
+  preview_too_large: Generated<boolean>;
   /** SHA-256 of the original's bytes (hex): the same bytes are stored once. Null until backfilled. */
   sha256: string | null;
 }

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../deps.ts';
 import { removePictureFiles } from './pictures.files.ts';
-import { deriveFiles } from './pictures.media.ts';
+import { deriveFiles, NO_PREVIEW } from './pictures.media.ts';
 import * as repo from './pictures.repository.ts';
 import { startUp } from './pictures.startup.ts';
 
@@ -40,7 +40,7 @@ export async function runOneJob(deps: AppDeps): Promise<boolean> {
     const message = error instanceof Error ? error.message : String(error);
     if (job.attempts >= MAX_ATTEMPTS) {
       await deps.db.transaction().execute(async (trx) => {
-        await repo.saveDerived(trx, picture.id, { thumb: 'none', width: null, height: null, display: false, poster: false, needs: null });
+        await repo.saveDerived(trx, picture.id, NO_PREVIEW);
         await repo.finishJob(trx, job.id);
       });
     } else {

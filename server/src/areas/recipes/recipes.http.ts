@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 import fastifyMultipart from '@fastify/multipart';
-import { IMAGE_FILE, recipesMessages } from '@site/contracts';
+import { IMAGE_FILE, importMessages, recipesMessages } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { HttpRegistrar } from '../../http/routes.ts';
-import { MediaTooLargeError } from '../../media/index.ts';
+import { MediaTooLargeError, type IncomingFile } from '../../media/index.ts';
 import { userActor } from '../../identity/session-user.ts';
 import { importMany, MAX_IMPORT_FILES, type ImportFile } from './recipes.import.ts';
 
@@ -75,21 +75,35 @@ export async function recipesHttp(routes: HttpRegistrar, deps: AppDeps): Promise
     }
   });
 
-  // Several JSON-LD files and/or .zip archives of them (field `files`), each imported on its own; the answer is the per-file report.
+  // Several JSON-LD files and/or .zip archives (field `files`), each imported on its own; the answer is
+  // the per-file report. Each file streams to a temporary file (never whole in memory), all of them
+  // together at most IMPORT_UPLOAD_MAX_BYTES; past it nothing is imported and the files are removed.
   routes.route('POST /private/recipes/import', async (req, reply, { user }) => {
-    const files: ImportFile[] = [];
+    const received: IncomingFile[] = [];
+    let report;
+    const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', importMessages.uploadTooLarge(IMPORT_UPLOAD_MAX_BYTES / 1024 / 1024));
     try {
-      for await (const part of req.files({ limits: { files: MAX_IMPORT_FILES, fileSize: IMPORT_UPLOAD_MAX_BYTES } })) {
-        files.push({ name: part.filename || `file ${files.length + 1}`, bytes: await part.toBuffer() });
+      const files: ImportFile[] = [];
+      try {
+        let total = 0;
+        for await (const part of req.files({ limits: { files: MAX_IMPORT_FILES, fileSize: IMPORT_UPLOAD_MAX_BYTES } })) {
+          const incoming = await deps.media.receive(part.file, { maxBytes: IMPORT_UPLOAD_MAX_BYTES - total });
+          received.push(incoming);
+          // busboy cuts a file at fileSize and flags it; the import never reads half a file.
+          if (part.file.truncated) throw tooLarge();
+          total += incoming.size;
+          files.push({ name: part.filename || `file ${files.length + 1}`, path: incoming.path, size: incoming.size });
+        }
+      } catch (error) {
+        if (error instanceof MediaTooLargeError || (error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+        if ((error as { code?: string }).code === 'FST_FILES_LIMIT') throw new AppError('BAD_REQUEST', recipesMessages.tooManyFiles(MAX_IMPORT_FILES));
+        throw malformed(error);
       }
-    } catch (error) {
-      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-        throw new AppError('PAYLOAD_TOO_LARGE', `A file is larger than the ${IMPORT_UPLOAD_MAX_BYTES / 1024 / 1024} MB one import takes`);
-      }
-      if ((error as { code?: string }).code === 'FST_FILES_LIMIT') throw new AppError('BAD_REQUEST', recipesMessages.tooManyFiles(MAX_IMPORT_FILES));
-      throw malformed(error);
+      report = await importMany(deps, userActor(user), files);
+    } finally {
+      await Promise.all(received.map((file) => file.discard()));
     }
-    return reply.send({ report: await importMany(deps, userActor(user), files) });
+    return reply.send({ report });
   });
 
   routes.route('GET /private/recipes/:file', async (req, reply) => {

@@ -1,3 +1,5 @@
+import fsp from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
 import { importMessages, jsonLdMessages, RECIPE_LIMITS, recipeInput, recipesMessages, type ImportReportEntry, type RecipeData, type UnitDict } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
@@ -6,6 +8,7 @@ import type { Actor } from '../../identity/session-user.ts';
 import { addressGuard, type NetPolicy } from '../../net/address-guard.ts';
 import { fetchPage, type FetchLimits } from '../../net/fetch-page.ts';
 import { readRecipe } from './recipes.read.ts';
+import { findBySourceUrl } from './recipes.repository.ts';
 import { create, units } from './recipes.service.ts';
 
 /** A recipe read from text, checked against the same schema the editor's saves are. */
@@ -52,7 +55,13 @@ export async function importUrl(
   actor: Actor,
   url: string,
   test: { policy?: Omit<NetPolicy, 'allowPrivate'>; limits?: Partial<FetchLimits> } = {},
-): Promise<{ recipe_id: number; title: string }> {
+  options: { copy?: boolean } = {},
+): Promise<ImportedFromLink> {
+  const source = linkKey(url);
+  if (source !== null && !options.copy) {
+    const existing = await findBySourceUrl(deps.db, source);
+    if (existing) return { recipe_id: existing.id, title: existing.title, alreadyImported: true };
+  }
   const page = await fetchPage(url, {
     guard: linkGuard,
     policy: { ...test.policy, allowPrivate: deps.config.download.allowPrivateHosts },
@@ -69,92 +78,185 @@ export async function importUrl(
     accept: 'text/html,application/xhtml+xml,application/ld+json;q=0.9,*/*;q=0.5',
   });
   const data = recipeOf(await units(deps), page.text, 'page');
-  const { recipe_id } = await create(deps, actor, data);
-  return { recipe_id, title: data.title };
+  const { recipe_id } = await create(deps, actor, data, source === null ? undefined : { url: source });
+  return { recipe_id, title: data.title, alreadyImported: false };
+}
+
+/**
+ * What importing a link did: imported it as a new recipe, or found it imported before (`alreadyImported`:
+ * nothing was fetched or written; the page offers to open that recipe or import again as a copy).
+ */
+export type ImportedFromLink = { recipe_id: number; title: string; alreadyImported: boolean };
+
+/** A link as it is remembered: parsed and without its #fragment (the same page); null if it is not one. */
+function linkKey(url: string): string | null {
+  try {
+    const parsed = new URL(url.trim());
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return null;
+    parsed.hash = '';
+    return parsed.href;
+  } catch {
+    return null;
+  }
 }
 
 /** The most files (zip entries included) one many-at-once import takes. */
 export const MAX_IMPORT_FILES = 500;
 const MAX_ZIP_BYTES = 50 * 1024 * 1024;
 
-export type ImportFile = { name: string; bytes: Buffer; tooLarge?: boolean };
+/**
+ * One uploaded file: its bytes in memory (the command line, tests), or a temporary file the upload was
+ * streamed to (the Recipes page), read only as far as a recipe may be.
+ */
+export type ImportFile = { name: string } & ({ bytes: Buffer } | { path: string; size: number });
 
-const isZip = (file: ImportFile) => file.bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04])) || /\.zip$/i.test(file.name);
+/** A file or zip entry to import: its size, and its bytes when asked for (one at a time). */
+type Pending = { name: string; size: number; read: () => Promise<Buffer> };
+type Item = ImportReportEntry | Pending;
 
-/** The files inside a zip (folders, macOS resource forks and hidden files left out), each read whole up to the import limit. */
-function unzip(file: ImportFile): Promise<ImportFile[]> {
+/** What a zip may hold besides recipes (README.txt, pictures): named in the report, not read. */
+const RECIPE_ENTRY = /\.(?:jsonld|json-ld|json|html?)$/i;
+
+async function headOf(file: ImportFile, length: number): Promise<Buffer> {
+  if ('bytes' in file) return file.bytes.subarray(0, length);
+  const handle = await fsp.open(file.path, 'r');
+  try {
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+const isZip = async (file: ImportFile) => (await headOf(file, 4)).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04])) || /\.zip$/i.test(file.name);
+
+const sizeOf = (file: ImportFile) => ('bytes' in file ? file.bytes.length : file.size);
+
+/** A whole file or entry as a pending item (read when its turn comes, never past the recipe limit). */
+function pendingOf(file: ImportFile): Pending {
+  return {
+    name: file.name,
+    size: sizeOf(file),
+    read: async () => ('bytes' in file ? file.bytes : fsp.readFile(file.path)),
+  };
+}
+
+/** A stream read whole, refusing it past `max` bytes (a zip entry that lies about its size). */
+function collect(stream: Readable, max: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(file.bytes, { lazyEntries: true, strictFileNames: false, validateEntrySizes: true }, (openError, zip) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        stream.destroy();
+        reject(new AppError('BAD_REQUEST', importMessages.tooLarge));
+      } else chunks.push(chunk);
+    });
+    stream.on('error', () => reject(new AppError('BAD_REQUEST', recipesMessages.notZip)));
+    stream.on('end', () => resolve(Buffer.concat(chunks)));
+  });
+}
+
+/**
+ * The entries of a zip (folders, macOS resource forks and hidden files left out), listed without
+ * reading them: each is read when its turn to import comes, so a zip costs one recipe's memory at a
+ * time. Entries that are not recipe files (README.txt, pictures) are named as skipped.
+ */
+function openZip(file: ImportFile): Promise<{ items: Item[]; close: () => void }> {
+  return new Promise((resolve, reject) => {
+    const opened = (openError: Error | null, zip?: yauzl.ZipFile) => {
       if (openError || !zip) return reject(new AppError('BAD_REQUEST', recipesMessages.notZip));
-      const files: ImportFile[] = [];
+      const items: Item[] = [];
       let total = 0;
-      zip.on('error', () => reject(new AppError('BAD_REQUEST', recipesMessages.notZip)));
-      zip.on('end', () => resolve(files));
+      let count = 0;
+      const fail = (error: AppError) => {
+        zip.close();
+        reject(error);
+      };
+      zip.on('error', () => fail(new AppError('BAD_REQUEST', recipesMessages.notZip)));
+      zip.on('end', () => resolve({ items, close: () => zip.close() }));
       zip.on('entry', (entry: yauzl.Entry) => {
         const name = entry.fileName.replaceAll('\\', '/');
         const base = name.split('/').pop() ?? '';
+        const shown = `${file.name}/${name}`;
         if (name.endsWith('/') || name.startsWith('__MACOSX/') || base.startsWith('.')) return zip.readEntry();
-        if (files.length >= MAX_IMPORT_FILES) {
-          zip.close();
-          return reject(new AppError('BAD_REQUEST', recipesMessages.tooManyFiles(MAX_IMPORT_FILES)));
+        if (++count > MAX_IMPORT_FILES) return fail(new AppError('BAD_REQUEST', recipesMessages.tooManyFiles(MAX_IMPORT_FILES)));
+        if (!RECIPE_ENTRY.test(base)) {
+          items.push({ file: shown, ok: false, skipped: true, message: importMessages.skipped });
+          return zip.readEntry();
         }
         total += entry.uncompressedSize;
         if (entry.uncompressedSize > RECIPE_LIMITS.importBytes || total > MAX_ZIP_BYTES) {
           // Too large to be a recipe: reported, not read.
-          files.push({ name: `${file.name}/${name}`, bytes: Buffer.alloc(0), tooLarge: true });
+          items.push({ file: shown, ok: false, message: importMessages.tooLarge });
           return zip.readEntry();
         }
-        zip.openReadStream(entry, (error, stream) => {
-          if (error || !stream) return reject(new AppError('BAD_REQUEST', recipesMessages.notZip));
-          const chunks: Buffer[] = [];
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-          stream.on('error', () => reject(new AppError('BAD_REQUEST', recipesMessages.notZip)));
-          stream.on('end', () => {
-            files.push({ name: `${file.name}/${name}`, bytes: Buffer.concat(chunks) });
-            zip.readEntry();
-          });
+        items.push({
+          name: shown,
+          size: entry.uncompressedSize,
+          read: () =>
+            new Promise<Buffer>((done, refuse) => {
+              zip.openReadStream(entry, (error, stream) => {
+                if (error || !stream) return refuse(new AppError('BAD_REQUEST', recipesMessages.notZip));
+                collect(stream, RECIPE_LIMITS.importBytes).then(done, refuse);
+              });
+            }),
         });
+        zip.readEntry();
       });
       zip.readEntry();
-    });
+    };
+    const options = { lazyEntries: true, autoClose: false, strictFileNames: false, validateEntrySizes: true };
+    if ('bytes' in file) yauzl.fromBuffer(file.bytes, options, opened);
+    else yauzl.open(file.path, options, opened);
   });
 }
 
-
 /**
  * Several JSON-LD files, zips of them, or both: each imported on its own (one that fails does not
- * stop the others), and a report line per file: imported as which recipe, or refused and why.
+ * stop the others), and a report line per file: imported as which recipe, refused and why, or skipped
+ * (a zip's README.txt). Files are read one at a time, never more than a recipe may be.
  */
 export async function importMany(deps: AppDeps, actor: Actor, files: ImportFile[]): Promise<ImportReportEntry[]> {
   if (files.length === 0) throw new AppError('BAD_REQUEST', recipesMessages.noFiles);
-  // Every file is known (zips opened) before anything is written, so a batch over the limit changes nothing.
-  const report: (ImportReportEntry | ImportFile)[] = [];
-  for (const file of files) {
-    if (!isZip(file)) report.push(file);
-    else {
-      try {
-        report.push(...(await unzip(file)));
-      } catch (error) {
-        report.push({ file: file.name, ok: false, message: error instanceof AppError ? error.message : recipesMessages.notZip });
+  // Every file is known (zips listed) before anything is written, so a batch over the limit changes nothing.
+  const items: Item[] = [];
+  const zips: { close: () => void }[] = [];
+  try {
+    for (const file of files) {
+      if (!(await isZip(file))) items.push(pendingOf(file));
+      else {
+        try {
+          const zip = await openZip(file);
+          zips.push(zip);
+          items.push(...zip.items);
+        } catch (error) {
+          items.push({ file: file.name, ok: false, message: error instanceof AppError ? error.message : recipesMessages.notZip });
+        }
       }
     }
-  }
-  if (report.length > MAX_IMPORT_FILES) throw new AppError('BAD_REQUEST', recipesMessages.tooManyFiles(MAX_IMPORT_FILES));
-  const done: ImportReportEntry[] = [];
-  let dict: UnitDict | undefined;
-  for (const item of report) {
-    if (!('bytes' in item)) done.push(item);
-    else if (item.tooLarge || item.bytes.length > RECIPE_LIMITS.importBytes) done.push({ file: item.name, ok: false, message: importMessages.tooLarge });
-    else {
-      try {
-        dict ??= await units(deps);
-        const { recipe_id, title } = await importJsonLd(deps, actor, item.bytes.toString('utf8'), dict);
-        done.push({ file: item.name, ok: true, recipe_id, title });
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        done.push({ file: item.name, ok: false, message: error.message });
+    if (items.length > MAX_IMPORT_FILES) throw new AppError('BAD_REQUEST', recipesMessages.tooManyFiles(MAX_IMPORT_FILES));
+    const done: ImportReportEntry[] = [];
+    let dict: UnitDict | undefined;
+    for (const item of items) {
+      if (!('read' in item)) done.push(item);
+      else if (item.size > RECIPE_LIMITS.importBytes) done.push({ file: item.name, ok: false, message: importMessages.tooLarge });
+      else {
+        try {
+          const text = (await item.read()).toString('utf8');
+          dict ??= await units(deps);
+          const { recipe_id, title } = await importJsonLd(deps, actor, text, dict);
+          done.push({ file: item.name, ok: true, recipe_id, title });
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          done.push({ file: item.name, ok: false, message: error.message });
+        }
       }
     }
+    return done;
+  } finally {
+    for (const zip of zips) zip.close();
   }
-  return done;
 }

@@ -136,4 +136,21 @@ const cleanImportedText: Migration = {
   },
 };
 
-export const recipesMigrations = { '20261123_recipes_tables': tables, '20261124_recipes_import_details': importDetails, '20261124_recipes_clean_text': cleanImportedText };
+/** The link a recipe was imported from, so importing the same page again can say it is already there. */
+const sourceUrl: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema.alterTable('recipes').addColumn('source_url', 'text').execute();
+    await db.schema.createIndex('recipes_source_url').on('recipes').column('source_url').execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.dropIndex('recipes_source_url').execute();
+    await db.schema.alterTable('recipes').dropColumn('source_url').execute();
+  },
+};
+
+export const recipesMigrations = {
+  '20261123_recipes_tables': tables,
+  '20261124_recipes_import_details': importDetails,
+  '20261124_recipes_clean_text': cleanImportedText,
+  '20261126_recipes_source_url': sourceUrl,
+};

@@ -51,12 +51,40 @@ export const looksLikeHtml = (text: string) => /^\s*(?:\uFEFF)?\s*<(?!!\[CDATA\[
 /** Every HTML entity, not only the few the contracts' fallback knows ('&deg;', '&eacute;', '&frac12;'). */
 export const decodeEntities = (text: string) => decodeHTML(text);
 
+/**
+ * Whether JSON text stops before its last bracket (or string) closes: a file cut short (a download or
+ * a zip that broke off). Brackets inside strings do not count.
+ */
+export function endsOpen(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+  }
+  return inString || depth > 0;
+}
+
 /** A JSON-LD file or an HTML page holding one, as a recipe to save (or the reason it does not import). */
 export function readRecipe(text: string, dict: UnitDict): ImportResult & { fromHtml?: boolean } {
   if (looksLikeHtml(text)) {
     const blocks = jsonLdOfHtml(text);
     const result = recipeFromDocument(blocks, dict, { decode: decodeEntities });
     return { ...result, fromHtml: true };
+  }
+  // A file cut short is not repaired: closing its brackets would save half a recipe, or refuse it for
+  // a missing name when what is wrong is the file.
+  if (endsOpen(text)) {
+    try {
+      JSON.parse(text);
+    } catch (error) {
+      return { ok: false, message: jsonLdMessages.notJson((error as Error).message) };
+    }
   }
   const parsed = parseJsonLd(text);
   if (!parsed.ok) return parsed;

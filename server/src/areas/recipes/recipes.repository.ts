@@ -71,6 +71,15 @@ export function insertRecipe(db: Executor, data: RecipeData, createdBy: number |
     .executeTakeFirstOrThrow();
 }
 
+export async function setSourceUrl(db: Executor, id: number, url: string): Promise<void> {
+  await db.updateTable('recipes').set({ source_url: url }).where('id', '=', id).execute();
+}
+
+/** The first recipe imported from this link, if any. */
+export function findBySourceUrl(db: Executor, url: string) {
+  return db.selectFrom('recipes').select(['id', 'title']).where('source_url', '=', url).orderBy('id').executeTakeFirst();
+}
+
 export function updateRecipeRow(db: Executor, id: number, data: RecipeData) {
   return db
     .updateTable('recipes')

@@ -31,7 +31,7 @@ export const recipesRouter = router({
     .mutation(({ ctx, input }) => importJsonLd(ctx.deps, userActor(ctx.user), input.json)),
   importUrl: procedure('recipes.importUrl')
     .input(importUrlInput)
-    .mutation(({ ctx, input }) => importUrl(ctx.deps, userActor(ctx.user), input.url)),
+    .mutation(({ ctx, input }) => importUrl(ctx.deps, userActor(ctx.user), input.url, {}, { copy: input.copy ?? false })),
   exportJsonLd: procedure('recipes.exportJsonLd')
     .input(recipeIdInput)
     .query(({ ctx, input }) => recipes.exportJsonLd(ctx.deps, input.recipeId)),

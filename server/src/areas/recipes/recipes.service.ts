@@ -87,11 +87,12 @@ async function checkUnits(db: Executor, data: RecipeData): Promise<void> {
   }
 }
 
-export async function create(deps: AppDeps, actor: Actor, data: RecipeData): Promise<{ recipe_id: number }> {
+export async function create(deps: AppDeps, actor: Actor, data: RecipeData, source?: { url: string }): Promise<{ recipe_id: number }> {
   return deps.db.transaction().execute(async (trx) => {
     await checkUnits(trx, data);
     const { id } = await repo.insertRecipe(trx, data, actor.kind === 'user' ? actor.user.id : null);
     await repo.insertSteps(trx, id, data.steps);
+    if (source) await repo.setSourceUrl(trx, id, source.url);
     return { recipe_id: id };
   });
 }

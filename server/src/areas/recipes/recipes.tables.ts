@@ -15,6 +15,8 @@ export interface RecipesTable {
   uploaded_date: Generated<string>;
   created_by: number | null;
   updated_at: Generated<Date>;
+  /** The page's link when the recipe was imported from one (without its #fragment); else null. */
+  source_url: string | null;
 }
 
 export interface RecipeStepsTable {

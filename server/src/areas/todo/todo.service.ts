@@ -2,7 +2,7 @@ import { compareTodo, todoMessages, type AddTodoInput, type TodoTask, type TodoU
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { SessionUser } from '../../identity/session-user.ts';
-import { applyOnce } from '../../db/client-changes.ts';
+import { applyOnce } from '../../client-changes/client-changes.ts';
 import * as repo from './todo.repository.ts';
 
 /** The member's own tasks, Abandoned ones included (the page hides them), in the spec's order. */

@@ -365,6 +365,9 @@ export class YtdlService {
     if (/private video|video unavailable|has been removed|no longer available|members-only|sign in to confirm|is not available|account .* terminated/i.test(stderr)) {
       return new AppError('BAD_REQUEST', ytdlMessages.unavailable);
     }
+    if (/Temporary failure in name resolution|Network is unreachable|No address associated with hostname/i.test(stderr)) {
+      return new AppError('SERVICE_UNAVAILABLE', ytdlMessages.noInternet);
+    }
     if (/HTTP Error [45]\d\d|Unable to download|urlopen error|Connection refused|timed out|Name or service not known|Tunnel connection failed|Connection reset/i.test(stderr)) {
       return new AppError('BAD_REQUEST', ytdlMessages.unreachable);
     }

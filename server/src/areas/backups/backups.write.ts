@@ -3,21 +3,13 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import type { Config } from '../config.ts';
-import {
-  BackupError,
-  createArchive,
-  digestEntry,
-  MANIFEST,
-  readArchive,
-  readSmallEntry,
-  unreadable,
-  type ArchiveEntry,
-  type ManifestEntry,
-} from './backup-archive.ts';
-import { createDb, dbTargetFromConfig, type DbHandle } from './database.ts';
+import type { Config } from '../../config.ts';
+import { BackupError, createArchive, MANIFEST, STOPPED } from './backups.archive.ts';
+import { createDb, dbTargetFromConfig, type DbHandle } from '../../db/database.ts';
+import { defaultKeyFile, sign, SIGNATURE, signingKey } from './backups.key.ts';
+import { verifyArchive, type BackupManifest, type LeftOut } from './backups.verify.ts';
 
-export { BackupError } from './backup-archive.ts';
+export { BackupError } from './backups.archive.ts';
 
 /**
  * One archive (.tar.gz) of the site, written in one streaming pass:
@@ -27,36 +19,36 @@ export { BackupError } from './backup-archive.ts';
  *                       its lock and socket, temporary downloads, MEDIA_DIR, the 5eTools copy or
  *                       BACKUP_DIR when they lie inside it);
  *   media/<path>        every file under MEDIA_DIR, wherever it is (not uploads still arriving);
- *   manifest.json       last: the migrations the data was made under, the tables, what was left out
- *                       on purpose and how to get it back, and each entry's size and SHA-256.
+ *   manifest.json       the migrations the data was made under, the tables, what was left out
+ *                       on purpose and how to get it back, and each entry's size and SHA-256;
+ *   manifest.sig        last: the manifest's HMAC-SHA256 with the site's backup key (backups.key.ts).
  * The archive is written to FILE.partial, synced, verified against its manifest and only then
  * renamed to FILE; a failure removes the partial file. Restoring needs an empty database and empty
  * data and media folders: it verifies the archive, unpacks the files, migrates the database, loads
  * every table in foreign-key order with the same ids and moves the id sequences past them.
  * Archives of format 1 (before the manifest of sums) still restore.
  */
-export type LeftOut = { path: string; what: string; restore: string };
-export type BackupManifest = {
-  format: 2;
-  createdAt: string;
-  migrations: string[];
-  tables: string[];
-  /** Where the files came from (data/ and media/ entries go back to the restoring site's folders). */
-  folders: { data: string; media: string };
-  leftOut: LeftOut[];
-  entries: ManifestEntry[];
-};
-export type LegacyManifest = { format: 1; createdAt: string; migrations: string[]; tables: string[] };
+/**
+ * The folders a site keeps its files in, the ones a backup must not take, and the key its archives
+ * are signed with (BACKUP_KEY_FILE; DATA_DIR/backup.key when not given), never in an archive.
+ */
+export type BackupFolders = { dataDir: string; mediaDir: string; fivetoolsDir: string; backupDir: string | null; keyFile?: string };
 
-/** The folders a site keeps its files in, and the ones a backup must not take. */
-export type BackupFolders = { dataDir: string; mediaDir: string; fivetoolsDir: string; backupDir: string | null };
-
-export const foldersOf = (config: Pick<Config, 'dataDir' | 'mediaDir' | 'fivetoolsDir'> & { backup?: { dir: string | null } }): BackupFolders => ({
+export const foldersOf = (
+  config: Pick<Config, 'dataDir' | 'mediaDir' | 'fivetoolsDir'> & { backup?: { dir: string | null }; backupKeyFile?: string },
+): BackupFolders => ({
   dataDir: config.dataDir,
   mediaDir: config.mediaDir,
   fivetoolsDir: config.fivetoolsDir,
   backupDir: config.backup?.dir ?? null,
+  keyFile: config.backupKeyFile ?? defaultKeyFile(config.dataDir),
 });
+
+/** The file a site's backup key is in. */
+export const keyFileOf = (folders: BackupFolders | string): string => {
+  const f = asFolders(folders);
+  return path.resolve(f.keyFile ?? defaultKeyFile(f.dataDir));
+};
 
 /** A data folder alone (media and the 5eTools copy at their default places inside it). */
 export const asFolders = (folders: BackupFolders | string): BackupFolders =>
@@ -112,6 +104,7 @@ function skipRule(folders: BackupFolders, also: string[]): (absolute: string) =>
       path.join(folders.dataDir, 'control.sock'),
       path.join(folders.dataDir, 'tmp'),
       path.join(folders.mediaDir, '.tmp'),
+      keyFileOf(folders),
       folders.fivetoolsDir,
       ...(folders.backupDir ? [folders.backupDir] : []),
       ...also,
@@ -172,7 +165,7 @@ function leftOut(folders: BackupFolders): LeftOut[] {
 }
 
 /** Reads every table in one repeatable-read snapshot, a row per line, a cursor page at a time. */
-async function dumpTables(db: AnyDb, stage: string): Promise<{ tables: string[]; migrations: string[] }> {
+async function dumpTables(db: AnyDb, stage: string, signal: AbortSignal | undefined): Promise<{ tables: string[]; migrations: string[] }> {
   return db
     .transaction()
     .setIsolationLevel('repeatable read')
@@ -186,6 +179,7 @@ async function dumpTables(db: AnyDb, stage: string): Promise<{ tables: string[];
         });
         await sql`declare backup_rows no scroll cursor for select row_to_json(t)::text as line from ${sql.table(table)} t`.execute(trx);
         for (;;) {
+          if (signal?.aborted) throw new BackupError(STOPPED);
           const page = await sql<{ line: string }>`fetch forward 500 from backup_rows`.execute(trx);
           if (page.rows.length === 0) break;
           if (!out.write(`${page.rows.map((r) => r.line).join('\n')}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
@@ -209,6 +203,17 @@ async function syncFolder(dir: string): Promise<void> {
 
 export type BackupResult = { manifest: BackupManifest; file: string; size: number };
 
+/** What the command prints about a backup (the server's, over the control socket, or its own). */
+export type BackupSummary = { file: string; size: number; tables: number; files: number; createdAt: string };
+
+export const summarize = (result: BackupResult): BackupSummary => ({
+  file: result.file,
+  size: result.size,
+  tables: result.manifest.tables.length,
+  files: result.manifest.entries.filter((e) => !e.name.startsWith('db/')).length,
+  createdAt: result.manifest.createdAt,
+});
+
 let running = false;
 
 /** Whether this process is writing a backup now. */
@@ -216,8 +221,10 @@ export const backupRunning = () => running;
 
 /**
  * Writes the archive of an open database and the site's folders to `file`: to FILE.partial first,
- * synced and verified, then renamed. `signal` stops it between two files (the server stopping). One backup at a time in a process (the control socket and the
- * scheduler share this); on any failure the partial file is removed and nothing has FILE's name.
+ * signed, synced and verified, then renamed. `signal` (the server stopping) stops it at once: between
+ * two pages of rows, two chunks of a file or two entries of the check. One backup at a time in a
+ * process (the control socket and the scheduler share this); on any failure the partial file is
+ * removed and nothing has FILE's name. The first backup makes the site's key (backups.key.ts).
  */
 export async function backupTo(db: AnyDb, folders: BackupFolders | string, file: string, signal?: AbortSignal): Promise<BackupResult> {
   if (running) throw new BackupBusyError('A backup is already running; try again when it is done');
@@ -229,14 +236,15 @@ export async function backupTo(db: AnyDb, folders: BackupFolders | string, file:
   let archive: Awaited<ReturnType<typeof createArchive>> | undefined;
   try {
     await fsp.mkdir(path.dirname(target), { recursive: true });
-    const { tables, migrations: applied } = await dumpTables(db, stage);
+    const key = await signingKey(keyFileOf(f));
+    const { tables, migrations: applied } = await dumpTables(db, stage, signal);
     archive = await createArchive(partial);
-    for (const table of tables) await archive.addFile(`db/${table}.ndjson`, path.join(stage, `${table}.ndjson`));
+    for (const table of tables) await archive.addFile(`db/${table}.ndjson`, path.join(stage, `${table}.ndjson`), signal);
     await fsp.rm(stage, { recursive: true, force: true });
     for await (const { name, source } of siteFiles(f, [target, partial])) {
-      if (signal?.aborted) throw new BackupError('The server stopped before the backup finished');
+      if (signal?.aborted) throw new BackupError(STOPPED);
       try {
-        await archive.addFile(name, source);
+        await archive.addFile(name, source, signal);
       } catch (error) {
         // Deleted since the folder was listed (a picture removed meanwhile): it is not part of the site.
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
@@ -251,10 +259,12 @@ export async function backupTo(db: AnyDb, folders: BackupFolders | string, file:
       leftOut: leftOut(f),
       entries: [...archive.entries],
     };
-    await archive.addBuffer(MANIFEST, Buffer.from(JSON.stringify(manifest, null, 1)));
+    const manifestBytes = Buffer.from(JSON.stringify(manifest, null, 1));
+    await archive.addBuffer(MANIFEST, manifestBytes);
+    await archive.addBuffer(SIGNATURE, sign(manifestBytes, key));
     await archive.finish();
     archive = undefined;
-    await verifyArchive(partial);
+    await verifyArchive(partial, { keyFile: key.file, key, unsigned: false }, signal);
     await fsp.rename(partial, target);
     await syncFolder(path.dirname(target));
     return { manifest, file: target, size: (await fsp.stat(target)).size };
@@ -266,70 +276,6 @@ export async function backupTo(db: AnyDb, folders: BackupFolders | string, file:
     await fsp.rm(stage, { recursive: true, force: true });
     running = false;
   }
-}
-
-const isManifest = (value: unknown): value is BackupManifest | LegacyManifest =>
-  typeof value === 'object' && value !== null && ((value as { format?: unknown }).format === 1 || (value as { format?: unknown }).format === 2);
-
-export async function parseManifest(entry: ArchiveEntry, file: string): Promise<BackupManifest | LegacyManifest> {
-  let value: unknown;
-  try {
-    value = JSON.parse((await readSmallEntry(entry)).toString('utf8'));
-  } catch {
-    throw new BackupError(`${file}: its manifest is not readable JSON`);
-  }
-  if (!isManifest(value)) throw new BackupError(`${file}: its manifest is of an unknown format`);
-  return value;
-}
-
-export type VerifyResult = { manifest: BackupManifest; entries: number; bytes: number; size: number };
-
-const FORMAT_1 = 'was made by an older version of the site (format 1) and has no checksums to verify against; it still restores';
-
-/**
- * Reads the whole archive and checks every entry against the manifest: the same entries in the same
- * order, each of the listed size and SHA-256. Throws a BackupError naming what differs.
- */
-export async function verifyArchive(file: string): Promise<VerifyResult> {
-  const seen: ManifestEntry[] = [];
-  let manifest: BackupManifest | undefined;
-  try {
-    for await (const entry of readArchive(file)) {
-      if (manifest) throw new BackupError(`${file}: an entry (${entry.name}) follows the manifest, which must be last`);
-      if (entry.name === MANIFEST) {
-        const read = await parseManifest(entry, file);
-        if (read.format === 1) throw new BackupError(`${file} ${FORMAT_1}`);
-        manifest = read;
-        continue;
-      }
-      seen.push(await digestEntry(entry));
-    }
-  } catch (error) {
-    throw unreadable(file, error);
-  }
-  if (!manifest) throw new BackupError(`${file} has no manifest: it was cut short or is not a backup of this site`);
-  const problems = compareEntries(manifest.entries, seen);
-  if (problems.length > 0) {
-    const shown = problems.slice(0, 5).join('; ');
-    throw new BackupError(`${file} does not match its manifest: ${shown}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ''}`);
-  }
-  return { manifest, entries: seen.length, bytes: seen.reduce((n, e) => n + e.size, 0), size: (await fsp.stat(file)).size };
-}
-
-function compareEntries(expected: ManifestEntry[], seen: ManifestEntry[]): string[] {
-  const problems: string[] = [];
-  const listed = new Map(expected.map((e) => [e.name, e]));
-  const found = new Set<string>();
-  for (const entry of seen) {
-    const want = listed.get(entry.name);
-    if (!want) problems.push(`${entry.name} is not in the manifest`);
-    else if (found.has(entry.name)) problems.push(`${entry.name} appears twice`);
-    else if (want.size !== entry.size) problems.push(`${entry.name} is ${entry.size} bytes, the manifest says ${want.size}`);
-    else if (want.sha256 !== entry.sha256) problems.push(`${entry.name} has a different SHA-256 than the manifest`);
-    found.add(entry.name);
-  }
-  for (const name of listed.keys()) if (!found.has(name)) problems.push(`${name} is missing`);
-  return problems;
 }
 
 /** Opens the configured database for a backup or restore (PGlite: only when no server holds it). */

@@ -66,9 +66,13 @@ class ReadBuffers {
   }
 }
 
-async function* readChunks(handle: fsp.FileHandle, size: number, buffers: ReadBuffers): AsyncGenerator<Buffer> {
+/** What stops a backup: the server stopping. Checked at every chunk, so a large file does not hold up the shutdown. */
+export const STOPPED = 'The server stopped before the backup finished';
+
+async function* readChunks(handle: fsp.FileHandle, size: number, buffers: ReadBuffers, signal: AbortSignal | undefined): AsyncGenerator<Buffer> {
   // A file that grows meanwhile (a log) is cut at the size it had; one that shrinks fails the entry.
   for (let position = 0; position < size; ) {
+    if (signal?.aborted) throw new BackupError(STOPPED);
     const buffer = await buffers.take();
     const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, size - position), position);
     if (bytesRead === 0) {
@@ -81,8 +85,8 @@ async function* readChunks(handle: fsp.FileHandle, size: number, buffers: ReadBu
 }
 
 export type ArchiveWriter = {
-  /** Adds a file from the disk under `name`, read once (hashed while it streams). */
-  addFile(name: string, source: string): Promise<void>;
+  /** Adds a file from the disk under `name`, read once (hashed while it streams); `signal` stops it between two chunks. */
+  addFile(name: string, source: string, signal?: AbortSignal): Promise<void>;
   /** Adds a small entry from memory. */
   addBuffer(name: string, data: Buffer): Promise<void>;
   /** The entries written so far (name, size, SHA-256), in order. */
@@ -131,7 +135,13 @@ export async function createArchive(file: string): Promise<ArchiveWriter> {
     const done = new Promise<void>((resolve, reject) => (settle = (error) => (error ? reject(error) : resolve())));
     done.catch(() => {});
     const entry = pack.entry({ name, size, mtime, mode: 0o644, type: 'file' }, (error) => settle(error));
-    const copied = await writeChunks(entry, chunks, hash, failure);
+    let copied: number;
+    try {
+      copied = await writeChunks(entry, chunks, hash, failure);
+    } catch (error) {
+      entry.destroy();
+      throw error;
+    }
     if (copied !== size) {
       entry.destroy();
       throw new BackupError(`${name} changed while it was being backed up (${size} bytes expected, ${copied} read): run the backup again`);
@@ -143,12 +153,12 @@ export async function createArchive(file: string): Promise<ArchiveWriter> {
 
   return {
     entries,
-    async addFile(name, source) {
+    async addFile(name, source, signal) {
       // Opened before its entry starts: a file removed meanwhile fails here, with the archive intact.
       const handle = await fsp.open(source, 'r');
       try {
         const stat = await handle.stat();
-        await addEntry(name, stat.size, stat.mtime, readChunks(handle, stat.size, buffers));
+        await addEntry(name, stat.size, stat.mtime, readChunks(handle, stat.size, buffers, signal));
       } finally {
         await handle.close();
       }
@@ -213,11 +223,12 @@ export function unreadable(file: string, error: unknown): Error {
   return new BackupError(`${file} is damaged or not a .tar.gz backup (${message})`);
 }
 
-/** Reads an entry's bytes fully, hashing them. */
-export async function digestEntry(entry: ArchiveEntry): Promise<ManifestEntry> {
+/** Reads an entry's bytes fully, hashing them; `signal` stops it between two chunks. */
+export async function digestEntry(entry: ArchiveEntry, signal?: AbortSignal): Promise<ManifestEntry> {
   const hash = createHash('sha256');
   let size = 0;
   for await (const chunk of entry.stream) {
+    if (signal?.aborted) throw new BackupError(STOPPED);
     hash.update(chunk);
     size += chunk.length;
   }

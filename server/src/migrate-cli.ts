@@ -1,6 +1,6 @@
-import { loadConfig } from '../config.ts';
-import { createDb, dbTargetFromConfig } from './database.ts';
-import { migrateToLatest } from './migrate.ts';
+import { loadConfig } from './config.ts';
+import { createDb, dbTargetFromConfig } from './db/database.ts';
+import { migrateToLatest } from './migrations.ts';
 
 const config = loadConfig();
 const handle = await createDb(dbTargetFromConfig(config));

@@ -6,40 +6,39 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { pipeline } from 'node:stream/promises';
 import { sql } from 'kysely';
-import { BackupError, MANIFEST, readArchive, safeRelative, type ArchiveEntry } from './backup-archive.ts';
-import {
-  asFolders,
-  loadOrder,
-  parseManifest,
-  siteFiles,
-  tableNames,
-  verifyArchive,
-  type AnyDb,
-  type BackupFolders,
-  type BackupManifest,
-  type LegacyManifest,
-} from './backup.ts';
-import { createDb } from './database.ts';
-import { migrateToLatest } from './migrate.ts';
-import { migrations } from './migrations/index.ts';
+import { BackupError, MANIFEST, readArchive, readSmallEntry, type ArchiveEntry } from './backups.archive.ts';
+import { trustOf } from './backups.key.ts';
+import { parseManifest, PATH_MAX, placeOf, verifyArchive, type BackupManifest, type LegacyManifest } from './backups.verify.ts';
+import { asFolders, keyFileOf, loadOrder, siteFiles, tableNames, type AnyDb, type BackupFolders } from './backups.write.ts';
+import { createDb } from '../../db/database.ts';
+import { migrateToLatest, migrations } from '../../migrations.ts';
 
 /**
- * Restoring an archive (backup.ts describes it) into an empty database and empty data and media
+ * Restoring an archive (backups.write.ts describes it) into an empty database and empty data and media
  * folders: the archive is verified in full first, then read again, each file written to its folder
  * and hashed again on the way; then the database is migrated and every table loaded in foreign-key
- * order with the same ids. On failure the files it wrote are removed (the database load is one
- * transaction). Archives of format 1 (before the manifest of sums) still restore.
+ * order with the same ids. Whatever fails, the files and folders it made are removed (the database
+ * load is one transaction), so the same restore can run again. An archive must be signed with the
+ * site's key (backups.key.ts) unless the owner vouches for it (`unsigned`: archives made before
+ * backups were signed, those of format 1 before the manifest of sums, or a key that was lost).
  */
-/** The manifest of an archive: verified in full (format 2), or read from its start (format 1). */
-async function readManifest(file: string): Promise<BackupManifest | LegacyManifest> {
+export type RestoreOptions = { unsigned?: boolean };
+
+/** The manifest of an archive: verified in full (format 2), or read from its start (format 1, only when vouched for). */
+async function readManifest(file: string, folders: BackupFolders, options: RestoreOptions): Promise<BackupManifest | LegacyManifest> {
   for await (const entry of readArchive(file)) {
     if (entry.name === MANIFEST) {
-      const manifest = await parseManifest(entry, file);
-      if (manifest.format === 1) return manifest;
+      const manifest = parseManifest(await readSmallEntry(entry), file);
+      if (manifest.format === 1) {
+        if (!options.unsigned) {
+          throw new BackupError(`${file} was made by an older version of the site (format 1), without checksums or a signature: restore it only if you trust the file, with --unsigned`);
+        }
+        return manifest;
+      }
     }
     break;
   }
-  return (await verifyArchive(file)).manifest;
+  return (await verifyArchive(file, await trustOf(keyFileOf(folders), options.unsigned))).manifest;
 }
 
 const tableText = async (db: AnyDb, table: string) =>
@@ -83,22 +82,40 @@ async function isEmptyDatabase(db: AnyDb, seeded: Map<string, string>): Promise<
   return true;
 }
 
-/** Where an entry goes when restoring: a staged table, a file of a folder, or nowhere. */
-function destination(entry: ArchiveEntry, format: 1 | 2, folders: BackupFolders, stage: string): string | null {
-  if (entry.name === MANIFEST || entry.type === 'directory') return null;
-  const name = safeRelative(entry.name);
-  const [root = '', ...rest] = name.split('/');
-  const rel = rest.join('/');
-  if (format === 2) {
-    if (root === 'db' && rest.length === 1 && rel.endsWith('.ndjson')) return path.join(stage, rel);
-    if (root === 'data' && rel) return path.join(folders.dataDir, rel);
-    if (root === 'media' && rel) return path.join(folders.mediaDir, rel);
-  } else {
-    if (root === 'db' && rest.length === 1 && rel.endsWith('.json')) return path.join(stage, rel.replace(/\.json$/, '.ndjson'));
-    if (root === 'files' && rel) return path.join(folders.dataDir, rel);
-  }
-  throw new BackupError(`The archive holds an entry this version does not know: ${entry.name}`);
+/** Where an entry goes when restoring: a staged table, a file of a folder, or nowhere (placeOf refuses what cannot be restored). */
+function destination(entry: Pick<ArchiveEntry, 'name' | 'type'>, format: 1 | 2, folders: BackupFolders, stage: string): string | null {
+  const place = placeOf(entry, format);
+  if (!place) return null;
+  const target = path.join(place.root === 'db' ? stage : place.root === 'data' ? folders.dataDir : folders.mediaDir, place.rel);
+  if (Buffer.byteLength(target) >= PATH_MAX) throw new BackupError(`${entry.name} would be restored to a path too long for the file system: choose a shorter DATA_DIR or MEDIA_DIR`);
+  return target;
 }
+
+/** What a restore made on the disk, removed again when it fails: its files, and the folders it created (with all in them). */
+class Made {
+  private readonly files: string[] = [];
+  private readonly folders: string[] = [];
+
+  async folder(dir: string): Promise<void> {
+    const first = await fsp.mkdir(dir, { recursive: true });
+    if (first) this.folders.push(first);
+  }
+
+  file(target: string): void {
+    this.files.push(target);
+  }
+
+  /** Removes everything, carrying on past what cannot be removed; returns what is left. */
+  async remove(): Promise<string[]> {
+    const left: string[] = [];
+    for (const target of [...this.files.reverse(), ...this.folders.reverse()]) {
+      await fsp.rm(target, { recursive: true, force: true }).catch(() => left.push(target));
+    }
+    return left;
+  }
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0];
 
 /** Inserts a staged table's rows in batches (format 1 holds one JSON array, format 2 a row per line). */
 async function loadTable(db: AnyDb, table: string, staged: string, format: 1 | 2): Promise<void> {
@@ -124,9 +141,9 @@ async function loadTable(db: AnyDb, table: string, staged: string, format: 1 | 2
 }
 
 /** Restores an archive into an empty database and empty data and media folders. */
-export async function restoreFrom(db: AnyDb, folders: BackupFolders | string, file: string): Promise<BackupManifest | LegacyManifest> {
+export async function restoreFrom(db: AnyDb, folders: BackupFolders | string, file: string, options: RestoreOptions = {}): Promise<BackupManifest | LegacyManifest> {
   const f = asFolders(folders);
-  const manifest = await readManifest(file);
+  const manifest = await readManifest(file, f, options);
   const unknown = manifest.migrations.filter((m) => !Object.hasOwn(migrations, m));
   if (unknown.length > 0) {
     throw new BackupError(`The backup was made by a newer version of the site (migrations ${unknown.join(', ')}): update the code first`);
@@ -138,13 +155,15 @@ export async function restoreFrom(db: AnyDb, folders: BackupFolders | string, fi
   }
   const listed = manifest.format === 2 ? new Map(manifest.entries.map((e) => [e.name, e])) : null;
   const stage = await fsp.mkdtemp(path.join(os.tmpdir(), 'site-restore-'));
-  const written: string[] = [];
+  // Every place is known before anything is written: a name the file system refuses stops nothing half-way.
+  if (manifest.format === 2) for (const entry of manifest.entries) destination({ name: entry.name, type: 'file' }, 2, f, stage);
+  const made = new Made();
   try {
     for await (const entry of readArchive(file)) {
       const target = destination(entry, manifest.format, f, stage);
       if (!target) continue;
-      await fsp.mkdir(path.dirname(target), { recursive: true });
-      written.push(target);
+      await made.folder(path.dirname(target));
+      made.file(target);
       // Hashed again as it is written: the archive must not have changed since it was verified.
       const hash = createHash('sha256');
       await pipeline(
@@ -177,8 +196,10 @@ export async function restoreFrom(db: AnyDb, folders: BackupFolders | string, fi
     });
     return manifest;
   } catch (error) {
-    for (const target of written.reverse()) await fsp.rm(target, { force: true });
-    throw error;
+    const left = await made.remove();
+    const cleaned = left.length === 0 ? 'the files it wrote are removed' : `remove what it could not: ${left.join(', ')}`;
+    if (error instanceof BackupError && left.length === 0) throw error;
+    throw new BackupError(`The restore failed (${messageOf(error)}); nothing was restored: ${cleaned}`, { cause: error });
   } finally {
     await fsp.rm(stage, { recursive: true, force: true });
   }

@@ -1,0 +1,84 @@
+import { useState, type FormEvent } from 'react';
+import { CopyButton } from '../../components/CopyButton.tsx';
+import { DataTable } from '../../components/DataTable.tsx';
+import { ErrorBubble } from '../../components/ErrorBubble.tsx';
+import { Loaded } from '../../components/Loaded.tsx';
+import { TextInput } from '../../components/TextInput.tsx';
+import { trpc } from '../../lib/trpc.ts';
+
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : 'Never');
+
+/** Personal API tokens for scripts and home automation: made with a label (shown once), listed, revoked. */
+export function ApiTokensCard() {
+  const tokens = trpc.auth.tokens.useQuery();
+  const utils = trpc.useUtils();
+  const [label, setLabel] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const create = trpc.auth.createToken.useMutation({
+    onMutate: () => setError(null),
+    onSuccess: () => {
+      setLabel('');
+      void utils.auth.tokens.invalidate();
+    },
+    onError: (e) => setError(e.message),
+  });
+  const revoke = trpc.auth.revokeToken.useMutation({
+    onMutate: () => setError(null),
+    onSuccess: () => void utils.auth.tokens.invalidate(),
+    onError: (e) => setError(e.message),
+  });
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate({ label });
+  };
+  return (
+    <section className="card" aria-labelledby="tokens-title">
+      <h2 id="tokens-title">Personal API tokens</h2>
+      <p>
+        For scripts and home automation: send a token as the header <code>Authorization: Bearer TOKEN</code> to /trpc and /api. It acts with
+        your level, and can never change your password or make tokens.
+      </p>
+      <form onSubmit={onSubmit} aria-label="New token" noValidate>
+        <TextInput label="Label" name="tokenLabel" autoComplete="off" value={label} onValueChange={setLabel} />
+        <button type="submit" className="button" disabled={create.isPending}>
+          Create token
+        </button>
+      </form>
+      <ErrorBubble message={error} />
+      {create.data && (
+        <div className="confirm-box" role="status" aria-label="New token">
+          <p>
+            The token for <strong>{create.data.label}</strong>. Copy it now: it is shown only this once.
+          </p>
+          <CopyButton label="Token" text={create.data.token} alert="Token copied" />
+        </div>
+      )}
+      <Loaded query={tokens} what="the tokens" loading="Loading tokens...">
+        {(list) =>
+          list.length === 0 ? (
+            <p>No tokens yet.</p>
+          ) : (
+            <DataTable
+              rows={list}
+              rowKey={(t) => t.id}
+              columns={[
+                { label: 'Label', cell: (t) => t.label },
+                { label: 'Created', cell: (t) => when(t.createdAt) },
+                { label: 'Last use', cell: (t) => when(t.lastUsedAt) },
+                {
+                  label: 'Revoke',
+                  hideLabel: true,
+                  cell: (t) => (
+                    <button type="button" className="button" aria-label={`Revoke ${t.label}`} onClick={() => revoke.mutate({ id: t.id })}>
+                      Revoke
+                    </button>
+                  ),
+                },
+              ]}
+            />
+          )
+        }
+      </Loaded>
+    </section>
+  );
+}

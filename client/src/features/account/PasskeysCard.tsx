@@ -1,0 +1,93 @@
+import { useState, type FormEvent } from 'react';
+import { DataTable } from '../../components/DataTable.tsx';
+import { ErrorBubble } from '../../components/ErrorBubble.tsx';
+import { Loaded } from '../../components/Loaded.tsx';
+import { TextInput } from '../../components/TextInput.tsx';
+import { trpc } from '../../lib/trpc.ts';
+import { createPasskey, deviceName, passkeyErrorMessage } from './passkeys.ts';
+
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : 'Never');
+
+/** Passkeys: sign in with this device's lock (fingerprint, face, PIN) instead of the password; added with a name, listed, removed. */
+export function PasskeysCard() {
+  const passkeys = trpc.auth.passkeys.useQuery();
+  const utils = trpc.useUtils();
+  const [name, setName] = useState(() => deviceName(typeof navigator === 'undefined' ? '' : navigator.userAgent));
+  const [error, setError] = useState<string | null>(null);
+  const [added, setAdded] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const options = trpc.auth.passkeyRegistrationOptions.useMutation();
+  const add = trpc.auth.addPasskey.useMutation();
+  const remove = trpc.auth.removePasskey.useMutation({
+    onMutate: () => setError(null),
+    onSuccess: () => void utils.auth.passkeys.invalidate(),
+    onError: (e) => setError(e.message),
+  });
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    setAdded(null);
+    if (name.trim() === '') {
+      setError('Give the passkey a name');
+      return;
+    }
+    setBusy(true);
+    try {
+      const optionsJSON = await options.mutateAsync();
+      const response = await createPasskey(optionsJSON);
+      const row = await add.mutateAsync({ name, response });
+      setAdded(row.name);
+      void utils.auth.passkeys.invalidate();
+    } catch (e) {
+      setError(passkeyErrorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="card" aria-labelledby="passkeys-title">
+      <h2 id="passkeys-title">Passkeys</h2>
+      <p>A passkey signs you in with this device&apos;s screen lock (fingerprint, face or PIN) instead of your password.</p>
+      <form onSubmit={(e) => void onSubmit(e)} aria-label="New passkey" noValidate>
+        <TextInput label="Passkey name" name="passkeyName" autoComplete="off" value={name} onValueChange={setName} />
+        <button type="submit" className="button" disabled={busy}>
+          {busy ? 'Adding passkey...' : 'Add a passkey'}
+        </button>
+      </form>
+      <ErrorBubble message={error} />
+      {added && (
+        <p role="status">
+          Passkey <strong>{added}</strong> added.
+        </p>
+      )}
+      <Loaded query={passkeys} what="the passkeys" loading="Loading passkeys...">
+        {(list) =>
+          list.length === 0 ? (
+            <p>No passkeys yet.</p>
+          ) : (
+            <DataTable
+              rows={list}
+              rowKey={(p) => p.id}
+              columns={[
+                { label: 'Name', cell: (p) => p.name },
+                { label: 'Added', cell: (p) => when(p.createdAt) },
+                { label: 'Last use', cell: (p) => when(p.lastUsedAt) },
+                {
+                  label: 'Remove',
+                  hideLabel: true,
+                  cell: (p) => (
+                    <button type="button" className="button" aria-label={`Remove ${p.name}`} onClick={() => remove.mutate({ id: p.id })}>
+                      Remove
+                    </button>
+                  ),
+                },
+              ]}
+            />
+          )
+        }
+      </Loaded>
+    </section>
+  );
+}

@@ -1,0 +1,1 @@
+export const shellTitle = (): string => 'the app shell';

@@ -1,0 +1,1 @@
+export const gammaHelper = 'own folder: allowed';

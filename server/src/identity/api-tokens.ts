@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Level } from '@site/contracts';
+import type { Executor } from '../db/database.ts';
+import type { SessionUser } from './session-user.ts';
+import { hashToken } from './token-hash.ts';
+
+/** 'site_' and 43 base64url characters (256 bits): the prefix lets secret scanners and people recognise one. */
+const TOKEN_SHAPE = /^site_[A-Za-z0-9_-]{43}$/;
+
+export const newApiToken = () => `site_${randomBytes(32).toString('base64url')}`;
+
+/** The Bearer token of an Authorization header, or null when there is none ('' when it is there but empty). */
+export function bearerOf(header: string | undefined): string | null {
+  if (header === undefined) return null;
+  const match = /^Bearer[ \t]+(\S*)\s*$/i.exec(header);
+  return match ? (match[1] ?? '') : '';
+}
+
+/**
+ * The member a personal API token acts for, with the member's level now (read on every request, so a
+ * level change or a revoked token applies to the very next one), or null for an unknown token.
+ */
+export async function findApiTokenUser(db: Executor, token: string): Promise<SessionUser | null> {
+  if (!TOKEN_SHAPE.test(token)) return null;
+  const tokenHash = hashToken(token);
+  const row = await db
+    .selectFrom('api_tokens')
+    .innerJoin('users', 'users.id', 'api_tokens.user_id')
+    .select(['users.id', 'users.name', 'users.level', 'api_tokens.last_used_at'])
+    .where('api_tokens.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  if (!row) return null;
+  if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > 60_000) {
+    await db.updateTable('api_tokens').set({ last_used_at: sql<Date>`now()` }).where('token_hash', '=', tokenHash).execute();
+  }
+  return { id: row.id, name: row.name, level: row.level as Level };
+}

@@ -1,0 +1,149 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { pictureMessages, type UploadAnswer } from '@site/contracts';
+import { ChildFailed, childStats, runLimited } from '../../src/areas/pictures/pictures.decode.ts';
+import { sql } from 'kysely';
+import * as repo from '../../src/areas/pictures/pictures.repository.ts';
+import { drainJobs } from '../../src/areas/pictures/pictures.worker.ts';
+import { cookieFor, createUser, databases, useTestServer } from '../helpers.ts';
+import { pictureRow, png, tempMediaDir, uploadVia } from './pictures.fixtures.ts';
+import { treeRss } from '../../src/testing/process-memory.ts';
+
+type Card = { id: number; thumb: string; previewTooLarge: boolean; previewNeeds: string | null };
+type Page = { result: { data: { pictures: Card[] } } };
+
+const MB = 1024 * 1024;
+/** The issue's bound: the server and its children together grow by at most this while bombs are uploaded. */
+const BOUND = 400 * MB;
+
+/**
+ * Picture bombs made like the probe's: a flat grey image of 8000 x 8000 or 12000 x 12000 pixels,
+ * AV1-encoded by sharp into a file of 1-2 KB. Made in a child process, so encoding them leaves
+ * nothing in this process's memory, which the test measures.
+ */
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'picture-bombs-'));
+execFileSync(
+  process.execPath,
+  [
+    '--input-type=module',
+    '-e',
+    `const sharp = (await import(${JSON.stringify(import.meta.resolve('sharp'))})).default;
+     for (const n of [8000, 12000]) {
+       await sharp({ create: { width: n, height: n, channels: 3, background: '#808080' } }).avif({ effort: 0, quality: 30 }).toFile(${JSON.stringify(dir)} + '/' + n + '.avif');
+     }`,
+  ],
+  { stdio: 'inherit' },
+);
+const avif8000 = fs.readFileSync(path.join(dir, '8000.avif'));
+const avif12000 = fs.readFileSync(path.join(dir, '12000.avif'));
+/** AV1 data branded and named as a HEIC: file-type and libvips both take it for HEVC. */
+const av1AsHeic = Buffer.from(avif8000);
+for (let at = 8; at < av1AsHeic.readUInt32BE(0); at += 4) if (av1AsHeic.toString('latin1', at, at + 4) === 'avif') av1AsHeic.write('heic', at, 'latin1');
+
+describe.each(databases)('pictures: picture bombs (%s)', (kind) => {
+  const mediaDir = tempMediaDir();
+  const s = useTestServer(kind, { MEDIA_DIR: mediaDir });
+  afterEach(() => drainJobs(s.deps));
+  beforeEach(() => fs.rmSync(path.join(mediaDir, 'pictures'), { recursive: true, force: true }));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const get = (url: string, cookie: string) => s.app.inject({ method: 'GET', url, headers: { cookie } });
+  const pageOf = async (cookie: string) => {
+    const res = await get(`/trpc/pictures.page?input=${encodeURIComponent(JSON.stringify({ type: 500, index: 0 }))}`, cookie);
+    return { status: res.statusCode, pictures: res.json<Page>().result.data.pictures };
+  };
+
+  it('keeps the server and its children within 400 MB while a friend uploads AVIF bombs, and shows them as too large to preview', async () => {
+    const friend = await cookieFor(s.deps, 1, 'friend');
+    const family = await cookieFor(s.deps, 2, 'family');
+    // Warm up: the first upload and decode load what every later one uses.
+    await uploadVia(s.app, family, { name: 'warm.png', data: await png() }, { date: '2020' });
+    await drainJobs(s.deps);
+
+    const baseline = treeRss(process.pid);
+    let peak = { own: baseline.own, total: baseline.own + baseline.children };
+    const sampler = setInterval(() => {
+      const now = treeRss(process.pid);
+      peak = { own: Math.max(peak.own, now.own), total: Math.max(peak.total, now.own + now.children) };
+    }, 10);
+    const peakBefore = childStats.maxPeakBytes;
+    childStats.maxPeakBytes = 0;
+    const bombs = [
+      { name: 'bomb-8000.avif', data: avif8000 },
+      { name: 'bomb-12000.avif', data: avif12000 },
+      { name: 'IMG_0001.heic', data: av1AsHeic },
+    ];
+    let answers: UploadAnswer[];
+    let pictures: Card[];
+    try {
+      answers = [];
+      for (const bomb of bombs) {
+        expect(bomb.data.length).toBeLessThan(4096);
+        const res = await uploadVia(s.app, friend, bomb, { date: '2024' });
+        expect(res.statusCode, bomb.name).toBe(200);
+        answers.push(res.json<UploadAnswer>());
+      }
+      // The site keeps answering while they are worked on.
+      const working = drainJobs(s.deps, 120_000);
+      expect((await pageOf(family)).status).toBe(200);
+      await working;
+      pictures = (await pageOf(friend)).pictures;
+    } finally {
+      clearInterval(sampler);
+    }
+    const childPeak = childStats.maxPeakBytes;
+    childStats.maxPeakBytes = Math.max(peakBefore, childPeak);
+    // Sampled: the server and every child at the same moment. Bounded: the server's own peak growth
+    // plus the largest peak a child reported (a child may live between two samples).
+    expect(peak.total - (baseline.own + baseline.children)).toBeLessThan(BOUND);
+    expect(peak.own - baseline.own + childPeak).toBeLessThan(BOUND);
+
+    expect(answers.map((a) => a.fileType)).toEqual(['avif', 'avif', 'heic']);
+    for (const answer of answers) {
+      expect(pictures.find((p) => p.id === answer.id)).toMatchObject({ thumb: 'none', previewTooLarge: true, previewNeeds: null });
+      // Kept: the original downloads byte for byte to its uploader, and is not kept by the browser.
+      const original = await get(`/private/pictures/${answer.target}`, friend);
+      expect(original.statusCode).toBe(200);
+      expect(original.headers['cache-control']).toBe('private, no-store');
+      expect(original.rawPayload.equals(bombs[answers.indexOf(answer)]?.data ?? Buffer.alloc(0))).toBe(true);
+      const stem = answer.target.slice(0, 32);
+      expect((await get(`/private/pictures/${stem}.thumb.webp`, friend)).statusCode).toBe(404);
+    }
+    expect(pictureMessages.tooLargeToPreview).toBe('No preview: the picture is too large to preview');
+  }, 240_000);
+
+  it('runs every decoding child under a hard memory limit: one that asks for more is refused by the kernel', async () => {
+    const greedy = 'const b = Buffer.alloc(600 * 1024 * 1024); b.fill(1); console.log(b[b.length - 1]);';
+    await expect(runLimited(process.execPath, ['-e', greedy], 60_000)).rejects.toBeInstanceOf(ChildFailed);
+    // The same child within the limit runs.
+    await expect(runLimited(process.execPath, ['-e', greedy.replace('600', '50')], 60_000)).resolves.toBe('1\n');
+  });
+
+  it("takes the queue fairly: one member's many files wait behind each other, not in front of another member's one", async () => {
+    const [ann, bob, cy] = await Promise.all([createUser(s.deps, 'ann', 1), createUser(s.deps, 'bob', 1), createUser(s.deps, 'cy', 1)]);
+    const order = await s.db.transaction().execute(async (trx) => {
+      const ids: Record<number, string> = {};
+      const add = async (who: { id: number; name: string }, n: number) => {
+        const row = await repo.insertPicture(trx, pictureRow(who, `${who.name} ${n}`, [2024, 1, 1], 'pending'));
+        ids[row.id] = `${who.name} ${n}`;
+      };
+      // Ann's large HEICs arrive first, then Bob's and Cy's one each.
+      for (let n = 1; n <= 4; n++) await add(ann, n);
+      await add(bob, 1);
+      await add(cy, 1);
+      // Inside this transaction, so the app's own worker cannot take any of them meanwhile.
+      await sql`update picture_jobs set run_after = now()`.execute(trx);
+      const taken: string[] = [];
+      for (;;) {
+        const job = await repo.claimJob(trx, 60);
+        if (!job) break;
+        taken.push(ids[job.picture_id] ?? '?');
+      }
+      await sql`delete from picture_jobs`.execute(trx);
+      return taken;
+    });
+    expect(order).toEqual(['ann 1', 'bob 1', 'cy 1', 'ann 2', 'ann 3', 'ann 4']);
+  });
+});
