@@ -86,9 +86,12 @@ describe.runIf(process.env.TEST_DATABASE_URL)('pictures: a crash during uploads'
     // A restart some minutes later (the sweep spares files younger than that: another instance
     // sharing MEDIA_DIR may be committing them): age what the crash left, as the minutes would.
     const past = new Date(Date.now() - 60 * 60 * 1000);
-    for (const folder of ['pictures', '.tmp']) {
-      for (const f of filesUnder(path.join(mediaDir, folder))) fs.utimesSync(path.join(mediaDir, folder, f), past, past);
-    }
+    // Folders too: the sweep goes by the newest change in a folder's tree, the folder's own included.
+    const age = (entry: string) => {
+      if (fs.statSync(entry).isDirectory()) for (const name of fs.readdirSync(entry)) age(path.join(entry, name));
+      fs.utimesSync(entry, past, past);
+    };
+    for (const folder of ['pictures', '.tmp']) for (const name of fs.readdirSync(path.join(mediaDir, folder))) age(path.join(mediaDir, folder, name));
     // And what a crash between the rename and the commit leaves: an original no row names.
     const orphan = `${'e'.repeat(32)}.png`;
     fs.copyFileSync(path.join(mediaDir, 'pictures', originals()[0] ?? ''), path.join(mediaDir, 'pictures', orphan));
