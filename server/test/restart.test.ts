@@ -37,7 +37,7 @@ describe('a restart keeps accounts and sessions', () => {
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 90_000);
 
   it('refuses a second process on the same PGlite folder while the first lives', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-lock-'));
@@ -57,7 +57,7 @@ describe('a restart keeps accounts and sessions', () => {
     await again.close();
     expect(fs.existsSync(path.join(dataDir, 'site.lock'))).toBe(false);
     fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  }, 90_000);
 
   it.runIf(process.env.TEST_DATABASE_URL)('on PostgreSQL', async () => {
     const owner = await createTestDb('postgres');

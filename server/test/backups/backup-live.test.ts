@@ -147,7 +147,7 @@ describe('the backup command', () => {
       expect([restore.status, restore.stderr.trim().split('\n')]).toEqual([1, [expect.stringMatching(/name too long|not signed/)]]);
       expect(await listSiteFiles(data)).toEqual([]);
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 /**
