@@ -54,7 +54,8 @@ describeInBrowser('pictures: hearts and comments, live; On this day on the hub',
   const site = useSite();
 
   it("a heart and a comment appear live on another member's open viewer (desktop and phone); On this day opens the viewer", async () => {
-    const { owner, member } = await ownerAndMember(site, 'grandma');
+    // Grandma signs up (a pending account on a page of its own); the owner makes her a Friend.
+    const { owner } = await ownerAndMember(site, 'grandma');
     await setLevel(owner, 'grandma', 1);
     await upload(owner, 'Beach day', aYearAgoToday(), '#2a6fb0');
 

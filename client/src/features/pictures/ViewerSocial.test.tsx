@@ -14,15 +14,15 @@ const social = (change: Partial<PictureSocial> = {}): PictureSocial => ({
   ...change,
 });
 
-function actions(): SocialActions & { [K in 'heart' | 'comment' | 'edit' | 'remove']: ReturnType<typeof vi.fn> } {
+function actions() {
   return {
-    heart: vi.fn(),
+    heart: vi.fn<(on: boolean) => void>(),
     comment: vi.fn((_text: string, done: () => void) => done()),
     edit: vi.fn((_id: number, _text: string, done: () => void) => done()),
-    remove: vi.fn(),
+    remove: vi.fn<(commentId: number) => void>(),
     busy: false,
-    error: null,
-  };
+    error: null as string | null,
+  } satisfies SocialActions;
 }
 
 describe('the viewer’s hearts and comments', () => {
