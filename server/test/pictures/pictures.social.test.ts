@@ -223,6 +223,47 @@ describe.each(databases)('hearts and comments over HTTP (%s)', (kind) => {
     expect(await counts(s)).toEqual({ hearts: 1, comments: 1 });
   });
 
+  it('every rule over HTTP: hearts once, own comments only, admins delete any, pending pictures, deleted pictures', async () => {
+    const cookieOf = async (name: string, level: Level) => {
+      const user = await createUser(s.deps, name, level);
+      return { user, cookie: `sid=${(await s.deps.sessions.create(user.id)).token}` };
+    };
+    const owner = await cookieOf('owner', 3);
+    const ann = await cookieOf('ann', 1);
+    const bob = await cookieOf('bob', 2);
+    const picture = await seed(s, owner.user, 'beach', [2024, 7, 15]);
+    const heart = (who: string, on: boolean, id = picture.id) => call(s.app, 'mutation', 'pictures.heart', who, { id, on });
+    // On twice is one heart.
+    expect((await heart(ann.cookie, true)).data).toMatchObject({ hearts: { count: 1, mine: true } });
+    expect((await heart(ann.cookie, true)).data).toMatchObject({ hearts: { count: 1, mine: true, names: ['ann'] } });
+    const said = (await call(s.app, 'mutation', 'pictures.comment', ann.cookie, { id: picture.id, text: 'Ann was here' })).data as PictureSocial;
+    const annComment = said.comments[0]?.id;
+    // Bob (Family) may neither edit nor delete Ann's comment; the owner (admin) may delete but not edit it.
+    expect(await call(s.app, 'mutation', 'pictures.editComment', bob.cookie, { commentId: annComment, text: 'Bob now' })).toMatchObject({ status: 403, message: socialMessages.editOwnOnly });
+    expect(await call(s.app, 'mutation', 'pictures.deleteComment', bob.cookie, { commentId: annComment })).toMatchObject({ status: 403, message: socialMessages.deleteOwnOnly });
+    expect(await call(s.app, 'mutation', 'pictures.editComment', owner.cookie, { commentId: annComment, text: 'Owner now' })).toMatchObject({ status: 403, message: socialMessages.editOwnOnly });
+    expect(await call(s.app, 'mutation', 'pictures.editComment', ann.cookie, { commentId: annComment, text: 'Ann, edited' })).toMatchObject({
+      status: 200,
+      data: { comments: [{ text: 'Ann, edited', editedAt: expect.any(String) }] },
+    });
+    expect(await call(s.app, 'mutation', 'pictures.deleteComment', owner.cookie, { commentId: annComment })).toMatchObject({ status: 200, data: { comments: [] } });
+
+    // A pending picture: its uploader (a Friend) may not heart it, another member does not see it, an admin may.
+    const waiting = await seed(s, ann.user, 'waiting', [2024, 7, 16], 'pending');
+    expect(await heart(ann.cookie, true, waiting.id)).toMatchObject({ status: 403, message: socialMessages.pending });
+    expect(await heart(bob.cookie, true, waiting.id)).toMatchObject({ status: 404, message: pictureMessages.notFound });
+    expect(await call(s.app, 'mutation', 'pictures.comment', bob.cookie, { id: waiting.id, text: 'hi' })).toMatchObject({ status: 404, message: pictureMessages.notFound });
+    expect(await heart(owner.cookie, true, waiting.id)).toMatchObject({ status: 200, data: { hearts: { count: 1, names: ['owner'] } } });
+
+    // A deleted picture takes its hearts and comments; asking after it is "does not exist".
+    await call(s.app, 'mutation', 'pictures.comment', bob.cookie, { id: picture.id, text: 'Bob was here' });
+    expect(await counts(s)).toEqual({ hearts: 2, comments: 1 });
+    expect((await call(s.app, 'mutation', 'pictures.delete', owner.cookie, { id: picture.id })).status).toBe(200);
+    expect(await counts(s)).toEqual({ hearts: 1, comments: 0 });
+    expect(await call(s.app, 'query', 'pictures.social', ann.cookie, { id: picture.id })).toMatchObject({ status: 404, message: pictureMessages.notFound });
+    expect(await heart(ann.cookie, true)).toMatchObject({ status: 404, message: pictureMessages.notFound });
+  });
+
   it("On this day over HTTP reads the server's own clock", async () => {
     const owner = await createUser(s.deps, 'owner', 3);
     const now = new Date();
