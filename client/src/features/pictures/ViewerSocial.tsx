@@ -5,6 +5,7 @@ import { LoadProblem } from '../../components/Loaded.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { useLive } from '../../lib/live.ts';
 import { trpc } from '../../lib/trpc.ts';
+import './social.css';
 
 /** What a member can do; a panel without actions is read-only (a guest's view). */
 export type SocialActions = {
