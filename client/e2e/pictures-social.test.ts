@@ -96,10 +96,10 @@ describeInBrowser('pictures: hearts and comments, live; On this day on the hub',
         phone,
         'pictures.comment',
         async () => {
-          await phoneViewer.getByLabel('Add a comment').fill('Lovely! 💛');
+          await phoneViewer.getByLabel('Add a comment').fill('Lovely, thank you!');
           await phoneViewer.getByRole('button', { name: 'Comment', exact: true }).click();
         },
-        () => ownerViewer.getByText('Lovely! 💛').waitFor(),
+        () => ownerViewer.getByText('Lovely, thank you!').waitFor(),
       ),
     );
     delays.push(
