@@ -23,6 +23,8 @@ const STALE: Record<LiveArea, QueryKey[]> = {
   house: [[['house']]],
   todo: [[['todo']]],
   pictures: [[['pictures', 'pendingCount']], [['pictures', 'pending']]],
+  // Hearts and comments of any picture: each open viewer reads its own picture's again.
+  pictureSocial: [[['pictures', 'social']]],
   gameServers: [[['gameServers']]],
   accounts: [[['admin', 'waitingCount']], [['admin', 'users']]],
 };

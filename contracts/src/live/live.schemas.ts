@@ -10,6 +10,8 @@ export const LIVE_AREAS = {
   house: 'house.list',
   todo: 'todo.list',
   pictures: 'pictures.pendingCount',
+  /** Hearts and comments on any picture: open viewers read their picture's again (pictures.social). */
+  pictureSocial: 'pictures.social',
   gameServers: 'gameServers.list',
   /** Accounts waiting for approval (level 0): the navbar's and the hub's count for admins. */
   accounts: 'admin.waitingCount',

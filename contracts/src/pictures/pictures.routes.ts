@@ -12,6 +12,14 @@ export const picturesRoutes = defineArea({
     'pictures.update': 3,
     'pictures.delete': 3,
     'pictures.mediaCheck': 3,
+    // Hearts and comments (pictures.social.ts): members from Friend up; pending accounts never.
+    'pictures.social': 1,
+    'pictures.heart': 1,
+    'pictures.comment': 1,
+    'pictures.editComment': 1,
+    'pictures.deleteComment': 1,
+    // The hub's card: pictures taken on today's month and day in earlier years.
+    'pictures.onThisDay': 1,
   },
   pages: {
     '/personal/pictures': { access: 1, label: 'Pictures', group: 'cool', pattern: '/personal/pictures/*' },

@@ -73,6 +73,12 @@ export async function fillEveryArea(deps: AppDeps, app: FastifyInstance): Promis
   expect((await uploadVia(app, `sid=${token}`, { name: 'beach.jpg', data: await jpegWithExif(), type: 'image/jpeg' })).statusCode).toBe(200);
   await drainJobs(deps);
   expect((await uploadVia(app, `sid=${token}`, { name: 'party.png', data: await png(), type: 'image/png' })).statusCode).toBe(200);
+  // A heart and comments on the first picture (the samples ran before any picture existed): one edited, one multiline.
+  const beach = await deps.db.selectFrom('pictures').select('id').orderBy('id').executeTakeFirstOrThrow();
+  await invoke('pictures.heart', ctx, { id: beach.id, on: true });
+  await invoke('pictures.comment', ctx, { id: beach.id, text: 'Grandma Zoë 💛\nthe blue one' });
+  await invoke('pictures.comment', ctx, { id: beach.id, text: 'first draft' });
+  await invoke('pictures.editComment', ctx, { commentId: (await deps.db.selectFrom('picture_comments').select(sql<number>`max(id)`.as('id')).executeTakeFirstOrThrow()).id, text: 'edited' });
   // What the samples cannot reach without more setup, written as those areas write it.
   const db = deps.db;
   // A token and a reset link: the samples' calls need a password session and an account named 'existing'.

@@ -212,6 +212,33 @@ describe.each(databases)('live feed GET /events (%s)', (kind) => {
     expect(anonymous.changes()).toEqual([]);
   });
 
+  it('tells hearts and comments to members from level 1 within a second, never to a pending account or anonymous', async () => {
+    const owner = await createUser(live.deps, 'Owner', 3);
+    const ann = await createUser(live.deps, 'Ann', 1);
+    const picture = await live.deps.db.insertInto('pictures').values(pictureRow(owner, 'beach', [2026, 7, 1])).returning('id').executeTakeFirstOrThrow();
+    const annCookie = `sid=${(await live.deps.sessions.create(ann.id)).token}`;
+    const [member, other, waiting, anonymous] = await Promise.all([
+      open(annCookie),
+      open(await cookieFor(live.deps, 2, 'fam')),
+      open(await cookieFor(live.deps, 0, 'newbie')),
+      open(),
+    ]);
+    await callerFor(live.deps, ann).pictures.heart({ id: picture.id, on: true });
+    await other.until(() => other.changes().includes('pictureSocial'));
+    const told = other.changes().length;
+    await callerFor(live.deps, owner).pictures.comment({ id: picture.id, text: 'Lovely' });
+    await other.until(() => other.changes().length > told);
+    await member.until(() => member.changes().filter((a) => a === 'pictureSocial').length >= 2);
+    // A picture deleted takes its hearts and comments: a change for open viewers too.
+    const before = other.changes().length;
+    await callerFor(live.deps, owner).pictures.delete({ id: picture.id });
+    await other.until(() => other.changes().length > before);
+    await new Promise((r) => setTimeout(r, QUIET_MS));
+    expect([...new Set(other.changes())]).toEqual(['pictureSocial']);
+    expect(waiting.changes()).toEqual([]);
+    expect(anonymous.changes()).toEqual([]);
+  });
+
   it('tells admins only of accounts waiting for approval: a sign-up, a level change', async () => {
     const owner = await createUser(live.deps, 'Owner', 3);
     const ownerCookie = `sid=${(await live.deps.sessions.create(owner.id)).token}`;

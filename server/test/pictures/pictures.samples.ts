@@ -17,6 +17,12 @@ export const picturesSamples = {
   'pictures.update': { id: 1, caption: 'Beach', date: '2024-07-xx' },
   'pictures.delete': { id: 1 },
   'pictures.mediaCheck': undefined,
+  'pictures.social': { id: 1 },
+  'pictures.heart': { id: 1, on: true },
+  'pictures.comment': { id: 1, text: 'Lovely!' },
+  'pictures.editComment': { commentId: 1, text: 'Lovely, Grandma!' },
+  'pictures.deleteComment': { commentId: 1 },
+  'pictures.onThisDay': undefined,
 } satisfies AreaSamples<typeof picturesRoutes>;
 
 /** One check per documented /api path: the documented field names in, the documented field names out. */

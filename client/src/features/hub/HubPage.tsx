@@ -9,6 +9,7 @@ import { linksFor } from '../../lib/links.ts';
 import { useLive } from '../../lib/live.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { owner } from '../../owner.config.ts';
+import { OnThisDay } from './OnThisDay.tsx';
 import { WelcomePopup } from './WelcomePopup.tsx';
 
 /** Anchors arrive as /personal#Cool%20Stuff from the navbar; the router does not scroll to them. */
@@ -98,6 +99,7 @@ export default function HubPage() {
       </section>
 
       <LinkSection id="Cool Stuff" title="Cool Stuff" testId="hub-cool-links" links={cool} />
+      <OnThisDay />
       {viewer.level >= 3 && (
         <LinkSection id="Admin" title="Admin" testId="hub-admin-links" links={admin}>
           <WaitingAccounts />

@@ -1,12 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
-import type { PageType } from '@site/contracts/pictures';
+import type { PageType, Picture } from '@site/contracts/pictures';
 import { LoadProblem } from '../../components/Loaded.tsx';
 import { viewerOf } from '../../lib/access.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { DEFAULT_GALLERY_PATH, galleryPath, parseGalleryPath } from './gallery-path.ts';
 import { Thumb } from './media.tsx';
 import { Viewer } from './Viewer.tsx';
+import { MemberSocial } from './ViewerSocial.tsx';
 import './pictures.css';
 
 function PageBar({ type, index, pageCount }: { type: PageType; index: number; pageCount: number }) {
@@ -86,6 +87,9 @@ function Gallery({ type, index }: { type: PageType; index: number }) {
   }, [open, index, pageCount, type, navigate]);
 
   const close = useCallback(() => setOpen(null), []);
+  const admin = viewer !== null && viewer.level >= 3;
+  // Hearts and comments: on approved pictures; on a pending one only admins see and add them.
+  const social = useCallback((p: Picture) => (!p.pending || admin ? <MemberSocial key={p.id} pictureId={p.id} /> : null), [admin]);
   const pictures = data?.pictures ?? [];
 
   return (
@@ -125,7 +129,7 @@ function Gallery({ type, index }: { type: PageType; index: number }) {
       </ul>
       <PageBar type={type} index={index} pageCount={pageCount} />
       {open !== null && (
-        <Viewer pictures={pictures} index={open} admin={viewer !== null && viewer.level >= 3} onMove={setOpen} onClose={close} />
+        <Viewer pictures={pictures} index={open} admin={admin} onMove={setOpen} onClose={close} social={social} />
       )}
     </main>
   );

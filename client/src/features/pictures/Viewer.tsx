@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { mediaUrl, pictureMessages, showsInBrowser, type Picture } from '@site/contracts/pictures';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
@@ -119,13 +119,15 @@ type Props = {
   admin: boolean;
   onMove: (index: number) => void;
   onClose: () => void;
+  /** Under the date: the picture's hearts and comments (ViewerSocial.tsx), as the page gives them. */
+  social?: (picture: Picture) => ReactNode;
 };
 
 /**
  * One picture at a time over the grid: caption, the picture or video, its capture date. Clicking the
  * picture closes it, left and right move within the page, Escape closes.
  */
-export function Viewer({ pictures, index, admin, onMove, onClose }: Props) {
+export function Viewer({ pictures, index, admin, onMove, onClose, social }: Props) {
   const picture = pictures[index];
   const closeRef = useRef<HTMLButtonElement>(null);
   useEffect(() => closeRef.current?.focus(), []);
@@ -174,6 +176,7 @@ export function Viewer({ pictures, index, admin, onMove, onClose }: Props) {
         </figcaption>
         <Media picture={picture} onClose={onClose} />
         <p className="viewer-date">{takenOn(picture)}</p>
+        {social?.(picture)}
         {admin && <AdminTools key={picture.id} picture={picture} onDeleted={onClose} />}
       </figure>
     </div>

@@ -203,10 +203,52 @@ const tooLarge: Migration = {
   },
 };
 
+/**
+ * Hearts and comments (pictures.social.ts). Both go with their picture and with their member's
+ * account (ON DELETE CASCADE). Every change NOTIFYs the live feed's `pictureSocial` (a row trigger:
+ * a heart given twice, which inserts nothing, says nothing); a picture deleted takes its rows, whose
+ * deletion says so too.
+ */
+const social: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('picture_hearts')
+      .addColumn('picture_id', 'integer', (c) => c.notNull().references('pictures.id').onDelete('cascade'))
+      .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+      .addPrimaryKeyConstraint('picture_hearts_pkey', ['picture_id', 'user_id'])
+      .execute();
+    await db.schema.createIndex('picture_hearts_user').on('picture_hearts').column('user_id').execute();
+    await db.schema
+      .createTable('picture_comments')
+      .addColumn('id', 'integer', (c) => c.primaryKey().generatedAlwaysAsIdentity())
+      .addColumn('picture_id', 'integer', (c) => c.notNull().references('pictures.id').onDelete('cascade'))
+      .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('text', 'text', (c) => c.notNull().check(sql`char_length(text) between 1 and 2000`))
+      .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+      .addColumn('edited_at', 'timestamptz')
+      .execute();
+    await db.schema.createIndex('picture_comments_picture').on('picture_comments').columns(['picture_id', 'id']).execute();
+    await db.schema.createIndex('picture_comments_user').on('picture_comments').column('user_id').execute();
+    for (const table of ['picture_hearts', 'picture_comments']) {
+      await sql`create trigger ${sql.id(`${table}_live`)} after insert or update or delete on ${sql.id(table)}
+        for each row execute function site_notify_change('pictureSocial')`.execute(db);
+      await sql`create trigger ${sql.id(`${table}_live_truncate`)} after truncate on ${sql.id(table)}
+        for each statement execute function site_notify_change('pictureSocial')`.execute(db);
+    }
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.dropTable('picture_comments').execute();
+    await db.schema.dropTable('picture_hearts').execute();
+  },
+};
+
 export const picturesMigrations = {
   '20261123_pictures_tables': pictures,
   '20261124_pictures_layout_cache': layoutCache,
   '20261125_pictures_hashes': hashesAndPreviews,
   '20261126_pictures_gallery_notify': galleryNotify,
   '20261127_pictures_too_large': tooLarge,
+  // After 20261127_live_change_triggers, whose function its triggers call.
+  '20261129_pictures_social': social,
 };

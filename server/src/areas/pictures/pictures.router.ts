@@ -1,6 +1,18 @@
-import { pageInput, pictureAtInput, pictureIdInput, updatePictureInput } from '@site/contracts';
+import {
+  commentInput,
+  deleteCommentInput,
+  editCommentInput,
+  heartInput,
+  pageInput,
+  pictureAtInput,
+  pictureIdInput,
+  socialInput,
+  updatePictureInput,
+} from '@site/contracts';
 import { procedure, router } from '../../trpc/procedures.ts';
 import * as pictures from './pictures.service.ts';
+import { onThisDay } from './pictures.on-this-day.ts';
+import * as social from './pictures.social.ts';
 import { mediaCheck } from './pictures.startup.ts';
 
 export const picturesRouter = router({
@@ -28,4 +40,20 @@ export const picturesRouter = router({
   delete: procedure('pictures.delete')
     .input(pictureIdInput)
     .mutation(({ ctx, input }) => pictures.remove(ctx.deps, input.id, false)),
+  social: procedure('pictures.social')
+    .input(socialInput)
+    .query(({ ctx, input }) => social.social(ctx.deps, ctx.user, input.id)),
+  heart: procedure('pictures.heart')
+    .input(heartInput)
+    .mutation(({ ctx, input }) => social.heart(ctx.deps, ctx.user, input.id, input.on)),
+  comment: procedure('pictures.comment')
+    .input(commentInput)
+    .mutation(({ ctx, input }) => social.comment(ctx.deps, ctx.user, input.id, input.text)),
+  editComment: procedure('pictures.editComment')
+    .input(editCommentInput)
+    .mutation(({ ctx, input }) => social.editComment(ctx.deps, ctx.user, input.commentId, input.text)),
+  deleteComment: procedure('pictures.deleteComment')
+    .input(deleteCommentInput)
+    .mutation(({ ctx, input }) => social.deleteComment(ctx.deps, ctx.user, input.commentId)),
+  onThisDay: procedure('pictures.onThisDay').query(({ ctx }) => onThisDay(ctx.deps, ctx.user)),
 });

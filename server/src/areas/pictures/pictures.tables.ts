@@ -64,11 +64,30 @@ export interface PictureJobsTable {
   last_error: string | null;
 }
 
+/** A member's heart on a picture: one per member and picture (the primary key), gone with either. */
+export interface PictureHeartsTable {
+  picture_id: number;
+  user_id: number;
+  created_at: Generated<Date>;
+}
+
+/** A member's comment under a picture, gone with the picture or the account. */
+export interface PictureCommentsTable {
+  id: Generated<number>;
+  picture_id: number;
+  user_id: number;
+  text: string;
+  created_at: Generated<Date>;
+  edited_at: Date | null;
+}
+
 export interface PicturesTables {
   pictures: PicturesTable;
   picture_days: PictureDaysTable;
   picture_paging: PicturePagingTable;
   picture_jobs: PictureJobsTable;
+  picture_hearts: PictureHeartsTable;
+  picture_comments: PictureCommentsTable;
 }
 
 export type PictureRecord = Selectable<PicturesTable>;

@@ -1,0 +1,144 @@
+import type { Page } from 'playwright-core';
+import sharp from 'sharp';
+import { it } from 'vitest';
+import { PHONE, closeWelcome, describeInBrowser, expect, logIn, seriousAxeViolations, useSite, waitForShell } from './harness.ts';
+import { ownerAndMember, setLevel } from './members.ts';
+
+/** The issue's bound: a heart or comment shows on another member's open viewer within a second. */
+const BOUND_MS = 1_000;
+
+/** Today's date a year ago (four years for 29 February) as the upload form writes it: what "On this day" shows. */
+function aYearAgoToday(): string {
+  const now = new Date();
+  const leapDay = now.getMonth() === 1 && now.getDate() === 29;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear() - (leapDay ? 4 : 1)}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** Uploads a picture from the owner's signed-in page through the upload route (the upload page has its own test). */
+async function upload(page: Page, caption: string, date: string, colour: string): Promise<void> {
+  const bytes = await sharp({ create: { width: 800, height: 600, channels: 3, background: colour } }).jpeg().toBuffer();
+  const status = await page.evaluate(
+    async ([data, caption, date]) => {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(data)], { type: 'image/jpeg' }), `${caption}.jpg`);
+      form.append('caption', caption);
+      form.append('date', date);
+      return (await fetch('/api/pictures/upload', { method: 'POST', body: form })).status;
+    },
+    [[...bytes], caption, date] as const,
+  );
+  expect(status).toBe(200);
+}
+
+/** How long from the write's answer on `writer` until `seen` shows it on the other member's page. */
+async function delayUntilSeen(writer: Page, procedure: string, write: () => Promise<void>, seen: () => Promise<void>): Promise<number> {
+  const answered = writer.waitForResponse((r) => r.url().includes(`/trpc/${procedure}`) && r.request().method() === 'POST');
+  await write();
+  await answered;
+  const start = Date.now();
+  await seen();
+  return Date.now() - start;
+}
+
+async function openViewer(page: Page, caption: string) {
+  await page.goto('/personal/pictures/month/0');
+  await waitForShell(page);
+  await page.getByRole('button', { name: `Open ${caption}` }).click();
+  const viewer = page.getByTestId('picture-viewer');
+  await viewer.getByTestId('heart-summary').waitFor();
+  return viewer;
+}
+
+describeInBrowser('pictures: hearts and comments, live; On this day on the hub', () => {
+  const site = useSite();
+
+  it("a heart and a comment appear live on another member's open viewer (desktop and phone); On this day opens the viewer", async () => {
+    // Grandma signs up (a pending account on a page of its own); the owner makes her a Friend.
+    const { owner } = await ownerAndMember(site, 'grandma');
+    await setLevel(owner, 'grandma', 1);
+    await upload(owner, 'Beach day', aYearAgoToday(), '#2a6fb0');
+
+    // Grandma on a phone, the owner on a desktop, both looking at the same picture.
+    const phone = await site.newPage({ viewport: PHONE });
+    await logIn(phone, 'grandma', 'grandma-password');
+    await phone.waitForURL('**/personal');
+    await waitForShell(phone);
+    await closeWelcome(phone, 'Cancel');
+    const ownerViewer = await openViewer(owner, 'Beach day');
+    const phoneViewer = await openViewer(phone, 'Beach day');
+    await expect(ownerViewer.getByTestId('heart-summary').textContent()).resolves.toBe('No hearts yet');
+
+    const delays: number[] = [];
+    delays.push(
+      await delayUntilSeen(
+        phone,
+        'pictures.heart',
+        () => phoneViewer.getByRole('button', { name: 'Heart', exact: true }).click(),
+        () => ownerViewer.getByTestId('heart-summary').getByText('1 heart: grandma').waitFor(),
+      ),
+    );
+    await expect(phoneViewer.getByRole('button', { name: 'Hearted', exact: true }).getAttribute('aria-pressed')).resolves.toBe('true');
+    delays.push(
+      await delayUntilSeen(
+        owner,
+        'pictures.comment',
+        async () => {
+          await ownerViewer.getByLabel('Add a comment').fill('Grandma, this is the beach from last summer!');
+          await ownerViewer.getByRole('button', { name: 'Comment', exact: true }).click();
+        },
+        () => phoneViewer.getByTestId('social-comment').getByText('Grandma, this is the beach from last summer!').waitFor(),
+      ),
+    );
+    await expect(phoneViewer.getByTestId('social-comment').locator('strong').textContent()).resolves.toBe('owner');
+    delays.push(
+      await delayUntilSeen(
+        phone,
+        'pictures.comment',
+        async () => {
+          await phoneViewer.getByLabel('Add a comment').fill('Lovely, thank you!');
+          await phoneViewer.getByRole('button', { name: 'Comment', exact: true }).click();
+        },
+        () => ownerViewer.getByText('Lovely, thank you!').waitFor(),
+      ),
+    );
+    delays.push(
+      await delayUntilSeen(
+        owner,
+        'pictures.heart',
+        () => ownerViewer.getByRole('button', { name: 'Heart', exact: true }).click(),
+        () => phoneViewer.getByTestId('heart-summary').getByText('2 hearts: grandma and owner').waitFor(),
+      ),
+    );
+    const sorted = [...delays].sort((a, b) => a - b);
+    console.log(`[pictures-social] shown on the other viewer after ${delays.join(', ')} ms`);
+    // Two browsers and a server share two cores: the median holds the bound, none takes three times it.
+    expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThanOrEqual(BOUND_MS);
+    expect(Math.max(...delays)).toBeLessThanOrEqual(3 * BOUND_MS);
+
+    // Grandma's own comment offers Edit and Delete; the owner's only to the owner (an admin may delete hers).
+    const [ownersComment, grandmasComment] = await phoneViewer.getByTestId('social-comment').all();
+    await expect(ownersComment?.getByRole('button').count()).resolves.toBe(0);
+    await expect(grandmasComment?.getByRole('button', { name: /^Edit your comment/ }).count()).resolves.toBe(1);
+    await expect(ownerViewer.getByRole('button', { name: /^Delete grandma's comment/ }).count()).resolves.toBe(1);
+
+    await site.screenshot(owner, 'pictures-social-viewer-desktop');
+    await site.screenshot(phone, 'pictures-social-viewer-phone');
+    await expect(seriousAxeViolations(owner)).resolves.toEqual([]);
+
+    // On this day: the hub's card, taken a year ago today, opens the picture in the gallery's viewer.
+    for (const [page, name] of [[owner, 'desktop'], [phone, 'phone']] as const) {
+      await page.goto('/personal');
+      await waitForShell(page);
+      const card = page.getByTestId('on-this-day');
+      await card.getByText('1 year ago').or(card.getByText('4 years ago')).waitFor();
+      await card.scrollIntoViewIfNeeded();
+      await site.screenshot(page, `hub-on-this-day-${name}`);
+      await card.getByRole('link', { name: /^Open Beach day/ }).click();
+      await page.waitForURL('**/personal/pictures/month/*');
+      await page.getByTestId('picture-viewer').locator('.viewer-caption').getByText('Beach day').waitFor();
+    }
+    expect(site.pageErrors(owner)).toEqual([]);
+    expect(site.pageErrors(phone)).toEqual([]);
+  });
+});
