@@ -10,6 +10,8 @@ export const LIVE_AREAS = {
   house: 'house.list',
   todo: 'todo.list',
   pictures: 'pictures.pendingCount',
+  /** Albums: a family album's change to every member, a private one's to its owner only. */
+  albums: 'albums.list',
   gameServers: 'gameServers.list',
   /** Accounts waiting for approval (level 0): the navbar's and the hub's count for admins. */
   accounts: 'admin.waitingCount',
