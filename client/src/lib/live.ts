@@ -23,6 +23,7 @@ const STALE: Record<LiveArea, QueryKey[]> = {
   house: [[['house']]],
   todo: [[['todo']]],
   pictures: [[['pictures', 'pendingCount']], [['pictures', 'pending']]],
+  albums: [[['albums']]],
   gameServers: [[['gameServers']]],
   accounts: [[['admin', 'waitingCount']], [['admin', 'users']]],
 };
