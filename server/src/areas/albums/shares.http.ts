@@ -16,7 +16,7 @@ type Params = { token?: string; file?: string };
  * GET /api/shared/:token/:file[?pass=] — a file of a shared album to a guest: its original (to
  * download) or a derived WebP, only while the link works and only for an approved picture of that
  * album. Nothing is kept by the browser (`private, no-store`), so a revoked link shows no picture
- * from a cache either; no referrer leaves with the token.
+ * from a cache either.
  */
 async function serve(req: FastifyRequest, reply: FastifyReply, deps: AppDeps) {
   const { token = '', file = '' } = req.params as Params;
@@ -26,7 +26,6 @@ async function serve(req: FastifyRequest, reply: FastifyReply, deps: AppDeps) {
   const parsed = parseFileName(file);
   const row = parsed && link.album_id !== null ? await repo.albumPictureByStem(deps.db, link.album_id, parsed.stem) : undefined;
   if (!parsed || !row || (parsed.variant === null && parsed.ext !== row.file_type)) throw new AppError('NOT_FOUND', 'No such file');
-  reply.header('referrer-policy', 'no-referrer');
   if (parsed.variant) return deps.media.send(req, reply, variantKey(row.stem, parsed.variant), { contentType: 'image/webp', noStore: true });
   const type = row.file_type;
   return deps.media.send(req, reply, originalKey(row.stem, type), {

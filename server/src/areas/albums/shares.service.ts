@@ -27,7 +27,6 @@ import type { ShareRecord } from './albums.tables.ts';
  * its SHA-256 (identity/token-hash.ts, as for sessions and API tokens). A token that names no link,
  * a revoked link or an expired one get the same answer, from the same lookup.
  */
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{22}$/;
 const gone = () => new AppError('NOT_FOUND', albumMessages.gone);
 
 /** The site's address for a link: PUBLIC_URL, else the address the browser asked on, else the LAN one. */
@@ -42,9 +41,10 @@ const isLive = (link: ShareRecord) => link.revoked_at === null && (link.expires_
 
 /** The link of a token when it works and is of this kind; otherwise the one "no longer shared" refusal. */
 export async function liveLink(deps: AppDeps, token: string, kind: 'view' | 'upload'): Promise<ShareRecord> {
-  // Hashed whatever its shape, so a malformed token costs what a well-formed one does.
-  const hash = hashToken(token);
-  const link = TOKEN_SHAPE.test(token) ? await repo.shareByHash(deps.db, hash) : undefined;
+  // One path for every token, well-formed or not: hashed, then looked up by its hash (an indexed
+  // equality on the stored hash, never a comparison with the token), so an answer's time tells
+  // nothing about which links exist.
+  const link = await repo.shareByHash(deps.db, hashToken(token));
   if (!link || link.kind !== kind || !isLive(link)) throw gone();
   return link;
 }
