@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { albumMessages, UPLOAD_LINK_MAX_BYTES, UPLOAD_LINK_MAX_FILES, type OpenShareReply } from '@site/contracts';
+import { accessMessages, albumMessages, UPLOAD_LINK_MAX_BYTES, UPLOAD_LINK_MAX_FILES, type OpenShareReply } from '@site/contracts';
 import { drainJobs } from '../../src/areas/pictures/pictures.worker.ts';
 import { hashToken } from '../../src/identity/token-hash.ts';
 import { createDeps, type AppDeps } from '../../src/deps.ts';
@@ -213,7 +213,10 @@ describe.each(databases)('albums and links (%s)', (kind) => {
     const owner = await member('owner', 3);
     const friend = await member('friend', 1);
     const { id } = await owner.call.albums.create({ name: 'Wedding', private: false });
-    await expect(friend.call.shares.createUpload({ albumId: id })).rejects.toThrow();
+    // Levels: upload links from level 2, the site's list of links for admins, nothing for guests without a token.
+    await expect(friend.call.shares.createUpload({ albumId: id })).rejects.toThrow(accessMessages.levelTooLow);
+    await expect(friend.call.shares.active()).rejects.toThrow(accessMessages.levelTooLow);
+    await expect(callerFor(s.deps, null).albums.create({ name: 'X', private: false })).rejects.toThrow(accessMessages.signInRequired);
     const link = await owner.call.shares.createUpload({ albumId: id, expiresInDays: 2 });
     const token = tokenOf(link.url);
     expect(link.url).toMatch(/\/upload\/[A-Za-z0-9_-]{22}$/);

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useLocation } from 'react-router-dom';
-import { GUEST_NAME_MAX, UPLOAD_PAGE, type GuestUploadReply } from '@site/contracts/albums';
+import { albumMessages, GUEST_NAME_MAX, UPLOAD_PAGE, type GuestUploadReply } from '@site/contracts/albums';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { NoLongerShared, tokenOf } from './SharedPage.tsx';
@@ -37,7 +37,13 @@ export default function GuestUploadPage() {
   useEffect(() => {
     document.title = 'Send pictures';
   }, []);
-  if (info.error) return <NoLongerShared />;
+  if (info.error?.message === albumMessages.gone) return <NoLongerShared />;
+  if (info.error)
+    return (
+      <main className="page guest-page">
+        <ErrorBubble message={info.error.message} />
+      </main>
+    );
   if (!info.data) return <main className="page guest-page" aria-busy="true" />;
   const submit = async (event: FormEvent) => {
     event.preventDefault();

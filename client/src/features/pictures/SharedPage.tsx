@@ -38,7 +38,13 @@ export default function SharedPage() {
     document.title = 'Shared album';
     mutate({ token, ...(pass ? { pass } : {}) });
   }, [token, pass, mutate]);
-  if (open.error) return <NoLongerShared />;
+  if (open.error?.message === albumMessages.gone) return <NoLongerShared />;
+  if (open.error)
+    return (
+      <main className="page guest-page">
+        <ErrorBubble message={open.error.message} />
+      </main>
+    );
   if (!reply) return <main className="page guest-page" aria-busy="true" />;
   if (reply.state === 'password')
     return (
