@@ -34,6 +34,7 @@ describeInBrowser('albums: an album, its view link for a guest, revoking, and a 
     const viewer = owner.getByTestId('picture-viewer');
     await viewer.getByRole('button', { name: 'Add to album' }).click();
     await viewer.getByRole('status').getByText('Added to Summer').waitFor();
+    await site.screenshot(owner, 'albums-add-to-album-desktop');
 
     await owner.goto(albumUrl);
     await waitForShell(owner);
@@ -112,6 +113,8 @@ describeInBrowser('albums: an album, its view link for a guest, revoking, and a 
     const links = owner.locator('section', { has: owner.getByRole('heading', { name: 'Shared links' }) });
     await links.getByRole('cell', { name: 'Upload', exact: true }).waitFor();
     await links.getByRole('cell', { name: 'Summer' }).waitFor();
+    await links.getByRole('cell', { name: '1 upload', exact: true }).waitFor();
+    await links.scrollIntoViewIfNeeded();
     await site.screenshot(owner, 'albums-admin-links-desktop');
     await links.getByRole('button', { name: 'Revoke' }).click();
     await links.getByText('No working links.').waitFor();

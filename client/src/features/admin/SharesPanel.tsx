@@ -4,6 +4,8 @@ import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { LoadProblem } from '../../components/Loaded.tsx';
 import { trpc } from '../../lib/trpc.ts';
 
+const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 /** Admins: every working guest link of the site (album, kind, expiry, uses), each with Revoke. */
 export function SharesPanel() {
   const utils = trpc.useUtils();
@@ -25,7 +27,7 @@ export function SharesPanel() {
             { label: 'Kind', cell: (link) => (link.kind === 'view' ? `View${link.hasPassword ? ' (password)' : ''}` : 'Upload') },
             { label: 'Made by', cell: (link) => link.createdBy ?? '(deleted account)' },
             { label: 'Expires', cell: (link) => (link.expiresAt ? new Date(link.expiresAt).toLocaleDateString() : 'Never') },
-            { label: 'Uses', cell: (link) => (link.kind === 'view' ? `${link.uses} opens` : `${link.uploads} uploads`) },
+            { label: 'Uses', cell: (link) => (link.kind === 'view' ? count(link.uses, 'open') : count(link.uploads, 'upload')) },
             {
               label: 'Revoke',
               hideLabel: true,

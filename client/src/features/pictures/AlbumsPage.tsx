@@ -339,6 +339,6 @@ function ShareDialog({ album, level, onClose }: { album: Album; level: number; o
 export function describeLink(link: ShareLink): string {
   const kind = link.kind === 'view' ? `View link${link.hasPassword ? ' with password' : ''}` : 'Upload link';
   const until = link.expiresAt ? `until ${new Date(link.expiresAt).toLocaleDateString()}` : 'no expiry';
-  const uses = link.kind === 'view' ? `opened ${link.uses} times` : `${link.uploads} uploads`;
+  const uses = link.kind === 'view' ? `opened ${link.uses} ${link.uses === 1 ? 'time' : 'times'}` : `${link.uploads} ${link.uploads === 1 ? 'upload' : 'uploads'}`;
   return `${kind} · ${until} · ${uses}`;
 }
