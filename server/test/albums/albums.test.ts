@@ -57,9 +57,10 @@ describe.each(databases)('albums and links (%s)', (kind) => {
     await owner.call.albums.addPictures({ albumId: trip, pictureIds: [a.id] });
     const got = await owner.call.albums.get({ id: trip });
     expect([got.name, got.pictures.map((p) => p.desc).sort(), got.pictureCount]).toEqual(['Trip', ['One', 'Two'], 2]);
-    expect((await owner.call.albums.list()).map((x) => [x.name, x.pictureCount, x.private])).toEqual([
-      ['Best', 1, true],
-      ['Trip', 2, false],
+    // Newest album first; each with its newest picture as its cover (same date: the later upload).
+    expect((await owner.call.albums.list()).map((x) => [x.name, x.pictureCount, x.private, x.cover?.desc])).toEqual([
+      ['Best', 1, true, 'One'],
+      ['Trip', 2, false, 'Two'],
     ]);
     await owner.call.albums.removePictures({ albumId: trip, pictureIds: [b.id] });
     expect((await owner.call.albums.get({ id: trip })).pictures.map((p) => p.desc)).toEqual(['One']);
@@ -125,6 +126,16 @@ describe.each(databases)('albums and links (%s)', (kind) => {
     expect(stored.token_hash).toBe(hashToken(token));
     expect(JSON.stringify(stored)).not.toContain(token);
     expect(stored.expires_at!.getTime() - Date.now()).toBeGreaterThan(3 * 86_400_000 - 60_000);
+    expect(stored.expires_at!.getTime() - Date.now()).toBeLessThanOrEqual(3 * 86_400_000);
+    // 30 days unless asked; 1 to 365 days, anything else refused with nothing stored.
+    const plain = await owner.call.shares.create({ albumId: id });
+    const plainRow = await s.db.selectFrom('album_shares').select('expires_at').where('id', '=', plain.id).executeTakeFirstOrThrow();
+    expect(Math.round((plainRow.expires_at!.getTime() - Date.now()) / 86_400_000)).toBe(30);
+    for (const days of [0, 366, 1.5]) {
+      await expect(owner.call.shares.create({ albumId: id, expiresInDays: days })).rejects.toThrow(albumMessages.badDays);
+    }
+    await owner.call.shares.revoke({ id: plain.id });
+    expect(await s.db.selectFrom('album_shares').select('id').execute()).toHaveLength(2);
 
     const opened = await openAsGuest(token);
     expect(opened.status).toBe(200);

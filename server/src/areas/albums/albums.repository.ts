@@ -35,24 +35,39 @@ export function findAlbum(db: Executor, id: number): Promise<(AlbumRecord & { ow
     .executeTakeFirst();
 }
 
-/** The album's approved pictures, newest capture first (as the gallery orders them). */
-export async function albumPictures(db: Executor, albumIds: readonly number[], limitEach?: number): Promise<(PictureCard & { album_id: number })[]> {
-  if (albumIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('album_pictures')
-    .innerJoin('pictures', 'pictures.id', 'album_pictures.picture_id')
-    .select(CARD_COLUMNS.map((c) => `pictures.${c}` as const))
-    .select('album_pictures.album_id')
-    .select((eb) => eb.selectFrom('users').select('users.name').whereRef('users.id', '=', 'pictures.uploaded_by').as('uploader'))
-    .select(sql<number>`row_number() over (partition by album_pictures.album_id order by pictures.year desc, pictures.month desc, pictures.day desc, pictures.id desc)`.as('n'))
-    .where('album_pictures.album_id', 'in', albumIds)
-    .where('pictures.status', '=', 'approved')
+/** The albums' approved pictures, newest capture first (as the gallery orders them). */
+export function albumPictures(db: Executor, albumIds: readonly number[]): Promise<(PictureCard & { album_id: number })[]> {
+  if (albumIds.length === 0) return Promise.resolve([]);
+  return pictureCards(db, albumIds)
     .orderBy('pictures.year', 'desc')
     .orderBy('pictures.month', 'desc')
     .orderBy('pictures.day', 'desc')
     .orderBy('pictures.id', 'desc')
     .execute();
-  return limitEach === undefined ? rows : rows.filter((r) => Number(r.n) <= limitEach);
+}
+
+/** Each album's newest approved picture (its tile on the albums page): one row per album. */
+export function albumCovers(db: Executor, albumIds: readonly number[]): Promise<(PictureCard & { album_id: number })[]> {
+  if (albumIds.length === 0) return Promise.resolve([]);
+  return pictureCards(db, albumIds)
+    .distinctOn('album_pictures.album_id')
+    .orderBy('album_pictures.album_id')
+    .orderBy('pictures.year', 'desc')
+    .orderBy('pictures.month', 'desc')
+    .orderBy('pictures.day', 'desc')
+    .orderBy('pictures.id', 'desc')
+    .execute();
+}
+
+function pictureCards(db: Executor, albumIds: readonly number[]) {
+  return db
+    .selectFrom('album_pictures')
+    .innerJoin('pictures', 'pictures.id', 'album_pictures.picture_id')
+    .select(CARD_COLUMNS.map((c) => `pictures.${c}` as const))
+    .select('album_pictures.album_id')
+    .select((eb) => eb.selectFrom('users').select('users.name').whereRef('users.id', '=', 'pictures.uploaded_by').as('uploader'))
+    .where('album_pictures.album_id', 'in', albumIds)
+    .where('pictures.status', '=', 'approved');
 }
 
 export function insertAlbum(db: Executor, values: { name: string; private: boolean; owner_id: number }): Promise<AlbumRecord> {

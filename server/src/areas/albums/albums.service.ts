@@ -36,10 +36,9 @@ export async function changeableAlbum(deps: AppDeps, user: SessionUser, id: numb
 
 export async function list(deps: AppDeps, user: SessionUser): Promise<AlbumSummary[]> {
   const albums = await repo.visibleAlbums(deps.db, user.id);
-  const covers = await repo.albumPictures(
+  const covers = await repo.albumCovers(
     deps.db,
     albums.map((a) => a.id),
-    1,
   );
   return albums.map((a) => {
     const cover = covers.find((c) => c.album_id === a.id);
