@@ -60,6 +60,7 @@ describeInBrowser('albums: an album, its view link for a guest, revoking, and a 
       await expect.poll(() => guest.locator('.picture-grid img').count()).toBe(1);
       await expect(guest.getByRole('button', { name: 'Open Not shared' }).count()).resolves.toBe(0);
       await site.screenshot(guest, viewport === PHONE ? 'albums-guest-phone' : 'albums-guest-desktop');
+      if (viewport === PHONE) await expect(seriousAxeViolations(guest)).resolves.toEqual([]);
       await guest.getByRole('button', { name: 'Open Beach day' }).click();
       const guestViewer = guest.getByTestId('picture-viewer');
       await guestViewer.getByText('Taken on: July 15, 2021').waitFor();
@@ -88,6 +89,7 @@ describeInBrowser('albums: an album, its view link for a guest, revoking, and a 
     const sender = await site.newPage({ viewport: PHONE });
     await sender.goto(new URL(uploadLink).pathname);
     await guestHeading(sender, 'Send pictures to “Summer”');
+    await expect(seriousAxeViolations(sender)).resolves.toEqual([]);
     await sender.getByLabel('Your name').fill('Aunt May');
     const cake = await sharp({ create: { width: 500, height: 400, channels: 3, background: '#e0c040' } }).png().toBuffer();
     await sender.getByLabel('Pictures or videos').setInputFiles([{ name: 'cake.png', mimeType: 'image/png', buffer: cake }]);
