@@ -32,8 +32,8 @@ export function Shell() {
   }, [colors.data]);
 
   const print = `${location.pathname}${location.search}`.includes('print');
-  // A guest link's pages (contracts' isGuestPage, inlined: the shell loads no area's contracts) show
-  // nothing else of the site: no navbar, no member's name.
+  // A guest link's pages (SHARED_PAGE and UPLOAD_PAGE in contracts/albums, written out here: the shell
+  // loads no area's contracts) show nothing else of the site: no navbar, no member's name.
   const guest = /^\/(shared|upload)(\/|$)/.test(location.pathname);
   // Errors render inside the shell, under the navbar. The cover stays until the first page's chunk is
   // there; later ones load in a transition, the page on screen staying under the progress bar.

@@ -14,11 +14,12 @@ export const UPLOAD_LINK_MAX_BYTES = 1024 * 1024 * 1024;
 /** Most pictures one call adds to or removes from an album. */
 export const ALBUM_BATCH_MAX = 500;
 
-/** Where the guest pages live: the link's token follows (`/shared/<token>`). */
+/**
+ * Where the guest pages live: the link's token follows (`/shared/<token>`). The app shell shows them
+ * alone, with no navbar (client/src/app/Shell.tsx matches these two prefixes).
+ */
 export const SHARED_PAGE = '/shared';
 export const UPLOAD_PAGE = '/upload';
-/** The guest pages render alone: no navbar, no member's name, nothing else of the site. */
-export const isGuestPage = (pathname: string) => [SHARED_PAGE, UPLOAD_PAGE].some((p) => pathname === p || pathname.startsWith(`${p}/`));
 
 export const ALBUMS_PATH = '/personal/pictures/albums';
 export const albumPath = (id: number) => `${ALBUMS_PATH}/${id}`;
@@ -34,7 +35,6 @@ export const albumMessages = {
   notFound: 'That album does not exist',
   notYours: 'Only the album\u2019s owner (or an admin, for a family album) may change it',
   noSuchPicture: 'One of those pictures does not exist or is not in the gallery yet',
-  nameTaken: 'You already have an album of that name',
   /** Every refusal of a guest's token: unknown, revoked or expired look the same. */
   gone: 'This link is no longer shared',
   passwordNeeded: 'This album is protected by a password',
