@@ -13,6 +13,7 @@ import { liveRoutes } from './live/live.routes.ts';
 import { hubRoutes } from './hub/hub.routes.ts';
 import { oldHomeRoutes } from './old-home/old-home.routes.ts';
 import { picturesRoutes } from './pictures/pictures.routes.ts';
+import { albumsRoutes, sharesRoutes } from './albums/albums.routes.ts';
 import { recipesRoutes } from './recipes/recipes.routes.ts';
 import { settingsRoutes } from './settings/settings.routes.ts';
 import { todoRoutes } from './todo/todo.routes.ts';
@@ -34,6 +35,8 @@ export const areaRoutes = [
   houseRoutes,
   fivetoolsRoutes,
   picturesRoutes,
+  albumsRoutes,
+  sharesRoutes,
   ytdlRoutes,
   todoRoutes,
   gameServersRoutes,

@@ -16,6 +16,7 @@ export * from './house/index.ts';
 export * from './live/index.ts';
 export * from './fivetools/index.ts';
 export * from './pictures/index.ts';
+export * from './albums/index.ts';
 export * from './ytdl/index.ts';
 export * from './todo/index.ts';
 export * from './game-servers/index.ts';

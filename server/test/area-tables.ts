@@ -10,6 +10,7 @@ import { fivetoolsParity, fivetoolsSamples } from './fivetools/fivetools.samples
 import { gameServersParity, gameServersSamples } from './game-servers/game-servers.samples.ts';
 import { houseParity, houseSamples } from './house/house.samples.ts';
 import { picturesParity, picturesSamples } from './pictures/pictures.samples.ts';
+import { albumsSamples, sharesSamples } from './albums/albums.samples.ts';
 import { recipesParity, recipesSamples } from './recipes/recipes.samples.ts';
 import { settingsParity, settingsSamples } from './settings/settings.samples.ts';
 import { todoParity, todoSamples } from './todo/todo.samples.ts';
@@ -37,6 +38,8 @@ export const samples = {
   ...houseSamples,
   ...fivetoolsSamples,
   ...picturesSamples,
+  ...albumsSamples,
+  ...sharesSamples,
   ...ytdlSamples,
   ...todoSamples,
   ...gameServersSamples,

@@ -29,6 +29,8 @@ function normalise(value: unknown): unknown {
     if (typeof v === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.test(v)) return '<time>';
     // A one-time link's token: 32 random bytes in base64url.
     if (typeof v === 'string' && /[#/][A-Za-z0-9_-]{43}$/.test(v)) return v.replace(/[A-Za-z0-9_-]{43}$/, '<token>');
+    // A guest link's token (areas/albums): 16 random bytes in base64url, at the end of its URL.
+    if (typeof v === 'string' && /\/(shared|upload)\/[A-Za-z0-9_-]{22}$/.test(v)) return v.replace(/[A-Za-z0-9_-]{22}$/, '<token>');
     if (typeof v === 'number' && Math.abs(v - Date.now()) < 86_400_000) return '<time>';
     return v;
   }) as unknown;

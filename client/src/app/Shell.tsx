@@ -32,6 +32,9 @@ export function Shell() {
   }, [colors.data]);
 
   const print = `${location.pathname}${location.search}`.includes('print');
+  // A guest link's pages (SHARED_PAGE and UPLOAD_PAGE in contracts/albums, written out here: the shell
+  // loads no area's contracts) show nothing else of the site: no navbar, no member's name.
+  const guest = /^\/(shared|upload)(\/|$)/.test(location.pathname);
   // Errors render inside the shell, under the navbar. The cover stays until the first page's chunk is
   // there; later ones load in a transition, the page on screen staying under the progress bar.
   const page = (
@@ -41,7 +44,7 @@ export function Shell() {
       </Suspense>
     </PageErrors>
   );
-  if (print) return status.isPending ? null : page;
+  if (print || guest) return status.isPending ? null : page;
 
   const ready = !status.isPending && !colors.isPending && !navbarStyle.isPending;
   if (!ready) return <LoadingCover />;

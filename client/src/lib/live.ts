@@ -25,6 +25,7 @@ const STALE: Record<LiveArea, QueryKey[]> = {
   pictures: [[['pictures', 'pendingCount']], [['pictures', 'pending']]],
   // Hearts and comments of any picture: each open viewer reads its own picture's again.
   pictureSocial: [[['pictures', 'social']]],
+  albums: [[['albums']]],
   gameServers: [[['gameServers']]],
   accounts: [[['admin', 'waitingCount']], [['admin', 'users']]],
 };

@@ -12,6 +12,8 @@ export const LIVE_AREAS = {
   pictures: 'pictures.pendingCount',
   /** Hearts and comments on any picture: open viewers read their picture's again (pictures.social). */
   pictureSocial: 'pictures.social',
+  /** Albums: a family album's change to every member, a private one's to its owner only. */
+  albums: 'albums.list',
   gameServers: 'gameServers.list',
   /** Accounts waiting for approval (level 0): the navbar's and the hub's count for admins. */
   accounts: 'admin.waitingCount',

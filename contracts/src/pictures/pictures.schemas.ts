@@ -190,7 +190,8 @@ export type PicturePage = PageInfo & { index: number; type: PageType; pictures: 
 export const pictureIdInput = z.object({ id: z.number().int().min(1).max(MAX_ROW_ID) });
 export const updatePictureInput = pictureIdInput.extend({ caption: captionSchema, date: captureDateSchema });
 
-export type PendingPicture = Picture & { uploadedAt: string };
+/** `guest`: the name a guest gave on an upload link (no account); null for a member's upload. */
+export type PendingPicture = Picture & { uploadedAt: string; guest: string | null };
 
 /** The start-up check that this instance's MEDIA_DIR holds every original the database names. */
 export type MediaCheck = { checkedAt: string; checked: number; missing: number; examples: string[]; mediaDir: string };

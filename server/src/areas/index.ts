@@ -10,6 +10,7 @@ import { gameServersArea } from './game-servers/index.ts';
 import { houseArea } from './house/index.ts';
 import { liveArea } from './live/index.ts';
 import { picturesArea } from './pictures/index.ts';
+import { albumsArea, sharesArea } from './albums/index.ts';
 import { recipesArea } from './recipes/index.ts';
 import { settingsArea } from './settings/index.ts';
 import { todoArea } from './todo/index.ts';
@@ -32,6 +33,8 @@ export const serverAreas = {
   house: houseArea,
   fivetools: fivetoolsArea,
   pictures: picturesArea,
+  albums: albumsArea,
+  shares: sharesArea,
   ytdl: ytdlArea,
   todo: todoArea,
   gameServers: gameServersArea,

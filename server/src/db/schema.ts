@@ -9,6 +9,7 @@ import type { HouseTables } from '../areas/house/house.tables.ts';
 import type { IdentityTables } from '../identity/identity.tables.ts';
 import type { ClientChangesTables } from '../client-changes/client-changes.tables.ts';
 import type { PicturesTables } from '../areas/pictures/pictures.tables.ts';
+import type { AlbumsTables } from '../areas/albums/albums.tables.ts';
 import type { RecipesTables } from '../areas/recipes/recipes.tables.ts';
 import type { SettingsTables } from '../areas/settings/settings.tables.ts';
 import type { TodoTables } from '../areas/todo/todo.tables.ts';
@@ -30,6 +31,7 @@ export interface Tables
     HouseTables,
     FivetoolsTables,
     PicturesTables,
+    AlbumsTables,
     YtdlTables,
     TodoTables,
     GameServersTables,

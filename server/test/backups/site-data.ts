@@ -16,7 +16,7 @@ import { invoke } from '../../src/trpc/invoke.ts';
 import { samples } from '../area-tables.ts';
 import { drainJobs } from '../../src/areas/pictures/pictures.worker.ts';
 import { createUser } from '../helpers.ts';
-import { jpegWithExif, png, uploadVia } from '../pictures/pictures.fixtures.ts';
+import { jpegWithExif, multipart, png, uploadVia } from '../pictures/pictures.fixtures.ts';
 
 /** Steps undone after each test (newest first), and temporary folders (named `prefix`...) removed with them. */
 export function useCleanup(prefix: string) {
@@ -81,6 +81,21 @@ export async function fillEveryArea(deps: AppDeps, app: FastifyInstance): Promis
   await invoke('pictures.editComment', ctx, { commentId: (await deps.db.selectFrom('picture_comments').select(sql<number>`max(id)`.as('id')).executeTakeFirstOrThrow()).id, text: 'edited' });
   // What the samples cannot reach without more setup, written as those areas write it.
   const db = deps.db;
+  // An album (the samples' own is deleted by albums.delete) with both pictures, a view link with a
+  // password, and a guest's upload through an upload link, waiting for approval.
+  const album = (await invoke('albums.create', ctx, { name: 'Beach 🏖', private: true })) as { id: number };
+  const pictureIds = (await db.selectFrom('pictures').select('id').execute()).map((p) => p.id);
+  await invoke('albums.addPictures', ctx, { albumId: album.id, pictureIds });
+  await invoke('shares.create', ctx, { albumId: album.id, expiresInDays: 7, password: 'sesame street' });
+  const uploadLink = (await invoke('shares.createUpload', ctx, { albumId: album.id })) as { url: string };
+  const guestForm = multipart({ name: 'guest.png', data: await png(undefined, '#44aa77'), type: 'image/png' }, { name: 'Aunt May' });
+  const guestUpload = await app.inject({
+    method: 'POST',
+    url: `/api/shared/${uploadLink.url.split('/').pop() ?? ''}/upload`,
+    headers: { 'content-type': guestForm.contentType },
+    payload: guestForm.payload,
+  });
+  expect(guestUpload.statusCode).toBe(200);
   // A token and a reset link: the samples' calls need a password session and an account named 'existing'.
   await issueToken(deps, owner.id, 'Home Assistant');
   await createResetLink(deps, 'Member');

@@ -40,7 +40,8 @@ export default function ApprovalPage() {
             <div>
               <strong>{picture.desc || '(no caption)'}</strong>
               <p className="small">
-                {takenOn(picture)} · from {picture.uploader ?? 'a deleted account'} · {new Date(picture.uploadedAt).toLocaleString()}
+                {takenOn(picture)} · {picture.guest !== null ? `from ${picture.guest} (guest link)` : `from ${picture.uploader ?? 'a deleted account'}`} ·{' '}
+                {new Date(picture.uploadedAt).toLocaleString()}
               </p>
               <div className="link-row">
                 <button type="button" className="button primary" disabled={approve.isPending} onClick={() => approve.mutate({ id: picture.id })}>

@@ -5,6 +5,7 @@ import { LoadProblem } from '../../components/Loaded.tsx';
 import { viewerOf } from '../../lib/access.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { DEFAULT_GALLERY_PATH, galleryPath, parseGalleryPath } from './gallery-path.ts';
+import { AddToAlbum } from './albums.tsx';
 import { Thumb } from './media.tsx';
 import { Viewer } from './Viewer.tsx';
 import { MemberSocial } from './ViewerSocial.tsx';
@@ -102,6 +103,7 @@ function Gallery({ type, index }: { type: PageType; index: number }) {
               {t.label}
             </Link>
           ))}
+          <Link to="/personal/pictures/albums">Albums</Link>
           <Link to="/personal/upload-pictures">{viewer && viewer.level < 2 ? 'Upload (needs approval)' : 'Upload'}</Link>
         </nav>
       </header>
@@ -129,7 +131,15 @@ function Gallery({ type, index }: { type: PageType; index: number }) {
       </ul>
       <PageBar type={type} index={index} pageCount={pageCount} />
       {open !== null && (
-        <Viewer pictures={pictures} index={open} admin={admin} onMove={setOpen} onClose={close} social={social} />
+        <Viewer
+          pictures={pictures}
+          index={open}
+          admin={admin}
+          onMove={setOpen}
+          onClose={close}
+          social={social}
+          extra={(picture) => <AddToAlbum key={picture.id} picture={picture} />}
+        />
       )}
     </main>
   );

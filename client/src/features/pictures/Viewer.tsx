@@ -3,7 +3,7 @@ import { mediaUrl, pictureMessages, showsInBrowser, type Picture } from '@site/c
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { trpc } from '../../lib/trpc.ts';
-import { previewNote, takenOn } from './media.tsx';
+import { previewNote, takenOn, type UrlOf } from './media.tsx';
 
 function Download({ href, label }: { href: string; label: string }) {
   return (
@@ -15,8 +15,8 @@ function Download({ href, label }: { href: string; label: string }) {
   );
 }
 
-function Media({ picture, onClose }: { picture: Picture; onClose: () => void }) {
-  const original = mediaUrl(picture.target);
+function Media({ picture, onClose, urlOf = mediaUrl }: { picture: Picture; onClose: () => void; urlOf?: UrlOf | undefined }) {
+  const original = urlOf(picture.target);
   const type = picture.fileType.toUpperCase();
   const note = previewNote(picture);
   if (picture.kind === 'video') {
@@ -30,10 +30,10 @@ function Media({ picture, onClose }: { picture: Picture; onClose: () => void }) 
             controls
             preload="metadata"
             playsInline
-            {...(picture.poster ? { poster: mediaUrl(picture.target, 'poster') } : {})}
+            {...(picture.poster ? { poster: urlOf(picture.target, 'poster') } : {})}
           />
         ) : (
-          picture.poster && <img src={mediaUrl(picture.target, 'poster')} alt={picture.desc || 'Video'} onClick={onClose} />
+          picture.poster && <img src={urlOf(picture.target, 'poster')} alt={picture.desc || 'Video'} onClick={onClose} />
         )}
         {note && <p className="small">{note}</p>}
         {picture.fileType === 'mov' && (
@@ -50,14 +50,14 @@ function Media({ picture, onClose }: { picture: Picture; onClose: () => void }) 
     // A picture too large to preview is only offered as a download, whatever its type.
     return (
       <div className="viewer-media">
-        {picture.display && <img src={mediaUrl(picture.target, 'display')} alt={picture.desc || 'Picture'} onClick={onClose} />}
+        {picture.display && <img src={urlOf(picture.target, 'display')} alt={picture.desc || 'Picture'} onClick={onClose} />}
         {note && <p className="small">{note}</p>}
         <Download href={original} label={`Download the original ${type} file`} />
       </div>
     );
   }
   if (picture.kind === 'image') {
-    const src = picture.display ? mediaUrl(picture.target, 'display') : original;
+    const src = picture.display ? urlOf(picture.target, 'display') : original;
     return (
       <div className="viewer-media">
         <img src={src} alt={picture.desc || 'Picture'} onClick={onClose} />
@@ -121,13 +121,17 @@ type Props = {
   onClose: () => void;
   /** Under the date: the picture's hearts and comments (ViewerSocial.tsx), as the page gives them. */
   social?: (picture: Picture) => ReactNode;
+  /** Where the files are fetched from (a guest's link has its own routes); the members' by default. */
+  urlOf?: UrlOf;
+  /** Under the picture: what the page around the viewer offers for it ("Add to album", a download). */
+  extra?: (picture: Picture) => ReactNode;
 };
 
 /**
  * One picture at a time over the grid: caption, the picture or video, its capture date. Clicking the
  * picture closes it, left and right move within the page, Escape closes.
  */
-export function Viewer({ pictures, index, admin, onMove, onClose, social }: Props) {
+export function Viewer({ pictures, index, admin, onMove, onClose, social, urlOf, extra }: Props) {
   const picture = pictures[index];
   const closeRef = useRef<HTMLButtonElement>(null);
   useEffect(() => closeRef.current?.focus(), []);
@@ -174,9 +178,10 @@ export function Viewer({ pictures, index, admin, onMove, onClose, social }: Prop
           <strong className="viewer-caption">{picture.desc}</strong>
           {picture.pending && <span className="pending-badge">Waiting for approval</span>}
         </figcaption>
-        <Media picture={picture} onClose={onClose} />
+        <Media picture={picture} onClose={onClose} urlOf={urlOf} />
         <p className="viewer-date">{takenOn(picture)}</p>
         {social?.(picture)}
+        {extra?.(picture)}
         {admin && <AdminTools key={picture.id} picture={picture} onDeleted={onClose} />}
       </figure>
     </div>

@@ -7,12 +7,15 @@ export function takenOn(picture: Pick<Picture, 'uploaded'>): string {
   return text ? `Taken on: ${text}` : 'Unknown capture date';
 }
 
+/** Builds a file's URL: the members' `/private/pictures/...` (mediaUrl) or a guest link's. */
+export type UrlOf = (target: string, variant?: 'thumb' | 'display' | 'poster') => string;
+
 /** A grid tile's picture: the WebP thumbnail when ready, a placeholder while it is being made. */
-export function Thumb({ picture }: { picture: Picture }) {
+export function Thumb({ picture, urlOf = mediaUrl }: { picture: Picture; urlOf?: UrlOf }) {
   if (picture.thumb === 'ready') {
     return (
       <img
-        src={mediaUrl(picture.target, 'thumb')}
+        src={urlOf(picture.target, 'thumb')}
         alt={picture.desc || 'Picture'}
         loading="lazy"
         decoding="async"
@@ -25,7 +28,7 @@ export function Thumb({ picture }: { picture: Picture }) {
   // Never handed to the browser either: a picture too large for the server is too large for a phone.
   if (picture.previewTooLarge) return <span className="thumb-placeholder">{pictureMessages.tooLargeToPreview}</span>;
   if (picture.kind === 'image' && showsInBrowser(picture.fileType)) {
-    return <img src={mediaUrl(picture.target)} alt={picture.desc || 'Picture'} loading="lazy" decoding="async" width={400} height={400} />;
+    return <img src={urlOf(picture.target)} alt={picture.desc || 'Picture'} loading="lazy" decoding="async" width={400} height={400} />;
   }
   const label = picture.kind === 'video' ? '▶ Video' : picture.fileType.toUpperCase();
   return (

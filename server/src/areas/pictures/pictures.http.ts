@@ -5,12 +5,14 @@ import { captionSchema, parseCaptureDate, pictureLink, pictureMessages, showsInB
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { HttpRegistrar } from '../../http/routes.ts';
+import type { Executor } from '../../db/database.ts';
 import type { SessionUser } from '../../identity/session-user.ts';
 import { formatBytes, MediaTooLargeError, type IncomingFile } from '../../media/index.ts';
 import { originalKey, parseFileName, removePictureFiles, variantKey } from './pictures.files.ts';
 import { monthPageOf } from './pictures.layout.ts';
 import { fileCaptureDate, sniff } from './pictures.media.ts';
 import * as repo from './pictures.repository.ts';
+import type { PictureRecord } from './pictures.tables.ts';
 import { galleryChanged } from './pictures.page-cache.ts';
 import { toPicture } from './pictures.service.ts';
 import { nudgeWorker } from './pictures.worker.ts';
@@ -21,8 +23,7 @@ const FRAMING_BYTES = 1024 * 1024;
 type Received = { file: IncomingFile | null; fields: Record<string, string> };
 
 /** Reads the multipart body: the one file streamed into the store's temporary area, the fields kept. */
-async function receive(req: FastifyRequest, deps: AppDeps): Promise<Received> {
-  const maxBytes = deps.config.mediaMaxBytes;
+async function receive(req: FastifyRequest, deps: AppDeps, maxBytes: number): Promise<Received> {
   const fields: Record<string, string> = {};
   let file: IncomingFile | null = null;
   // A client that goes away mid-upload ends the body without an error on some paths: stop then.
@@ -63,6 +64,22 @@ function uploadError(error: unknown, maxBytes: number): unknown {
 }
 
 /**
+ * Who an upload is stored for: a member (their id, approved at once from level 2), or a guest of an
+ * upload link (no account, always pending). `inTransaction` runs in the transaction that writes the
+ * new picture's row, before its file is put in place: a guest link's caps and its own rows are kept
+ * there, and a refusal from it stores nothing.
+ */
+export type UploadOwner = {
+  userId: number | null;
+  approved: boolean;
+  uploaderName: string | null;
+  inTransaction?: (trx: Executor, row: PictureRecord, fields: Readonly<Record<string, string>>) => Promise<void>;
+};
+
+/** The pipeline's result: the new picture, or the oldest picture that already holds these bytes. */
+export type StoredUpload = { duplicate: boolean; row: repo.PictureRow };
+
+/**
  * POST /api/pictures/upload (multipart: the file, caption, date). The file streams into a temporary
  * file (its SHA-256 taken on the way) and, once whole and its bytes say it is a picture or video the
  * gallery shows, is renamed into place inside the transaction that writes its row and thumbnail
@@ -73,12 +90,26 @@ function uploadError(error: unknown, maxBytes: number): unknown {
  * interrupted upload leaves no file and no row.
  */
 async function upload(req: FastifyRequest, deps: AppDeps, user: SessionUser): Promise<UploadReply> {
+  const stored = await storeUpload(req, deps, { userId: user.id, approved: user.level >= 2, uploaderName: user.name });
+  if (stored.duplicate) {
+    // Another member's picture still waiting for approval is theirs alone: say only that it waits.
+    if (!mayView(user, stored.row)) return { duplicate: true, pending: true, message: pictureMessages.duplicateWaiting, link: null };
+    return answer(deps, user, stored.row, pictureMessages.duplicate, true);
+  }
+  return answer(deps, user, stored.row, stored.row.status === 'pending' ? pictureMessages.pendingNote : 'Uploaded', false);
+}
+
+/**
+ * The upload pipeline of members and guests alike (limits, type from the bytes, duplicates, the
+ * background job): see `upload` above.
+ */
+export async function storeUpload(req: FastifyRequest, deps: AppDeps, owner: UploadOwner, maxBytes = deps.config.mediaMaxBytes): Promise<StoredUpload> {
   if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', pictureMessages.notMultipart);
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > deps.config.mediaMaxBytes + FRAMING_BYTES) {
-    throw new AppError('PAYLOAD_TOO_LARGE', pictureMessages.tooBig(formatBytes(deps.config.mediaMaxBytes)));
+  if (Number.isFinite(declared) && declared > maxBytes + FRAMING_BYTES) {
+    throw new AppError('PAYLOAD_TOO_LARGE', pictureMessages.tooBig(formatBytes(maxBytes)));
   }
-  const { file, fields } = await receive(req, deps);
+  const { file, fields } = await receive(req, deps, maxBytes);
   if (!file) throw new AppError('BAD_REQUEST', pictureMessages.noFile);
   // Set once the file is in place, so a failure afterwards (the commit itself) removes it again.
   const committed: { stem?: string; ext?: string } = {};
@@ -107,22 +138,21 @@ async function upload(req: FastifyRequest, deps: AppDeps, user: SessionUser): Pr
         year: date.year,
         month: date.month,
         day: date.day,
-        status: user.level >= 2 ? 'approved' : 'pending',
-        uploaded_by: user.id,
+        status: owner.approved ? 'approved' : 'pending',
+        uploaded_by: owner.userId,
       });
+      await owner.inTransaction?.(trx, row, fields);
       await file.commit(originalKey(stem, type.ext));
       Object.assign(committed, { stem, ext: type.ext });
-      return { duplicate: false as const, row: { ...row, uploader: user.name } };
+      return { duplicate: false as const, row: { ...row, uploader: owner.uploaderName } };
     });
     if (stored.duplicate) {
       await file.discard();
-      // Another member's picture still waiting for approval is theirs alone: say only that it waits.
-      if (!mayView(user, stored.row)) return { duplicate: true, pending: true, message: pictureMessages.duplicateWaiting, link: null };
-      return answer(deps, user, stored.row, pictureMessages.duplicate, true);
+      return stored;
     }
     galleryChanged(deps.db);
     nudgeWorker(deps);
-    return answer(deps, user, stored.row, stored.row.status === 'pending' ? pictureMessages.pendingNote : 'Uploaded', false);
+    return stored;
   } catch (error) {
     await file.discard();
     if (committed.stem && committed.ext) await removePictureFiles(deps, committed.stem, committed.ext);

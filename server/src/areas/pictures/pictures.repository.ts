@@ -77,7 +77,7 @@ export async function pagingToken(db: Executor): Promise<string | null> {
 }
 
 /** The columns a picture in the gallery needs (toPicture). */
-const CARD_COLUMNS = [
+export const CARD_COLUMNS = [
   'id',
   'stem',
   'file_type',
@@ -165,11 +165,13 @@ function approvalQueue(db: Executor) {
     );
 }
 
-export function pendingList(db: Executor): Promise<PictureRow[]> {
+/** The queue, each with its uploader's name, or the name a guest gave on an upload link (areas/albums). */
+export function pendingList(db: Executor): Promise<(PictureRow & { guest_name: string | null })[]> {
   return approvalQueue(db)
     .leftJoin('users', 'users.id', 'pictures.uploaded_by')
+    .leftJoin('picture_guests', 'picture_guests.picture_id', 'pictures.id')
     .selectAll('pictures')
-    .select('users.name as uploader')
+    .select(['users.name as uploader', 'picture_guests.guest_name'])
     .orderBy('pictures.id', 'asc')
     .execute();
 }

@@ -89,7 +89,7 @@ export async function pictureAt(deps: AppDeps, user: SessionUser, type: PageType
 
 export async function pending(deps: AppDeps): Promise<PendingPicture[]> {
   const rows = await repo.pendingList(deps.db);
-  return rows.map((row) => ({ ...toPicture(row), uploadedAt: row.created_at.toISOString() }));
+  return rows.map((row) => ({ ...toPicture(row), uploadedAt: row.created_at.toISOString(), guest: row.guest_name }));
 }
 
 export async function pendingCount(deps: AppDeps): Promise<{ count: number }> {

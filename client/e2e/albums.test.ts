@@ -1,0 +1,144 @@
+import type { Page } from 'playwright-core';
+import sharp from 'sharp';
+import { it } from 'vitest';
+import { DESKTOP, PHONE, describeInBrowser, expect, logIn, seriousAxeViolations, signUpOwner, useSite, waitForShell } from './harness.ts';
+
+/** A guest page has no navbar: it is ready when its heading is there. */
+async function guestHeading(page: Page, name: string) {
+  await page.getByRole('heading', { name }).waitFor();
+}
+
+describeInBrowser('albums: an album, its view link for a guest, revoking, and a guest upload approved', () => {
+  const site = useSite();
+
+  it('makes an album, adds a picture from the viewer, shares it; a guest sees exactly the album; revoked shows nothing; a guest upload is approved under its name', async () => {
+    const owner = await site.newPage({ viewport: DESKTOP });
+    await signUpOwner(owner);
+    const beach = await sharp({ create: { width: 900, height: 600, channels: 3, background: '#2a6fb0' } }).jpeg().toBuffer();
+    const other = await sharp({ create: { width: 600, height: 600, channels: 3, background: '#b02a6f' } }).jpeg().toBuffer();
+    for (const [name, buffer, caption] of [['beach.jpg', beach, 'Beach day'], ['other.jpg', other, 'Not shared']] as const) {
+      const res = await owner.request.post('/api/pictures/upload', { multipart: { file: { name, mimeType: 'image/jpeg', buffer }, caption, date: '2021-07-15' } });
+      expect(res.status()).toBe(200);
+    }
+
+    // New album, then "Add to album" from the gallery's viewer.
+    await owner.goto('/personal/pictures/albums');
+    await waitForShell(owner);
+    await owner.getByLabel('Album name').fill('Summer');
+    await owner.getByRole('button', { name: 'New album' }).click();
+    await owner.waitForURL(/\/personal\/pictures\/albums\/\d+$/);
+    const albumUrl = new URL(owner.url()).pathname;
+    await owner.goto('/personal/pictures/month/0');
+    await waitForShell(owner);
+    await owner.getByRole('button', { name: 'Open Beach day' }).click();
+    const viewer = owner.getByTestId('picture-viewer');
+    await viewer.getByRole('button', { name: 'Add to album' }).click();
+    await viewer.getByRole('status').getByText('Added to Summer').waitFor();
+    await site.screenshot(owner, 'albums-add-to-album-desktop');
+
+    await owner.goto(albumUrl);
+    await waitForShell(owner);
+    await expect.poll(() => owner.getByTestId('album-name').textContent()).toBe('Summer');
+    await expect.poll(() => owner.locator('.picture-grid img').count(), { timeout: 30_000 }).toBe(1);
+    await site.screenshot(owner, 'albums-album-desktop');
+    await owner.getByRole('button', { name: 'Share' }).click();
+    await owner.getByLabel('Password (optional)').waitFor();
+    await owner.getByRole('button', { name: 'Create view link' }).click();
+    const viewLink = await expect.poll(() => owner.getByLabel('View link').inputValue()).toMatch(/\/shared\/[A-Za-z0-9_-]{22}$/).then(() => owner.getByLabel('View link').inputValue());
+    await owner.getByTestId('share-list').getByRole('button', { name: 'Revoke' }).waitFor();
+    await site.screenshot(owner, 'albums-share-dialog-desktop');
+    await expect(seriousAxeViolations(owner)).resolves.toEqual([]);
+
+    // A guest with no account, on a phone and on a desktop: the album alone, no navbar, no other picture.
+    const sharedPath = new URL(viewLink).pathname;
+    for (const viewport of [PHONE, DESKTOP]) {
+      const guest = await site.newPage({ viewport });
+      await guest.goto(sharedPath);
+      await guestHeading(guest, 'Summer');
+      await guest.getByText('Shared by owner').waitFor();
+      await expect(guest.locator('[data-testid="navbar"]').count()).resolves.toBe(0);
+      await expect.poll(() => guest.locator('.picture-grid img').count()).toBe(1);
+      await expect(guest.getByRole('button', { name: 'Open Not shared' }).count()).resolves.toBe(0);
+      await site.screenshot(guest, viewport === PHONE ? 'albums-guest-phone' : 'albums-guest-desktop');
+      if (viewport === PHONE) await expect(seriousAxeViolations(guest)).resolves.toEqual([]);
+      await guest.getByRole('button', { name: 'Open Beach day' }).click();
+      const guestViewer = guest.getByTestId('picture-viewer');
+      await guestViewer.getByText('Taken on: July 15, 2021').waitFor();
+      await guestViewer.getByRole('link', { name: 'Download the original' }).waitFor();
+      await expect.poll(() => guestViewer.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(900);
+      await site.screenshot(guest, viewport === PHONE ? 'albums-guest-viewer-phone' : 'albums-guest-viewer-desktop');
+      expect(site.pageErrors(guest)).toEqual([]);
+    }
+
+    // Revoke: the guest's page and every file of the link are gone.
+    const guest = await site.newPage({ viewport: PHONE });
+    await guest.goto(sharedPath);
+    await expect.poll(() => guest.locator('.picture-grid img').count()).toBe(1);
+    const thumbSrc = await guest.locator('.picture-grid img').getAttribute('src');
+    await owner.getByTestId('share-list').getByRole('button', { name: 'Revoke' }).click();
+    await owner.getByText('No working links.').waitFor();
+    await guest.reload();
+    await guestHeading(guest, 'This link is no longer shared');
+    await expect(guest.locator('.picture-grid img').count()).resolves.toBe(0);
+    expect((await guest.request.get(thumbSrc ?? '')).status()).toBe(404);
+    await site.screenshot(guest, 'albums-revoked-phone');
+
+    // An upload link: a guest sends a picture under a name; the owner approves it, seeing the name.
+    await owner.getByRole('button', { name: 'Create upload link' }).click();
+    const uploadLink = await expect.poll(() => owner.getByLabel('Upload link').inputValue()).toMatch(/\/upload\//).then(() => owner.getByLabel('Upload link').inputValue());
+    const sender = await site.newPage({ viewport: PHONE });
+    await sender.goto(new URL(uploadLink).pathname);
+    await guestHeading(sender, 'Send pictures to “Summer”');
+    await expect(seriousAxeViolations(sender)).resolves.toEqual([]);
+    await sender.getByLabel('Your name').fill('Aunt May');
+    const cake = await sharp({ create: { width: 500, height: 400, channels: 3, background: '#e0c040' } }).png().toBuffer();
+    await sender.getByLabel('Pictures or videos').setInputFiles([{ name: 'cake.png', mimeType: 'image/png', buffer: cake }]);
+    await sender.getByRole('button', { name: 'Upload' }).click();
+    await sender.getByRole('status').getByText('cake.png: Uploaded. The site’s owner will look at it before it is shown.').waitFor();
+    await site.screenshot(sender, 'albums-guest-upload-phone', { fullPage: true });
+    expect(site.pageErrors(sender)).toEqual([]);
+
+    await owner.goto('/admin/pictures');
+    await waitForShell(owner);
+    const item = owner.getByTestId('approval-list').locator('li');
+    await expect.poll(() => item.count()).toBe(1);
+    await item.getByText(/from Aunt May \(guest link\)/).waitFor();
+    await item.getByRole('button', { name: 'Approve' }).click();
+    await owner.getByText('Nothing is waiting for approval.').waitFor();
+    await owner.goto(albumUrl);
+    await waitForShell(owner);
+    await expect.poll(() => owner.getByTestId('picture-grid').locator('li').count()).toBe(2);
+
+    // The admin's list of links: the upload link, with Revoke.
+    await owner.goto('/admin');
+    await waitForShell(owner);
+    const links = owner.locator('section', { has: owner.getByRole('heading', { name: 'Shared links' }) });
+    await links.getByRole('cell', { name: 'Upload', exact: true }).waitFor();
+    await links.getByRole('cell', { name: 'Summer' }).waitFor();
+    await links.getByRole('cell', { name: '1 upload', exact: true }).waitFor();
+    await links.scrollIntoViewIfNeeded();
+    await site.screenshot(owner, 'albums-admin-links-desktop');
+    await links.getByRole('button', { name: 'Revoke' }).click();
+    await links.getByText('No working links.').waitFor();
+    await owner.goto('/personal/pictures/albums');
+    await waitForShell(owner);
+    await owner.getByTestId('album-list').getByText('2 pictures · Family').waitFor();
+    await site.screenshot(owner, 'albums-list-desktop');
+    expect(site.pageErrors(owner)).toEqual([]);
+
+    // The owner's pages on a phone.
+    const phone = await site.newPage({ viewport: PHONE });
+    await logIn(phone, 'owner', 'owner-password');
+    await phone.waitForURL('**/personal');
+    await phone.goto('/personal/pictures/albums');
+    await waitForShell(phone);
+    await phone.getByTestId('album-list').getByText('Summer').waitFor();
+    await site.screenshot(phone, 'albums-list-phone', { fullPage: true });
+    await phone.goto(albumUrl);
+    await waitForShell(phone);
+    await phone.getByRole('button', { name: 'Share' }).click();
+    await phone.getByRole('button', { name: 'Create view link' }).waitFor();
+    await site.screenshot(phone, 'albums-share-dialog-phone', { fullPage: true });
+    expect(site.pageErrors(phone)).toEqual([]);
+  });
+});

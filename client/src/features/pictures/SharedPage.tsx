@@ -1,0 +1,128 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useLocation } from 'react-router-dom';
+import { albumMessages, SHARED_PAGE, sharedMediaUrl, type OpenShareReply } from '@site/contracts/albums';
+import { ErrorBubble } from '../../components/ErrorBubble.tsx';
+import { trpc } from '../../lib/trpc.ts';
+import { Thumb, type UrlOf } from './media.tsx';
+import { Viewer } from './Viewer.tsx';
+import './pictures.css';
+
+/** The token of a guest page's address (`/shared/<token>`), or '' when there is none. */
+export function tokenOf(pathname: string, page: string): string {
+  const rest = pathname.slice(page.length).replace(/^\/+|\/+$/g, '');
+  return rest.includes('/') ? '' : rest;
+}
+
+const passKey = (token: string) => `share-pass:${token}`;
+
+export function NoLongerShared() {
+  return (
+    <main className="page guest-page">
+      <h1>{albumMessages.gone}</h1>
+    </main>
+  );
+}
+
+/**
+ * A view link's page for a guest with no account: the album's pictures, captions and dates, the
+ * viewer and each original to download. The shell shows it alone (no navbar), and it calls only the
+ * link's own procedures and file route.
+ */
+export default function SharedPage() {
+  const token = tokenOf(useLocation().pathname, SHARED_PAGE);
+  const [pass, setPass] = useState<string | null>(() => sessionStorage.getItem(passKey(token)));
+  const [reply, setReply] = useState<OpenShareReply | null>(null);
+  const open = trpc.shares.open.useMutation({ onSuccess: setReply });
+  const { mutate } = open;
+  useEffect(() => {
+    document.title = 'Shared album';
+    mutate({ token, ...(pass ? { pass } : {}) });
+  }, [token, pass, mutate]);
+  if (open.error?.message === albumMessages.gone) return <NoLongerShared />;
+  if (open.error)
+    return (
+      <main className="page guest-page">
+        <ErrorBubble message={open.error.message} />
+      </main>
+    );
+  if (!reply) return <main className="page guest-page" aria-busy="true" />;
+  if (reply.state === 'password')
+    return (
+      <PasswordForm
+        token={token}
+        onPass={(p) => {
+          sessionStorage.setItem(passKey(token), p);
+          setPass(p);
+        }}
+      />
+    );
+  return <SharedAlbumView token={token} pass={pass} album={reply.album} />;
+}
+
+function PasswordForm({ token, onPass }: { token: string; onPass: (pass: string) => void }) {
+  const [password, setPassword] = useState('');
+  const unlock = trpc.shares.unlock.useMutation({ onSuccess: (r) => onPass(r.pass ?? '') });
+  return (
+    <main className="page guest-page">
+      <form
+        className="card"
+        onSubmit={(event) => {
+          event.preventDefault();
+          unlock.mutate({ token, password });
+        }}
+      >
+        <h1>{albumMessages.passwordNeeded}</h1>
+        <label className="guest-field">
+          Password
+          <input type="password" value={password} onChange={(event) => setPassword(event.target.value)} autoComplete="current-password" required />
+        </label>
+        <ErrorBubble message={unlock.error ? unlock.error.message : null} />
+        <button type="submit" className="button primary" disabled={unlock.isPending}>
+          Open the album
+        </button>
+      </form>
+    </main>
+  );
+}
+
+function SharedAlbumView({ token, pass, album }: { token: string; pass: string | null; album: Extract<OpenShareReply, { state: 'open' }>['album'] }) {
+  const [open, setOpen] = useState<number | null>(null);
+  const close = useCallback(() => setOpen(null), []);
+  const urlOf: UrlOf = useCallback((target, variant) => sharedMediaUrl(token, target, variant, pass), [token, pass]);
+  useEffect(() => {
+    document.title = album.name;
+  }, [album.name]);
+  return (
+    <main className="page pictures-page guest-page">
+      <h1 data-testid="album-name">{album.name}</h1>
+      {album.sharer && <p className="small">Shared by {album.sharer}</p>}
+      {album.pictures.length === 0 && <p className="card">No pictures in this album yet.</p>}
+      <ul className="picture-grid" data-testid="picture-grid">
+        {album.pictures.map((picture, i) => (
+          <li key={picture.id}>
+            <button type="button" className="picture-tile" onClick={() => setOpen(i)} aria-label={`Open ${picture.desc || 'picture'}`}>
+              <Thumb picture={picture} urlOf={urlOf} />
+            </button>
+          </li>
+        ))}
+      </ul>
+      {open !== null && (
+        <Viewer
+          pictures={album.pictures}
+          index={open}
+          admin={false}
+          onMove={setOpen}
+          onClose={close}
+          urlOf={urlOf}
+          extra={(picture) => (
+            <p>
+              <a href={`${urlOf(picture.target)}${pass ? '&' : '?'}download`} download>
+                Download the original
+              </a>
+            </p>
+          )}
+        />
+      )}
+    </main>
+  );
+}

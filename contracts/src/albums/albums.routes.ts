@@ -1,0 +1,48 @@
+import { defineArea } from '../area.ts';
+
+/**
+ * Albums: named sets of gallery pictures, private to their owner or shared with the family (every
+ * member from level 1). Who may change one is decided in the server's service (its owner; a family
+ * album also an admin), never by the level alone.
+ */
+export const albumsRoutes = defineArea({
+  procedures: {
+    'albums.list': 1,
+    'albums.get': 1,
+    'albums.create': 1,
+    'albums.addPictures': 1,
+    'albums.removePictures': 1,
+    'albums.rename': 1,
+    'albums.delete': 1,
+  },
+  pages: {
+    // Reached from the gallery's "Albums" link; the album pages are its sub-paths.
+    '/personal/pictures/albums': { access: 1, label: 'Albums', pattern: '/personal/pictures/albums/*' },
+  },
+});
+
+/**
+ * Links: a view link opens one album to anyone holding it, an upload link lets anyone holding it send
+ * pictures to the approval queue. The guests' rows are public: each call checks the link's token
+ * itself (only its SHA-256 is stored) and answers a token that is unknown, revoked or expired alike.
+ */
+export const sharesRoutes = defineArea({
+  procedures: {
+    'shares.create': 1,
+    'shares.createUpload': 2,
+    'shares.list': 1,
+    'shares.revoke': 1,
+    'shares.active': 3,
+    'shares.open': 'public',
+    'shares.unlock': 'public',
+    'shares.uploadInfo': 'public',
+  },
+  pages: {
+    '/shared': { access: 'public', label: 'Shared album', pattern: '/shared/*' },
+    '/upload': { access: 'public', label: 'Send pictures', pattern: '/upload/*' },
+  },
+  http: {
+    'GET /api/shared/:token/:file': { access: 'public' },
+    'POST /api/shared/:token/upload': { access: 'public', multipart: true },
+  },
+});

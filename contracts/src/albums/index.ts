@@ -1,0 +1,2 @@
+export * from './albums.schemas.ts';
+export * from './albums.routes.ts';

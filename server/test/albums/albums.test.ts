@@ -1,0 +1,321 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { accessMessages, albumMessages, UPLOAD_LINK_MAX_BYTES, UPLOAD_LINK_MAX_FILES, type OpenShareReply } from '@site/contracts';
+import { drainJobs } from '../../src/areas/pictures/pictures.worker.ts';
+import { hashToken } from '../../src/identity/token-hash.ts';
+import { createDeps, type AppDeps } from '../../src/deps.ts';
+import type { Listening } from '../../src/db/notifications.ts';
+import { watchDatabaseChanges } from '../../src/watch-changes.ts';
+import { callerFor, createTestDb, createUser, databases, testConfig, useTestServer, type TestDb } from '../helpers.ts';
+import { filesUnder, multipart, png, tempMediaDir, uploadVia, type Upload } from '../pictures/pictures.fixtures.ts';
+
+type Uploaded = { id: number; target: string };
+
+describe.each(databases)('albums and links (%s)', (kind) => {
+  const mediaDir = tempMediaDir();
+  const s = useTestServer(kind, { MEDIA_DIR: mediaDir, LOGIN_MAX_FAILURES: '3', SIGNUP_MAX_PER_ADDRESS: '2' });
+  afterEach(() => drainJobs(s.deps));
+  beforeEach(() => fs.rmSync(path.join(mediaDir, 'pictures'), { recursive: true, force: true }));
+
+  /** A member with a session cookie. */
+  async function member(name: string, level: 1 | 2 | 3) {
+    const user = await createUser(s.deps, name, level);
+    const { token } = await s.deps.sessions.create(user.id);
+    return { user, cookie: `sid=${token}`, call: callerFor(s.deps, user) };
+  }
+  let colour = 0;
+  async function picture(cookie: string, caption = 'Beach'): Promise<Uploaded> {
+    colour += 1;
+    const res = await uploadVia(s.app, cookie, { name: 'a.png', data: await png(undefined, `#${(0x100000 + colour * 7919).toString(16).slice(-6)}`) }, { caption, date: '2024-07-15' });
+    expect(res.statusCode).toBe(200);
+    return res.json<Uploaded>();
+  }
+  const tokenOf = (url: string) => url.split('/').pop() ?? '';
+  const get = (url: string, cookie?: string) => s.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+  const trpcPost = (proc: string, input: unknown) =>
+    s.app.inject({ method: 'POST', url: `/trpc/${proc}`, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(input) });
+  const openAsGuest = async (token: string, pass?: string) => {
+    const res = await trpcPost('shares.open', pass ? { token, pass } : { token });
+    return { status: res.statusCode, body: res.json<{ result?: { data: OpenShareReply }; error?: { message: string } }>() };
+  };
+  const guestUpload = (token: string, file: Upload | null, fields: Record<string, string>, ip = '10.0.0.1') => {
+    const body = multipart(file, fields);
+    return s.app.inject({ method: 'POST', url: `/api/shared/${token}/upload`, headers: { 'content-type': body.contentType }, payload: body.payload, remoteAddress: ip });
+  };
+
+  it('creates, lists, renames and deletes albums; a picture may be in many; deleting an album keeps the pictures', async () => {
+    const owner = await member('owner', 3);
+    const a = await picture(owner.cookie, 'One');
+    const b = await picture(owner.cookie, 'Two');
+    const { id: trip } = await owner.call.albums.create({ name: '  Trip  ', private: false });
+    const { id: best } = await owner.call.albums.create({ name: 'Best', private: true });
+    await owner.call.albums.addPictures({ albumId: trip, pictureIds: [a.id, b.id, a.id] });
+    await owner.call.albums.addPictures({ albumId: best, pictureIds: [a.id] });
+    // Adding again keeps one row.
+    await owner.call.albums.addPictures({ albumId: trip, pictureIds: [a.id] });
+    const got = await owner.call.albums.get({ id: trip });
+    expect([got.name, got.pictures.map((p) => p.desc).sort(), got.pictureCount]).toEqual(['Trip', ['One', 'Two'], 2]);
+    // Newest album first; each with its newest picture as its cover (same date: the later upload).
+    expect((await owner.call.albums.list()).map((x) => [x.name, x.pictureCount, x.private, x.cover?.desc])).toEqual([
+      ['Best', 1, true, 'One'],
+      ['Trip', 2, false, 'Two'],
+    ]);
+    await owner.call.albums.removePictures({ albumId: trip, pictureIds: [b.id] });
+    expect((await owner.call.albums.get({ id: trip })).pictures.map((p) => p.desc)).toEqual(['One']);
+    await owner.call.albums.rename({ id: trip, name: 'Summer' });
+    expect((await owner.call.albums.get({ id: trip })).name).toBe('Summer');
+    await owner.call.albums.delete({ id: trip });
+    await expect(owner.call.albums.get({ id: trip })).rejects.toThrow(albumMessages.notFound);
+    const page = await owner.call.pictures.page({ type: 'month', index: 0 });
+    expect(page.pictures.map((p) => p.desc).sort()).toEqual(['One', 'Two']);
+    // Bad input: an empty name, an unknown picture (nothing added), an album that does not exist.
+    await expect(owner.call.albums.create({ name: '   ', private: false })).rejects.toThrow('Album name may not be empty');
+    await expect(owner.call.albums.addPictures({ albumId: best, pictureIds: [a.id, 999_999] })).rejects.toThrow(albumMessages.noSuchPicture);
+    expect((await owner.call.albums.get({ id: best })).pictures.map((p) => p.id)).toEqual([a.id]);
+    await expect(owner.call.albums.rename({ id: 999_999, name: 'X' })).rejects.toThrow(albumMessages.notFound);
+  });
+
+  it('keeps a private album its owner\u2019s alone on every path: list, get, changes, share, links', async () => {
+    const owner = await member('owner', 3);
+    const friend = await member('friend', 1);
+    const family = await member('family', 2);
+    const pic = await picture(owner.cookie);
+    const { id: mine } = await friend.call.albums.create({ name: 'My secret', private: true });
+    await friend.call.albums.addPictures({ albumId: mine, pictureIds: [pic.id] });
+    const { id: shared } = await friend.call.albums.create({ name: 'For all', private: false });
+
+    expect((await friend.call.albums.list()).map((a) => a.name)).toEqual(['For all', 'My secret']);
+    for (const other of [owner, family]) {
+      expect((await other.call.albums.list()).map((a) => a.name)).toEqual(['For all']);
+      await expect(other.call.albums.get({ id: mine })).rejects.toThrow(albumMessages.notFound);
+      await expect(other.call.albums.addPictures({ albumId: mine, pictureIds: [pic.id] })).rejects.toThrow(albumMessages.notFound);
+      await expect(other.call.albums.removePictures({ albumId: mine, pictureIds: [pic.id] })).rejects.toThrow(albumMessages.notFound);
+      await expect(other.call.albums.rename({ id: mine, name: 'Mine now' })).rejects.toThrow(albumMessages.notFound);
+      await expect(other.call.albums.delete({ id: mine })).rejects.toThrow(albumMessages.notFound);
+      await expect(other.call.shares.create({ albumId: mine })).rejects.toThrow(albumMessages.notFound);
+      await expect(other.call.shares.list({ albumId: mine })).rejects.toThrow(albumMessages.notFound);
+    }
+    await expect(owner.call.shares.createUpload({ albumId: mine })).rejects.toThrow(albumMessages.notFound);
+    // A family album: seen by all, changed by its owner or an admin, not by another member.
+    expect((await family.call.albums.get({ id: shared })).mayChange).toBe(false);
+    await expect(family.call.albums.rename({ id: shared, name: 'Ours' })).rejects.toThrow(albumMessages.notYours);
+    await owner.call.albums.rename({ id: shared, name: 'Ours' });
+
+    // The friend's own link to the private album: the admins' list names no private album it cannot see.
+    const link = await friend.call.shares.create({ albumId: mine });
+    expect((await friend.call.shares.list({ albumId: mine })).map((l) => l.albumName)).toEqual(['My secret']);
+    expect((await owner.call.shares.active()).map((l) => [l.albumName, l.albumId, l.createdBy])).toEqual([['A private album', null, 'friend']]);
+    expect((await friend.call.albums.get({ id: mine })).name).toBe('My secret');
+
+    expect(link.url).toMatch(/\/shared\/[A-Za-z0-9_-]{22}$/);
+  });
+
+  it('a view link opens exactly the album to a guest, with its files; the token is 128 bits and stored only as its hash', async () => {
+    const owner = await member('owner', 3);
+    const inAlbum = await picture(owner.cookie, 'In the album');
+    const notInAlbum = await picture(owner.cookie, 'Not in the album');
+    await drainJobs(s.deps);
+    const { id } = await owner.call.albums.create({ name: 'Trip', private: false });
+    await owner.call.albums.addPictures({ albumId: id, pictureIds: [inAlbum.id] });
+    const link = await owner.call.shares.create({ albumId: id, expiresInDays: 3 });
+    const token = tokenOf(link.url);
+    expect(Buffer.from(token, 'base64url')).toHaveLength(16);
+    const stored = await s.db.selectFrom('album_shares').selectAll().executeTakeFirstOrThrow();
+    expect(stored.token_hash).toBe(hashToken(token));
+    expect(JSON.stringify(stored)).not.toContain(token);
+    expect(stored.expires_at!.getTime() - Date.now()).toBeGreaterThan(3 * 86_400_000 - 60_000);
+    expect(stored.expires_at!.getTime() - Date.now()).toBeLessThanOrEqual(3 * 86_400_000);
+    // 30 days unless asked; 1 to 365 days, anything else refused with nothing stored.
+    const plain = await owner.call.shares.create({ albumId: id });
+    const plainRow = await s.db.selectFrom('album_shares').select('expires_at').where('id', '=', plain.id).executeTakeFirstOrThrow();
+    expect(Math.round((plainRow.expires_at!.getTime() - Date.now()) / 86_400_000)).toBe(30);
+    for (const days of [0, 366, 1.5]) {
+      await expect(owner.call.shares.create({ albumId: id, expiresInDays: days })).rejects.toThrow(albumMessages.badDays);
+    }
+    await owner.call.shares.revoke({ id: plain.id });
+    expect(await s.db.selectFrom('album_shares').select('id').execute()).toHaveLength(2);
+
+    const opened = await openAsGuest(token);
+    expect(opened.status).toBe(200);
+    const data = opened.body.result!.data;
+    if (data.state !== 'open') throw new Error('expected an open album');
+    expect([data.album.name, data.album.sharer, data.album.pictures.map((p) => [p.desc, p.uploaded, p.uploader])]).toEqual([
+      'Trip',
+      'owner',
+      [['In the album', '2024-07-15', null]],
+    ]);
+    const original = await get(`/api/shared/${token}/${inAlbum.target}`);
+    expect([original.statusCode, original.headers['cache-control'], original.headers['content-type']]).toEqual([200, 'private, no-store', 'image/png']);
+    const download = await get(`/api/shared/${token}/${inAlbum.target}?download`);
+    expect(download.headers['content-disposition']).toContain('In the album.png');
+    const thumb = await get(`/api/shared/${token}/${inAlbum.target.slice(0, 32)}.thumb.webp`);
+    expect([thumb.statusCode, thumb.headers['content-type']]).toEqual([200, 'image/webp']);
+    // Nothing outside the album through the link, and nothing of the members' routes without a session.
+    expect((await get(`/api/shared/${token}/${notInAlbum.target}`)).statusCode).toBe(404);
+    expect((await get(`/private/pictures/${inAlbum.target}`)).statusCode).toBe(401);
+    expect((await get('/trpc/albums.list')).statusCode).toBe(401);
+    expect((await owner.call.shares.list({ albumId: id }))[0]).toMatchObject({ kind: 'view', uses: 1, hasPassword: false });
+  });
+
+  it('a revoked, expired or guessed link answers the same "no longer shared", and serves no bytes, thumbnails included', async () => {
+    const owner = await member('owner', 3);
+    const family = await member('family', 2);
+    const pic = await picture(owner.cookie);
+    await drainJobs(s.deps);
+    const { id } = await owner.call.albums.create({ name: 'Trip', private: false });
+    await owner.call.albums.addPictures({ albumId: id, pictureIds: [pic.id] });
+    const revoked = await owner.call.shares.create({ albumId: id });
+    const expired = await owner.call.shares.create({ albumId: id });
+    const thumbOf = (token: string) => `/api/shared/${token}/${pic.target.slice(0, 32)}.thumb.webp`;
+    expect((await get(thumbOf(tokenOf(revoked.url)))).statusCode).toBe(200);
+
+    await expect(family.call.shares.revoke({ id: revoked.id })).rejects.toThrow(albumMessages.notYourLink);
+    await owner.call.shares.revoke({ id: revoked.id });
+    await s.db.updateTable('album_shares').set({ expires_at: sql<Date>`now() - interval '1 second'` }).where('id', '=', expired.id).execute();
+    const guessed = Buffer.alloc(16, 7).toString('base64url');
+    const answers = [];
+    for (const token of [tokenOf(revoked.url), tokenOf(expired.url), guessed, 'short', `${tokenOf(revoked.url)}x`]) {
+      const opened = await openAsGuest(token);
+      const file = await get(`/api/shared/${encodeURIComponent(token)}/${pic.target}`);
+      const thumb = await get(thumbOf(encodeURIComponent(token)));
+      answers.push([opened.status, opened.body.error?.message, file.statusCode, file.json(), thumb.statusCode, thumb.json()]);
+    }
+    const gone = [404, albumMessages.gone, 404, { message: albumMessages.gone }, 404, { message: albumMessages.gone }];
+    expect(answers).toEqual([gone, gone, gone, gone, gone]);
+    expect(await owner.call.shares.list({ albumId: id })).toEqual([]);
+    await expect(owner.call.shares.revoke({ id: revoked.id })).rejects.toThrow(albumMessages.linkNotFound);
+    // Deleting the album ends its links too.
+    const third = await owner.call.shares.create({ albumId: id });
+    await owner.call.albums.delete({ id });
+    expect((await openAsGuest(tokenOf(third.url))).body.error?.message).toBe(albumMessages.gone);
+  });
+
+  it('a password (argon2) guards the album and its files; wrong passwords are limited like logins', async () => {
+    const owner = await member('owner', 3);
+    const pic = await picture(owner.cookie);
+    const { id } = await owner.call.albums.create({ name: 'Locked', private: false });
+    await owner.call.albums.addPictures({ albumId: id, pictureIds: [pic.id] });
+    const link = await owner.call.shares.create({ albumId: id, password: 'open sesame' });
+    const token = tokenOf(link.url);
+    const row = await s.db.selectFrom('album_shares').select('password_hash').executeTakeFirstOrThrow();
+    expect(row.password_hash).toMatch(/^\$argon2id\$/);
+    expect((await openAsGuest(token)).body.result?.data).toEqual({ state: 'password' });
+    expect((await get(`/api/shared/${token}/${pic.target}`)).json()).toEqual({ message: albumMessages.passwordNeeded });
+
+    const unlock = (password: string) => trpcPost('shares.unlock', { token, password });
+    const wrong = await unlock('nope');
+    expect([wrong.statusCode, wrong.json<{ error: { message: string } }>().error.message]).toEqual([401, albumMessages.wrongPassword]);
+    const right = await unlock('open sesame');
+    const pass = right.json<{ result: { data: { pass: string } } }>().result.data.pass;
+    expect(pass).toMatch(/^[0-9a-f]{64}$/);
+    expect((await openAsGuest(token, pass)).body.result?.data.state).toBe('open');
+    expect((await openAsGuest(token, 'f'.repeat(64))).body.result?.data).toEqual({ state: 'password' });
+    expect((await get(`/api/shared/${token}/${pic.target}?pass=${pass}`)).statusCode).toBe(200);
+
+    // LOGIN_MAX_FAILURES=3 in the window: the fourth attempt is refused even with the right password.
+    for (let i = 0; i < 3; i++) expect((await unlock(`wrong ${i}`)).statusCode).toBe(401);
+    const limited = await unlock('open sesame');
+    expect([limited.statusCode, limited.json<{ error: { message: string } }>().error.message]).toEqual([429, albumMessages.throttled]);
+  });
+
+  it('a guest uploads through an upload link: pending, named on the approval page, in the album once approved', async () => {
+    const owner = await member('owner', 3);
+    const friend = await member('friend', 1);
+    const { id } = await owner.call.albums.create({ name: 'Wedding', private: false });
+    // Levels: upload links from level 2, the site's list of links for admins, nothing for guests without a token.
+    await expect(friend.call.shares.createUpload({ albumId: id })).rejects.toThrow(accessMessages.levelTooLow);
+    await expect(friend.call.shares.active()).rejects.toThrow(accessMessages.levelTooLow);
+    await expect(callerFor(s.deps, null).albums.create({ name: 'X', private: false })).rejects.toThrow(accessMessages.signInRequired);
+    const link = await owner.call.shares.createUpload({ albumId: id, expiresInDays: 2 });
+    const token = tokenOf(link.url);
+    expect(link.url).toMatch(/\/upload\/[A-Za-z0-9_-]{22}$/);
+    const info = await trpcPost('shares.open', { token });
+    expect(info.json<{ error: { message: string } }>().error.message).toBe(albumMessages.gone);
+    const uploadInfo = await s.app.inject({ method: 'GET', url: `/trpc/shares.uploadInfo?input=${encodeURIComponent(JSON.stringify({ token }))}` });
+    expect(uploadInfo.json<{ result: { data: unknown } }>().result.data).toEqual({ albumName: 'Wedding', sharer: 'owner', filesLeft: UPLOAD_LINK_MAX_FILES, bytesLeft: UPLOAD_LINK_MAX_BYTES });
+
+    const data = await png(undefined, '#123456');
+    const noName = await guestUpload(token, { name: 'g.png', data }, { name: '  ' });
+    expect([noName.statusCode, noName.json()]).toEqual([400, { message: 'Your name may not be empty' }]);
+    const notPicture = await guestUpload(token, { name: 'g.txt', data: Buffer.from('hello there') }, { name: 'Aunt May' });
+    expect(notPicture.statusCode).toBe(415);
+    expect(await s.db.selectFrom('pictures').select('id').execute()).toEqual([]);
+
+    const sent = await guestUpload(token, { name: 'g.png', data }, { name: 'Aunt May' });
+    expect([sent.statusCode, sent.json()]).toEqual([200, { duplicate: false, message: albumMessages.guestUploaded }]);
+    const again = await guestUpload(token, { name: 'g.png', data }, { name: 'Aunt May' });
+    expect(again.json()).toEqual({ duplicate: true, message: albumMessages.guestDuplicate });
+    const pending = await owner.call.pictures.pending();
+    expect(pending.map((p) => [p.guest, p.uploader, p.pending])).toEqual([['Aunt May', null, true]]);
+    // Not in the album, nor the gallery of anyone but admins, until approved.
+    expect((await owner.call.albums.get({ id })).pictures).toEqual([]);
+    expect((await friend.call.pictures.page({ type: 'month', index: 0 })).pictures).toEqual([]);
+    await owner.call.pictures.approve({ id: pending[0]!.id });
+    expect((await owner.call.albums.get({ id })).pictures.map((p) => p.id)).toEqual([pending[0]!.id]);
+    expect((await owner.call.shares.active())[0]).toMatchObject({ kind: 'upload', uploads: 1, albumName: 'Wedding' });
+    // An upload link opens no album, and a view link takes no upload.
+    const view = await owner.call.shares.create({ albumId: id });
+    expect((await guestUpload(tokenOf(view.url), { name: 'g.png', data }, { name: 'X' })).json()).toEqual({ message: albumMessages.gone });
+  });
+
+  it('an upload link stops at its caps (files and bytes), when revoked, and an address counts against the sign-up limit', async () => {
+    const owner = await member('owner', 3);
+    const link = await owner.call.shares.createUpload({});
+    const token = tokenOf(link.url);
+    const send = async (colourHex: string, ip?: string) => guestUpload(token, { name: 'g.png', data: await png(undefined, colourHex) }, { name: 'Guest' }, ip);
+
+    await s.db.updateTable('album_shares').set({ uses: UPLOAD_LINK_MAX_FILES }).execute();
+    const full = await send('#010101');
+    expect([full.statusCode, full.json()]).toEqual([403, { message: albumMessages.capFiles }]);
+    await s.db.updateTable('album_shares').set({ uses: 0, upload_bytes: UPLOAD_LINK_MAX_BYTES - 100 }).execute();
+    const big = await send('#020202');
+    expect(big.statusCode).toBe(413);
+    expect(await s.db.selectFrom('pictures').select('id').execute()).toEqual([]);
+    expect(filesUnder(path.join(mediaDir, 'pictures'))).toEqual([]);
+    await s.db.updateTable('album_shares').set({ upload_bytes: 0 }).execute();
+    expect((await send('#030303')).statusCode).toBe(200);
+
+    // SIGNUP_MAX_PER_ADDRESS=2: this address's first upload on each link counts once; a third link is refused.
+    const second = await owner.call.shares.createUpload({});
+    const third = await owner.call.shares.createUpload({});
+    expect((await guestUpload(tokenOf(second.url), { name: 'g.png', data: await png(undefined, '#040404') }, { name: 'Guest' })).statusCode).toBe(200);
+    const flood = await guestUpload(tokenOf(third.url), { name: 'g.png', data: await png(undefined, '#050505') }, { name: 'Guest' });
+    expect([flood.statusCode, flood.json()]).toEqual([429, { message: albumMessages.guestThrottled }]);
+    expect((await guestUpload(tokenOf(third.url), { name: 'g.png', data: await png(undefined, '#050505') }, { name: 'Guest' }, '10.0.0.2')).statusCode).toBe(200);
+
+    await owner.call.shares.revoke({ id: link.id });
+    expect((await send('#060606')).json()).toEqual({ message: albumMessages.gone });
+  });
+});
+
+describe.each(databases)('albums on the live feed (%s)', (kind) => {
+  let handle: TestDb;
+  let deps: AppDeps;
+  let watching: Listening;
+  beforeAll(async () => {
+    handle = await createTestDb(kind);
+    deps = createDeps(testConfig(handle.url ? { DATABASE_URL: handle.url } : {}), handle.db);
+    watching = watchDatabaseChanges(handle, deps, { warn: () => {} });
+    await watching.ready;
+  }, 60_000);
+  afterAll(async () => {
+    await watching?.stop();
+    await handle?.close();
+  });
+
+  it('tells a private album\u2019s changes to its owner only, a family album\u2019s to everyone', async () => {
+    const friend = await createUser(deps, 'friend', 1);
+    const call = callerFor(deps, friend);
+    const heard: (number | null)[] = [];
+    const stop = deps.changes.subscribe((m) => void (m.kind === 'change' && m.change.area === 'albums' && heard.push(m.change.userId)), () => {});
+    const { id: mine } = await call.albums.create({ name: 'Secret', private: true });
+    await expect.poll(() => heard).toEqual([friend.id]);
+    await call.albums.create({ name: 'Family', private: false });
+    await expect.poll(() => heard).toEqual([friend.id, null]);
+    await call.albums.rename({ id: mine, name: 'Still secret' });
+    await expect.poll(() => heard).toEqual([friend.id, null, friend.id]);
+    stop();
+  });
+});
