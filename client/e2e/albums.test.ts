@@ -34,6 +34,10 @@ describeInBrowser('albums: an album, its view link for a guest, revoking, and a 
     const viewer = owner.getByTestId('picture-viewer');
     await viewer.getByRole('button', { name: 'Add to album' }).click();
     await viewer.getByRole('status').getByText('Added to Summer').waitFor();
+    // A comment the guest will read (guests see hearts and comments, and cannot add them).
+    await viewer.getByLabel('Add a comment').fill('Our first swim of the year');
+    await viewer.getByRole('button', { name: 'Comment', exact: true }).click();
+    await viewer.getByTestId('social-comment').getByText('Our first swim of the year').waitFor();
     await site.screenshot(owner, 'albums-add-to-album-desktop');
 
     await owner.goto(albumUrl);
@@ -65,6 +69,9 @@ describeInBrowser('albums: an album, its view link for a guest, revoking, and a 
       const guestViewer = guest.getByTestId('picture-viewer');
       await guestViewer.getByText('Taken on: July 15, 2021').waitFor();
       await guestViewer.getByRole('link', { name: 'Download the original' }).waitFor();
+      await guestViewer.getByTestId('social-comment').getByText('Our first swim of the year').waitFor();
+      await expect(guestViewer.getByLabel('Add a comment').count()).resolves.toBe(0);
+      await expect(guestViewer.getByRole('button', { name: 'Heart', exact: true }).count()).resolves.toBe(0);
       await expect.poll(() => guestViewer.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(900);
       await site.screenshot(guest, viewport === PHONE ? 'albums-guest-viewer-phone' : 'albums-guest-viewer-desktop');
       expect(site.pageErrors(guest)).toEqual([]);

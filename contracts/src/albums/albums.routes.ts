@@ -36,6 +36,7 @@ export const sharesRoutes = defineArea({
     'shares.open': 'public',
     'shares.unlock': 'public',
     'shares.uploadInfo': 'public',
+    'shares.social': 'public',
   },
   pages: {
     '/shared': { access: 'public', label: 'Shared album', pattern: '/shared/*' },

@@ -31,6 +31,8 @@ const token = z.string().max(200);
 export const openShareInput = z.object({ token, pass: z.string().max(200).optional() });
 export const unlockShareInput = z.object({ token, password: z.string().max(SHARE_PASSWORD_MAX) });
 export const uploadInfoInput = z.object({ token });
+/** A guest reads one picture's hearts and comments: the link (and its pass) and a picture of its album. */
+export const guestSocialInput = z.object({ token, pass: z.string().max(200).optional(), pictureId });
 export const guestNameSchema = text({ label: 'Your name', max: GUEST_NAME_MAX, trim: true, min: 1 });
 
 export type AlbumSummary = {

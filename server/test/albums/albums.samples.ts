@@ -21,4 +21,5 @@ export const sharesSamples = {
   'shares.open': { token: 'AAAAAAAAAAAAAAAAAAAAAA' },
   'shares.unlock': { token: 'AAAAAAAAAAAAAAAAAAAAAA', password: 'secret' },
   'shares.uploadInfo': { token: 'AAAAAAAAAAAAAAAAAAAAAA' },
+  'shares.social': { token: 'AAAAAAAAAAAAAAAAAAAAAA', pictureId: 1 },
 } satisfies AreaSamples<typeof sharesRoutes>;

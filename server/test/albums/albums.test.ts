@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { accessMessages, albumMessages, UPLOAD_LINK_MAX_BYTES, UPLOAD_LINK_MAX_FILES, type OpenShareReply } from '@site/contracts';
+import { accessMessages, albumMessages, UPLOAD_LINK_MAX_BYTES, UPLOAD_LINK_MAX_FILES, type OpenShareReply, type PictureSocial } from '@site/contracts';
+import { GUEST_AUTHOR } from '../../src/areas/albums/shares.service.ts';
 import { drainJobs } from '../../src/areas/pictures/pictures.worker.ts';
 import { hashToken } from '../../src/identity/token-hash.ts';
 import { createDeps, type AppDeps } from '../../src/deps.ts';
@@ -157,6 +158,43 @@ describe.each(databases)('albums and links (%s)', (kind) => {
     expect((await get(`/private/pictures/${inAlbum.target}`)).statusCode).toBe(401);
     expect((await get('/trpc/albums.list')).statusCode).toBe(401);
     expect((await owner.call.shares.list({ albumId: id }))[0]).toMatchObject({ kind: 'view', uses: 1, hasPassword: false });
+  });
+
+  it('a guest reads hearts and comments of the album\u2019s pictures, with no member name but the sharer\u2019s, and cannot add any', async () => {
+    const owner = await member('owner', 3);
+    const grandma = await member('Grandma Rose', 1);
+    const inAlbum = await picture(owner.cookie, 'In the album');
+    const notInAlbum = await picture(owner.cookie, 'Not in the album');
+    const { id } = await owner.call.albums.create({ name: 'Trip', private: false });
+    await owner.call.albums.addPictures({ albumId: id, pictureIds: [inAlbum.id] });
+    await owner.call.pictures.heart({ id: inAlbum.id, on: true });
+    await grandma.call.pictures.heart({ id: inAlbum.id, on: true });
+    await grandma.call.pictures.comment({ id: inAlbum.id, text: 'Lovely!' });
+    await owner.call.pictures.comment({ id: inAlbum.id, text: 'Thank you' });
+    const token = tokenOf((await owner.call.shares.create({ albumId: id })).url);
+    const read = async (input: Record<string, unknown>) => {
+      const res = await get(`/trpc/shares.social?input=${encodeURIComponent(JSON.stringify(input))}`);
+      return { status: res.statusCode, body: res.json<{ result?: { data: PictureSocial }; error?: { message: string } }>() };
+    };
+    const seen = await read({ token, pictureId: inAlbum.id });
+    expect(seen.status).toBe(200);
+    const social = seen.body.result!.data;
+    expect(social.hearts).toEqual({ count: 2, mine: false, names: ['owner'] });
+    expect(social.comments.map((c) => [c.author, c.text, c.mine, c.mayDelete])).toEqual([
+      [GUEST_AUTHOR, 'Lovely!', false, false],
+      ['owner', 'Thank you', false, false],
+    ]);
+    expect(JSON.stringify(social)).not.toContain('Grandma');
+    // Only the album's pictures, only through a working link; no heart or comment without an account.
+    expect((await read({ token, pictureId: notInAlbum.id })).body.error?.message).toBe(albumMessages.noSuchPicture);
+    expect((await read({ token: Buffer.alloc(16, 9).toString('base64url'), pictureId: inAlbum.id })).body.error?.message).toBe(albumMessages.gone);
+    expect((await trpcPost('pictures.heart', { id: inAlbum.id, on: true })).statusCode).toBe(401);
+    expect((await trpcPost('pictures.comment', { id: inAlbum.id, text: 'guest' })).statusCode).toBe(401);
+    // A password link needs its pass for this too.
+    const locked = tokenOf((await owner.call.shares.create({ albumId: id, password: 'open sesame' })).url);
+    expect((await read({ token: locked, pictureId: inAlbum.id })).body.error?.message).toBe(albumMessages.passwordNeeded);
+    const linkList = await owner.call.shares.list({ albumId: id });
+    expect(linkList.map((l) => l.uses)).toEqual([0, 0]);
   });
 
   it('a revoked, expired or guessed link answers the same "no longer shared", and serves no bytes, thumbnails included', async () => {

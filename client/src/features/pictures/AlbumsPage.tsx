@@ -11,6 +11,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { AddToAlbum } from './albums.tsx';
 import { Thumb } from './media.tsx';
 import { Viewer } from './Viewer.tsx';
+import { MemberSocial } from './ViewerSocial.tsx';
 import './pictures.css';
 
 /** `/personal/pictures/albums` (the list) and `/personal/pictures/albums/<id>` (one album). */
@@ -197,6 +198,7 @@ function AlbumView({ id }: { id: number }) {
           admin={false}
           onMove={setOpen}
           onClose={close}
+          social={(picture) => <MemberSocial key={picture.id} pictureId={picture.id} />}
           extra={(picture) => (
             <div className="viewer-album-tools">
               <AddToAlbum picture={picture} />

@@ -2,9 +2,11 @@ import { useCallback, useEffect, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { albumMessages, SHARED_PAGE, sharedMediaUrl, type OpenShareReply } from '@site/contracts/albums';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
+import { LoadProblem } from '../../components/Loaded.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { Thumb, type UrlOf } from './media.tsx';
 import { Viewer } from './Viewer.tsx';
+import { SocialPanel } from './ViewerSocial.tsx';
 import './pictures.css';
 
 /** The token of a guest page's address (`/shared/<token>`), or '' when there is none. */
@@ -85,6 +87,17 @@ function PasswordForm({ token, onPass }: { token: string; onPass: (pass: string)
   );
 }
 
+/** The picture's hearts and comments as a guest sees them: read-only, no member named but the sharer. */
+function GuestSocial({ token, pass, pictureId }: { token: string; pass: string | null; pictureId: number }) {
+  const query = trpc.shares.social.useQuery({ token, pictureId, ...(pass ? { pass } : {}) });
+  return (
+    <>
+      <LoadProblem query={query} what="the hearts and comments" />
+      {query.data && <SocialPanel social={query.data} />}
+    </>
+  );
+}
+
 function SharedAlbumView({ token, pass, album }: { token: string; pass: string | null; album: Extract<OpenShareReply, { state: 'open' }>['album'] }) {
   const [open, setOpen] = useState<number | null>(null);
   const close = useCallback(() => setOpen(null), []);
@@ -114,6 +127,7 @@ function SharedAlbumView({ token, pass, album }: { token: string; pass: string |
           onMove={setOpen}
           onClose={close}
           urlOf={urlOf}
+          social={(picture) => <GuestSocial key={picture.id} token={token} pass={pass} pictureId={picture.id} />}
           extra={(picture) => (
             <p>
               <a href={`${urlOf(picture.target)}${pass ? '&' : '?'}download`} download>

@@ -166,6 +166,19 @@ export function userName(db: Executor, id: number | null): Promise<string | null
 }
 
 /** The approved picture of this stem in this album, for a guest's file request. */
+/** Whether the album holds this approved picture (what a guest of the album may see). */
+export async function albumHasPicture(db: Executor, albumId: number, pictureId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('album_pictures')
+    .innerJoin('pictures', 'pictures.id', 'album_pictures.picture_id')
+    .select('pictures.id')
+    .where('album_pictures.album_id', '=', albumId)
+    .where('pictures.id', '=', pictureId)
+    .where('pictures.status', '=', 'approved')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export function albumPictureByStem(db: Executor, albumId: number, stem: string) {
   return db
     .selectFrom('pictures')

@@ -1,4 +1,4 @@
-import { createShareInput, createUploadShareInput, openShareInput, shareIdInput, sharesOfAlbumInput, unlockShareInput, uploadInfoInput } from '@site/contracts';
+import { createShareInput, createUploadShareInput, guestSocialInput, openShareInput, shareIdInput, sharesOfAlbumInput, unlockShareInput, uploadInfoInput } from '@site/contracts';
 import { procedure, router } from '../../trpc/procedures.ts';
 import * as shares from './shares.service.ts';
 
@@ -27,4 +27,7 @@ export const sharesRouter = router({
   uploadInfo: procedure('shares.uploadInfo')
     .input(uploadInfoInput)
     .query(({ ctx, input }) => shares.uploadInfo(ctx.deps, input.token)),
+  social: procedure('shares.social')
+    .input(guestSocialInput)
+    .query(({ ctx, input }) => shares.guestSocial(ctx.deps, input)),
 });

@@ -8,6 +8,7 @@ import {
   UPLOAD_PAGE,
   type CreatedShare,
   type OpenShareReply,
+  type PictureSocial,
   type ShareLink,
   type UploadLinkInfo,
 } from '@site/contracts';
@@ -18,6 +19,7 @@ import type { SessionUser } from '../../identity/session-user.ts';
 import { limitKey } from '../auth/limits.ts';
 import { siteUrl } from '../auth/reset-links.ts';
 import { toPicture } from '../pictures/pictures.service.ts';
+import { socialOf } from '../pictures/pictures.social.ts';
 import * as repo from './albums.repository.ts';
 import { changeableAlbum, mayChange } from './albums.service.ts';
 import type { ShareRecord } from './albums.tables.ts';
@@ -156,6 +158,30 @@ export async function open(deps: AppDeps, input: { token: string; pass?: string 
   await repo.countUse(deps.db, link.id);
   const pictures = (await repo.albumPictures(deps.db, [albumId])).map((row) => ({ ...toPicture(row), uploader: null }));
   return { state: 'open', album: { name: album.name, sharer: await repo.userName(deps.db, link.created_by), pictures } };
+}
+
+/** What a guest sees of the members who hearted or commented: the sharer's name, no one else's. */
+export const GUEST_AUTHOR = 'A family member';
+
+/**
+ * A guest reads the hearts and comments of a picture of the shared album (they cannot add any): only
+ * while the link works, with its pass when it has a password, and only for an approved picture of
+ * that album. Names other than the sharer's are not shown: hearts as a count, comments by
+ * "A family member". Reading does not count a use of the link.
+ */
+export async function guestSocial(deps: AppDeps, input: { token: string; pass?: string | undefined; pictureId: number }): Promise<PictureSocial> {
+  const link = await liveLink(deps, input.token, 'view');
+  if (!passMatches(input.token, link, input.pass)) throw new AppError('FORBIDDEN', albumMessages.passwordNeeded);
+  if (link.album_id === null || !(await repo.albumHasPicture(deps.db, link.album_id, input.pictureId))) {
+    throw new AppError('NOT_FOUND', albumMessages.noSuchPicture);
+  }
+  const sharer = await repo.userName(deps.db, link.created_by);
+  const social = await socialOf(deps.db, input.pictureId, null);
+  return {
+    ...social,
+    hearts: { ...social.hearts, names: social.hearts.names.filter((name) => name === sharer) },
+    comments: social.comments.map((c) => ({ ...c, author: c.author === sharer ? c.author : GUEST_AUTHOR })),
+  };
 }
 
 /**
