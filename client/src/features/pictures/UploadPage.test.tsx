@@ -15,7 +15,8 @@ async function pageWithOneFile() {
   return { user, row, month: within(row).getByLabelText<HTMLInputElement>('Month'), day: within(row).getByLabelText<HTMLInputElement>('Day') };
 }
 
-describe('the upload page: its date fields', () => {
+// Typing is slow on a loaded machine: room beyond vitest's 5 s.
+describe('the upload page: its date fields', { timeout: 20_000 }, () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('keeps "2,5" in Month as typed, says a month is a whole number, and uploads nothing until it is put right', async () => {
