@@ -47,7 +47,10 @@ describeInBrowser('pictures: upload, gallery, viewer and approval', () => {
     await expect(rows.nth(0).getByLabel('Day').inputValue()).resolves.toBe('15');
     await rows.nth(0).getByText('Date read from the photo.').waitFor();
     await rows.nth(1).getByText("Date from the file's modified date.").waitFor();
-    await setDate(page, 1, { year: '2021', month: '7', day: '' });
+    await setDate(page, 1, { year: '2021', month: '7', day: '5a' });
+    await rows.nth(1).getByText('Day must be a whole number from 1 to 31').waitFor();
+    await site.screenshot(page, 'pictures-upload-date-error-desktop', { fullPage: true });
+    await rows.nth(1).getByLabel('Day').fill('');
     await expect(page.locator('progress').count()).resolves.toBe(2);
     await site.screenshot(page, 'pictures-upload-desktop', { fullPage: true });
 
@@ -140,7 +143,11 @@ describeInBrowser('pictures: upload, gallery, viewer and approval', () => {
     // Bytes of its own: the owner's sunset is already in the gallery.
     const cat = await sharp({ create: { width: 300, height: 300, channels: 4, background: '#7a4a2a' } }).png().toBuffer();
     await friendPage.getByLabel('Choose pictures or videos, or drop them here').setInputFiles([{ name: 'friend-cat.png', mimeType: 'image/png', buffer: cat }]);
-    await setDate(friendPage, 0, { year: '2020', month: '', day: '' });
+    // A decimal comma in Month is kept as typed and refused with the reason, not read as 25.
+    await setDate(friendPage, 0, { year: '2020', month: '2,5', day: '' });
+    await friendPage.getByText('Month must be a whole number from 1 to 12, with no decimals').waitFor();
+    await site.screenshot(friendPage, 'pictures-upload-date-error-phone', { fullPage: true });
+    await friendPage.getByLabel('Month').fill('');
     await friendPage.getByRole('button', { name: 'Upload' }).click();
     await friendPage.getByRole('status').getByText(/friend-cat\.png: Uploaded\. An admin approves/).waitFor();
     await site.screenshot(friendPage, 'pictures-upload-friend-phone', { fullPage: true });

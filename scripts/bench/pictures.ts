@@ -41,6 +41,7 @@ import { createLocalStorage } from '@site/server/media/index';
 import { openBenchSite, serveUntilStdinEnds } from './bench-site.ts';
 import { galleryUnderLoad } from './gallery-load.ts';
 import { treeRss } from '@site/server/testing/process-memory';
+import { buildLabel, serverProcessArgs } from './server-process.ts';
 
 const PICTURES = Number(process.env.BENCH_PICTURES ?? 100_000);
 const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
@@ -125,6 +126,12 @@ async function serve(withWorker = false) {
       global.gc?.();
       peak = process.memoryUsage().rss;
       process.stdout.write(`${JSON.stringify({ rss: peak })}\n`);
+    } else if (line.startsWith('mem')) {
+      // Where the server's resident memory is: V8's heap, ArrayBuffers (PGlite's WebAssembly memory
+      // among them), and the rest (native: libvips, malloc arenas, code).
+      const { rss, heapTotal, external, arrayBuffers } = process.memoryUsage();
+      const anon = statusKb('RssAnon') * 1024;
+      process.stdout.write(`${JSON.stringify({ rss, heapTotal, external, arrayBuffers, anon })}\n`);
     } else if (line.startsWith('peak')) {
       process.stdout.write(`${JSON.stringify({ rss: Math.max(peak, process.memoryUsage().rss) })}\n`);
     } else if (line.startsWith('jobs')) {
@@ -368,27 +375,59 @@ async function realRunFiles(dir: string, count: number): Promise<{ name: string;
   return files;
 }
 
+/** The programs running under `pid` (their names, /proc/<pid>/comm), for the bench's figures. */
+function childPrograms(pid: number): string {
+  const names: string[] = [];
+  const walk = (p: number) => {
+    try {
+      for (const task of fs.readdirSync(`/proc/${p}/task`)) {
+        for (const c of fs.readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)) {
+          names.push(fs.readFileSync(`/proc/${c}/comm`, 'utf8').trim());
+          walk(c);
+        }
+      }
+    } catch {
+      // It ended meanwhile.
+    }
+  };
+  walk(pid);
+  return names.join(', ');
+}
+
 async function realRun() {
-  console.log(`\n7. A run of ${RUN_FILES} varied files (JPEG with EXIF, HEIC, PNG, big-endian TIFF, MP4) uploaded to the server with its worker`);
+  console.log(`\n7. A run of ${RUN_FILES} varied files (JPEG with EXIF, HEIC, PNG, big-endian TIFF, MP4) uploaded to the server with its worker (${buildLabel})`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-run-'));
   const files = await realRunFiles(dir, RUN_FILES);
   const megabytes = files.reduce((sum, f) => sum + f.data.length, 0) / 2 ** 20;
-  const self = fileURLToPath(import.meta.url);
-  const child = spawn(process.execPath, [...process.execArgv, '--expose-gc', self, '--serve-worker'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  // The server as `npm start` runs it (the bundle; BENCH_FROM_SOURCE=1: through tsx, whose compiler
+  // and source maps add some 40 MB to the server's heap).
+  const child = spawn(process.execPath, await serverProcessArgs(import.meta.url, ['--serve-worker'], ['--expose-gc']), { stdio: ['pipe', 'pipe', 'inherit'] });
   const next = lines(child.stdout);
   const { base, cookie } = JSON.parse(await next()) as { base: string; cookie: string };
   child.stdin.write('mark\n');
   await next();
+  const memory = async () => {
+    child.stdin.write('mem\n');
+    const m = JSON.parse(await next()) as { rss: number; heapTotal: number; external: number; arrayBuffers: number; anon: number };
+    return (
+      `RSS ${mb(m.rss)} MB (${mb(m.rss - m.anon)} MB of it mapped files: code), V8 heap ${mb(m.heapTotal)} MB, ArrayBuffers ${mb(m.arrayBuffers)} MB ` +
+      `(PGlite's WebAssembly memory among them), other external ${mb(m.external - m.arrayBuffers)} MB`
+    );
+  };
+  const mb = (n: number) => fmt(n / 2 ** 20);
+  console.log(`  server at the start: ${await memory()}`);
   const before = treeRss(child.pid ?? 0);
   let peak = { own: before.own, children: 0, total: before.own + before.children };
+  // Which programs the children were at their largest sampled moment.
+  let childrenAtPeak = '';
   const sampler = setInterval(() => {
     const now = treeRss(child.pid ?? 0);
+    if (now.children > peak.children) childrenAtPeak = childPrograms(child.pid ?? 0);
     peak = { own: Math.max(peak.own, now.own), children: Math.max(peak.children, now.children), total: Math.max(peak.total, now.own + now.children) };
   }, 10);
   const start = performance.now();
   const statuses = new Map<number, number>();
   const boundary = 'benchRunBoundary5hB2x';
-  const mb = (n: number) => fmt(n / 2 ** 20);
   for (const [i, file] of files.entries()) {
     // Progress, so a run cut short still gives its figures.
     if (i > 0 && i % 13 === 0) console.log(`  after ${i} uploads: peak of the server and its children so far ${mb(peak.total)} MB (server ${mb(peak.own)} MB)`);
@@ -419,11 +458,12 @@ async function realRun() {
   clearInterval(sampler);
   child.stdin.write('peak\n');
   const serverPeak = (JSON.parse(await next()) as { rss: number }).rss;
+  console.log(`  server at the end: ${await memory()}`);
   child.stdin.end();
   await new Promise((resolve) => child.on('exit', resolve));
   fs.rmSync(dir, { recursive: true, force: true });
   console.log(`  ${files.length} files, ${fmt(megabytes)} MB; answers ${[...statuses].map(([s, n]) => `${n} x ${s}`).join(', ')}; uploaded in ${fmt(uploaded)} s, every thumbnail made after ${fmt(done)} s`);
-  console.log(`  server RSS before ${mb(before.own)} MB (children ${mb(before.children)} MB); server peak ${mb(Math.max(serverPeak, peak.own))} MB; children's sampled peak ${mb(peak.children)} MB`);
+  console.log(`  server RSS before ${mb(before.own)} MB (children ${mb(before.children)} MB); server peak ${mb(Math.max(serverPeak, peak.own))} MB; children's sampled peak ${mb(peak.children)} MB (${childrenAtPeak || 'none'})`);
   console.log(`  peak RSS of the server and its children together (sampled every 10 ms): ${mb(peak.total)} MB (goal < 600)`);
   if (answer.children) {
     console.log(`  ${answer.children.runs} decoding children; the largest peak one reported (VmHWM): ${mb(answer.children.maxPeakBytes)} MB; server peak + that: ${mb(Math.max(serverPeak, peak.own) + answer.children.maxPeakBytes)} MB`);

@@ -22,7 +22,7 @@ export const buildLabel = fromSource ? 'server run from source through tsx' : 's
 const bundles = new Map<string, Promise<unknown>>();
 
 /** Node's arguments that run the benchmark file `moduleUrl` (its import.meta.url) with `args`. */
-async function serverProcessArgs(moduleUrl: string, args: string[], nodeArgs: string[] = []): Promise<string[]> {
+export async function serverProcessArgs(moduleUrl: string, args: string[], nodeArgs: string[] = []): Promise<string[]> {
   const self = fileURLToPath(moduleUrl);
   if (fromSource) return [...process.execArgv, ...nodeArgs, self, ...args];
   const serverDir = path.resolve(path.dirname(self), '..', '..', 'server');

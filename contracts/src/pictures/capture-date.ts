@@ -80,18 +80,56 @@ const latin1 = (bytes: Uint8Array) => {
   return s;
 };
 
+/** Where the ASCII text `needle` next occurs in `bytes` from `from`, or -1. */
+function indexOfAscii(bytes: Uint8Array, needle: string, from: number): number {
+  const first = needle.charCodeAt(0);
+  for (let at = bytes.indexOf(first, from); at >= 0 && at + needle.length <= bytes.length; at = bytes.indexOf(first, at + 1)) {
+    let j = 1;
+    while (j < needle.length && bytes[at + j] === needle.charCodeAt(j)) j++;
+    if (j === needle.length) return at;
+  }
+  return -1;
+}
+
+/** The bytes a regular expression's \s matches when the bytes are read as Latin-1. */
+const SPACE = new Set([0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0]);
+
+/**
+ * The XMP packets (`<x:xmpmeta …</x:xmpmeta>`, each up to the first closing tag) in `bytes`, as
+ * text. Searched as bytes: only the packets become strings, not the megabytes of pixels around them
+ * (a string of the whole 8 MB head, for every upload without a date, was most of what an upload
+ * left in the server's memory).
+ */
+function* xmpPackets(bytes: Uint8Array): Generator<string> {
+  const open = '<x:xmpmeta';
+  const close = '</x:xmpmeta>';
+  for (let at = 0; ; ) {
+    const start = indexOfAscii(bytes, open, at);
+    if (start < 0) return;
+    const next = bytes[start + open.length];
+    if (next === undefined) return;
+    if (next !== 0x3e && !SPACE.has(next)) {
+      at = start + 1;
+      continue;
+    }
+    const end = indexOfAscii(bytes, close, start + open.length + 1);
+    if (end < 0) return;
+    yield latin1(bytes.subarray(start, end + close.length));
+    at = end + close.length;
+  }
+}
+
 /** Finds XMP packets (`<x:xmpmeta …</x:xmpmeta>`) in the file's head and tail and reads their date. */
 export async function findXmpDate(source: ByteSource): Promise<CaptureDate | null> {
-  const head = await source.read(0, Math.min(source.size, XMP_HEAD_BYTES));
-  const parts = [latin1(head)];
+  const parts = [await source.read(0, Math.min(source.size, XMP_HEAD_BYTES))];
   if (source.size > XMP_HEAD_BYTES) {
     const from = Math.max(XMP_HEAD_BYTES, source.size - XMP_TAIL_BYTES);
-    parts.push(latin1(await source.read(from, source.size - from)));
+    parts.push(await source.read(from, source.size - from));
   }
-  for (const text of parts) {
-    for (const m of text.matchAll(/<x:xmpmeta[\s>][\s\S]*?<\/x:xmpmeta>/g)) {
+  for (const bytes of parts) {
+    for (const packet of xmpPackets(bytes)) {
       // The packet is UTF-8; dates are ASCII, so reading it as Latin-1 loses nothing that matters.
-      const date = xmpCaptureDate(m[0]);
+      const date = xmpCaptureDate(packet);
       if (date) return date;
     }
   }

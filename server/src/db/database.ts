@@ -143,6 +143,14 @@ function takeLock(dir: string): () => void {
 }
 
 /**
+ * PostgreSQL's buffer pool inside the server process. initdb writes 128 MB, and PGlite (WebAssembly)
+ * touches all of it at start: 128 MB of the server's resident memory for a family site's database
+ * that the kernel's page cache keeps anyway. 32 MB: a bare process opening a folder measured 310 MB
+ * RSS with 128 MB, 199 MB with 32 MB (docs/benchmarks.md, the pictures run).
+ */
+const PGLITE_START = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
+
+/**
  * Creates a new PGlite database in `dir` in a child process. The process that creates one (initdb)
  * keeps its memory: a bare process is at 793 MB RSS after creating a folder and 284 MB after opening
  * one (the whole server: 856 MB and 390 MB). The caller then opens the new folder itself, so a first
@@ -177,7 +185,7 @@ export async function createDb(target: DbTarget): Promise<DbHandle> {
   const release = takeLock(target.dataDir);
   try {
     if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await initializePglite(dir);
-    const client = await PGlite.create(dir);
+    const client = await PGlite.create(dir, { startParams: PGLITE_START });
     const db = new Kysely<Tables>({ dialect: new PGliteDialect(client) });
     let closed = false;
     return {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formatCaptureDate, parseMetadataDate, xmpCaptureDate } from '@site/contracts';
+import { findXmpDate, formatCaptureDate, parseMetadataDate, xmpCaptureDate, type ByteSource } from '@site/contracts';
 import { fileCaptureDate } from '../../src/areas/pictures/pictures.media.ts';
 import { dateFixtures, XMP_ATTRIBUTE, XMP_ELEMENT, type DateFixture } from './date-fixtures.ts';
 
@@ -37,6 +37,19 @@ describe('capture dates the server reads when the form sends none', () => {
     // exif:DateTimeOriginal comes before xmp:CreateDate, photoshop:DateCreated before xmp:ModifyDate.
     expect(xmpCaptureDate(XMP_ATTRIBUTE)).toEqual({ year: 2018, month: 5, day: 6 });
     expect(xmpCaptureDate(XMP_ELEMENT)).toEqual({ year: 2017, month: 8, day: 9 });
+  });
+
+  it('finds an XMP packet among binary bytes: not a near-miss tag, nor an unclosed one, and one at the end of a large file', async () => {
+    const source = (bytes: Buffer): ByteSource => ({ size: bytes.length, read: async (offset, length) => bytes.subarray(offset, offset + length) });
+    const noise = Buffer.alloc(200_000);
+    for (let i = 0; i < noise.length; i++) noise[i] = (i * 7919) % 251; // '<' and 'x' among them
+    const packet = Buffer.from(XMP_ELEMENT, 'utf8');
+    const nearMiss = Buffer.from('<x:xmpmetadata><photoshop:DateCreated>1999-01-01</photoshop:DateCreated></x:xmpmeta>', 'latin1');
+    expect(await findXmpDate(source(Buffer.concat([noise, nearMiss, noise, packet, noise])))).toEqual({ year: 2017, month: 8, day: 9 });
+    expect(await findXmpDate(source(Buffer.concat([noise, Buffer.from('<x:xmpmeta><xmp:CreateDate>2001-01-01</xmp:CreateDate>'), noise])))).toBeNull();
+    // Past the 8 MB head, in the last megabyte (PNG and TIFF writers may put it there).
+    const large = Buffer.concat([Buffer.alloc(9 * 1024 * 1024, 0x3c), packet, noise]);
+    expect(await findXmpDate(source(large))).toEqual({ year: 2017, month: 8, day: 9 });
   });
 
   it('finds nothing in a file that is cut short or is not media at all, without throwing', async () => {

@@ -3,8 +3,9 @@ import { Link } from 'react-router-dom';
 import { viewerOf } from '../../lib/access.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { IMAGE_TYPES, VIDEO_TYPES } from '@site/contracts/pictures';
+import { NumberInput } from '../../components/NumberInput.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
-import { captionFromName, dateField, suggestedDate, uploadFile, type DateParts } from './upload.ts';
+import { captionFromName, DATE_RULES, dateErrors, dateField, dateProblem, suggestedDate, uploadFile, type DateParts } from './upload.ts';
 import './pictures.css';
 
 type Item = {
@@ -24,25 +25,32 @@ const ACCEPT = [...IMAGE_TYPES, 'heif', 'tiff', ...VIDEO_TYPES, 'image/*', 'vide
 
 let nextKey = 0;
 
+/**
+ * Year, month and day: the site's NumberInput (whole numbers; every character kept as typed, a
+ * refusal said under the field, a digit keyboard on a phone), and under them what is wrong with the
+ * date as a whole (a day without its month, 30 February).
+ */
 function DateFields({ item, onChange }: { item: Item; onChange: (date: DateParts) => void }) {
-  const field = (name: keyof DateParts, label: string, size: number) => (
-    <label className="date-part">
-      <span>{label}</span>
-      <input
-        inputMode="numeric"
-        pattern="[0-9]*"
-        maxLength={size}
-        value={item.date[name]}
-        onChange={(event) => onChange({ ...item.date, [name]: event.target.value.replace(/\D/g, '') })}
-      />
-    </label>
+  const field = (name: keyof DateParts, className: string) => (
+    <NumberInput
+      className={`date-part ${className}`}
+      rules={DATE_RULES[name]}
+      value={item.date[name]}
+      onValueChange={(value) => onChange({ ...item.date, [name]: value })}
+    />
   );
+  const problem = dateProblem(item.date);
   return (
     <fieldset className="date-fields">
       <legend>Date</legend>
-      {field('year', 'Year', 4)}
-      {field('month', 'Month', 2)}
-      {field('day', 'Day', 2)}
+      {field('year', 'date-year')}
+      {field('month', 'date-month')}
+      {field('day', 'date-day')}
+      {problem && (
+        <p className="field-error date-problem" role="alert">
+          {problem}
+        </p>
+      )}
     </fieldset>
   );
 }
@@ -58,6 +66,8 @@ export default function UploadPage() {
   const [items, setItems] = useState<Item[]>([]);
   const [uploading, setUploading] = useState(false);
   const [notes, setNotes] = useState<Note[]>([]);
+  /** Why Upload sent nothing: a date that cannot be read as typed. */
+  const [refusal, setRefusal] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   const input = useRef<HTMLInputElement>(null);
 
@@ -92,6 +102,14 @@ export default function UploadPage() {
     event?.preventDefault();
     // Ignored without a file or while an upload is running.
     if (uploading || items.length === 0) return;
+    // A date the page cannot read is never sent, nor guessed at: nothing is uploaded until it is put right.
+    const unreadable = items.filter((item) => dateErrors(item.date).length > 0);
+    if (unreadable.length > 0) {
+      const names = unreadable.map((item) => item.file.name).join(', ');
+      setRefusal(`Nothing was uploaded: check the date of ${names} (its message is under the date)`);
+      return;
+    }
+    setRefusal(null);
     setUploading(true);
     const done: string[] = [];
     const messages: Note[] = [];
@@ -161,7 +179,13 @@ export default function UploadPage() {
                   </button>
                 </div>
                 <TextInput label="Caption" value={item.caption} maxLength={500} onValueChange={(caption) => patch(item.key, { caption })} />
-                <DateFields item={item} onChange={(date) => patch(item.key, { date })} />
+                <DateFields
+                  item={item}
+                  onChange={(date) => {
+                    setRefusal(null);
+                    patch(item.key, { date });
+                  }}
+                />
                 {item.dateFrom && (
                   <p className="small">{item.dateFrom === 'photo' ? 'Date read from the photo.' : "Date from the file's modified date."}</p>
                 )}
@@ -174,6 +198,11 @@ export default function UploadPage() {
               </li>
             ))}
           </ul>
+          {refusal && (
+            <p className="error-bubble" role="alert" data-testid="upload-refusal">
+              {refusal}
+            </p>
+          )}
           <button type="submit" className="button primary" aria-disabled={uploading || items.length === 0}>
             {uploading ? 'Uploading...' : 'Upload'}
           </button>

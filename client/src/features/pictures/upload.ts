@@ -1,7 +1,48 @@
 /** Autofill of the upload form and the upload itself (XMLHttpRequest, for its progress events). */
-import { EXIF_DATE_OPTIONS, readCaptureDate, type ByteSource, type CaptureDate, type UploadReply } from '@site/contracts/pictures';
+import { EXIF_DATE_OPTIONS, MONTH_NAMES, readCaptureDate, type ByteSource, type CaptureDate, type UploadReply } from '@site/contracts/pictures';
+import { parseNumber, type NumberRules } from '../../components/number.ts';
 
+/** The date fields as typed: every character kept, read with the site's one number parser. */
 export type DateParts = { year: string; month: string; day: string };
+
+/** Each date field's rules: whole numbers only, within what the server keeps (contracts' parseCaptureDate: years 1800 to 2200). */
+export const DATE_RULES: Readonly<Record<keyof DateParts, NumberRules>> = {
+  year: { label: 'Year', whole: true, min: 1800, max: 2200 },
+  month: { label: 'Month', whole: true, min: 1, max: 12 },
+  day: { label: 'Day', whole: true, min: 1, max: 31 },
+};
+
+const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
+
+/**
+ * What is wrong with the date as a whole once each field reads as a number (each field says its own
+ * refusal under itself): the page's partial-date rules, the server's. A year is the least a date
+ * needs; an unknown month or day is left blank, so a day needs its month, and a month or day needs
+ * the year; the day must exist in that month. Null when the date can be sent.
+ */
+export function dateProblem(parts: DateParts): string | null {
+  const read = (name: keyof DateParts) => parseNumber(parts[name], DATE_RULES[name]);
+  const year = read('year');
+  const month = read('month');
+  const day = read('day');
+  if (!year.ok || !month.ok || !day.ok) return null;
+  if (year.value === null && (month.value !== null || day.value !== null)) return 'Year is needed for a month or a day: the least a date needs is its year';
+  if (month.value === null && day.value !== null) return 'Month is needed for a day: leave the day blank when the month is unknown';
+  if (year.value !== null && month.value !== null && day.value !== null && day.value > daysIn(year.value, month.value)) {
+    return `Day must be from 1 to ${daysIn(year.value, month.value)} in ${MONTH_NAMES[month.value - 1]} ${year.value}`;
+  }
+  return null;
+}
+
+/** Every refusal of the date as typed: the fields' own (as NumberInput shows them) and dateProblem's. */
+export function dateErrors(parts: DateParts): string[] {
+  const own = (Object.keys(DATE_RULES) as (keyof DateParts)[]).flatMap((name) => {
+    const parsed = parseNumber(parts[name], DATE_RULES[name]);
+    return parsed.ok ? [] : [parsed.message];
+  });
+  const whole = dateProblem(parts);
+  return whole ? [...own, whole] : own;
+}
 
 /** The caption a file name suggests: 'IMG_0042.jpg' -> 'IMG_0042', 'beach day.png' -> 'beach day'. */
 export function captionFromName(name: string): string {
@@ -14,12 +55,19 @@ export function partsOfDate(date: Date): DateParts {
   return { year: String(date.getFullYear()), month: pad(date.getMonth() + 1), day: pad(date.getDate()) };
 }
 
-/** The form's date as the server reads it: blank month or day become 'xx'; nothing at all stays blank. */
+/**
+ * The form's date as the server reads it: blank month or day become 'xx'; nothing at all stays blank
+ * (the server then reads the file's own date). Only for a date without dateErrors.
+ */
 export function dateField(parts: DateParts): string {
-  const year = parts.year.trim();
-  if (year === '') return '';
-  const part = (v: string) => (v.trim() === '' ? 'xx' : v.trim().padStart(2, '0'));
-  return `${year}-${part(parts.month)}-${part(parts.day)}`;
+  const value = (name: keyof DateParts) => {
+    const parsed = parseNumber(parts[name], DATE_RULES[name]);
+    return parsed.ok ? parsed.value : null;
+  };
+  const year = value('year');
+  if (year === null) return '';
+  const part = (n: number | null) => (n === null ? 'xx' : pad(n));
+  return `${year}-${part(value('month'))}-${part(value('day'))}`;
 }
 
 /** A slice's bytes (FileReader: every browser has it, and so has the test DOM). */

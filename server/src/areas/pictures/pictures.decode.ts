@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -18,12 +19,22 @@ export const CHILD_MEMORY_BYTES = 330 * 1024 * 1024;
 export const CHILD_TIMEOUT_MS = 90_000;
 
 /**
+ * The memory limit of the system's HEIF decoder (heif-dec / heif-convert, see heifDecoder), from its
+ * measured need: RLIMIT_DATA of 140-150 MiB for a 24-megapixel HEIC and 285-290 MiB for a
+ * 48-megapixel one (about 6 bytes a pixel; its peak resident memory 154 and 296 MB), so about
+ * 300 MiB at the 50-megapixel budget, and a fifth more as margin.
+ */
+export const HEIF_TOOL_MEMORY_BYTES = 360 * 1024 * 1024;
+
+/**
  * Pixels per codec that decode within CHILD_MEMORY_BYTES, measured as the child's peak resident
  * memory on noisy images (docs/pictures.md has the figures). JPEG is shrunk while it is read, and
  * PNG, TIFF and WebP stream into the shrinking pipeline, so they cost time rather than memory. GIF is
  * decoded whole (about 6 bytes a pixel); AV1 (AVIF, whatever the file is named) about 18 and HEVC
  * (HEIC, in WebAssembly) about 14 bytes a pixel on top of the child's own 75-105 MB, so theirs are
- * what fits: a 12-megapixel iPhone photo is previewed, a 24-megapixel one is not.
+ * what fits: without the system's HEIF decoder a 12-megapixel iPhone photo is previewed, a
+ * 24-megapixel one is not. With it (heic-system) HEVC costs about 6 bytes a pixel in a process of
+ * its own, and a 48-megapixel iPhone photo is previewed.
  */
 export const PIXEL_BUDGETS: Readonly<Record<string, number>> = {
   jpeg: 200_000_000,
@@ -34,6 +45,8 @@ export const PIXEL_BUDGETS: Readonly<Record<string, number>> = {
   svg: 30_000_000,
   avif: 13_000_000,
   heic: 15_000_000,
+  /** HEVC decoded by the system's libheif (heif-dec / heif-convert) within HEIF_TOOL_MEMORY_BYTES: a 48-megapixel iPhone photo (8064 x 6048). */
+  'heic-system': 50_000_000,
   /** A HEIF with neither codec's configuration: libvips tries it within AVIF's budget. */
   heif: 13_000_000,
   default: 30_000_000,
@@ -50,6 +63,9 @@ export type DecodeResult = (
   | { result: 'none'; large: 'display' | 'poster' | null; reason?: string }
   | { result: 'too-large'; width: number; height: number; codec: string }
 ) & { peakKb?: number };
+
+/** The child's first answer for a HEIC within the system decoder's budget: the server converts it, then a second child reads the result. */
+type ChildAnswer = DecodeResult | { result: 'convert'; width: number; height: number; peakKb?: number };
 
 /** The decoding children so far in this process: how many, and the largest peak resident memory one reported. */
 export const childStats = { runs: 0, maxPeakBytes: 0 };
@@ -121,9 +137,15 @@ async function heifCodec(file) {
   }
 }
 const codec = meta.format === 'heif' ? await heifCodec(job.source) : meta.format;
-const budget = job.budgets[codec] ?? job.budgets.default;
+// HEVC with the system's decoder: its own budget, and it is decoded there, in a process of its own.
+const bySystem = codec === 'heic' && job.heifDecoder;
+const budget = bySystem ? job.budgets['heic-system'] : job.budgets[codec] ?? job.budgets.default;
 if (width * height > budget) {
   say({ result: 'too-large', width, height, codec });
+  process.exit(0);
+}
+if (bySystem) {
+  say({ result: 'convert', width, height });
   process.exit(0);
 }
 const large =
@@ -141,15 +163,18 @@ if (codec === 'heic') {
   open = () => sharp(pixels, { raw });
 }
 const timed = (pipeline) => pipeline.timeout({ seconds: job.timeoutSeconds });
+// EXIF orientation, except for pixels libheif already turned (irot and imir applied; the EXIF tag,
+// which iPhones also write, would turn them twice).
+const orient = (pipeline) => (job.orient ? pipeline.rotate() : pipeline);
 let base = null;
 if (large) {
   // The large size first, then the thumbnail from it: the original is decoded once.
   const out = job.out + '/large.webp';
-  await timed(open().rotate().resize(job.displayPx, job.displayPx, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 82 })).toFile(out);
+  await timed(orient(open()).resize(job.displayPx, job.displayPx, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 82 })).toFile(out);
   base = () => sharp(out);
 }
 try {
-  const info = await timed((base ?? open)().rotate().resize(job.thumbPx, job.thumbPx, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 72 })).toFile(job.out + '/thumb.webp');
+  const info = await timed((base ? base() : orient(open())).resize(job.thumbPx, job.thumbPx, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 72 })).toFile(job.out + '/thumb.webp');
   say({ result: 'ready', width: info.width, height: info.height, large });
 } catch (error) {
   say({ result: 'none', large, reason: String(error.message).slice(0, 300) });
@@ -185,9 +210,27 @@ export function run(program: string, args: readonly string[], timeoutMs: number,
 /** The program ran and failed (a damaged file, the memory or time limit): no preview, and no point retrying. */
 export class ChildFailed extends Error {}
 
+/** The first of `names` found in the PATH (or /usr/bin, /bin), as a full path; null when none is installed. */
+function findProgram(names: readonly string[]): string | null {
+  const dirs = [...(process.env.PATH ?? '').split(path.delimiter).filter(Boolean), '/usr/bin', '/bin'];
+  for (const name of names) {
+    const found = dirs.map((dir) => path.join(dir, name)).find((file) => fs.existsSync(file));
+    if (found) return found;
+  }
+  return null;
+}
+
 /** prlimit (util-linux, on every Linux), found once: the program it starts is looked up in the PATH of the moment. */
-const PRLIMIT =
-  [...(process.env.PATH ?? '').split(path.delimiter), '/usr/bin', '/bin'].map((dir) => path.join(dir, 'prlimit')).find((file) => fs.existsSync(file)) ?? 'prlimit';
+const PRLIMIT = findProgram(['prlimit']) ?? 'prlimit';
+
+/**
+ * The system's HEIF decoder, found once at start: libheif's own command-line tool (heif-dec from
+ * libheif 1.17, heif-convert before it; Debian's libheif-examples). It decodes HEVC natively in
+ * about 6 bytes a pixel where the WebAssembly build (heic-decode) needs about 14 in a Node process,
+ * so it takes HEICs up to PIXEL_BUDGETS['heic-system'] (48-megapixel iPhone photos); without it
+ * heic-decode takes them up to PIXEL_BUDGETS.heic. `program` null uses heic-decode (tests set it).
+ */
+export const heifDecoder: { program: string | null } = { program: findProgram(['heif-dec', 'heif-convert']) };
 
 /**
  * Runs a program under the children's hard memory limit. RLIMIT_DATA counts what a process writes to
@@ -196,8 +239,8 @@ const PRLIMIT =
  * on nothing.
  */
 
-export function runLimited(program: string, args: readonly string[], timeoutMs: number): Promise<string> {
-  const limits = [`--data=${CHILD_MEMORY_BYTES}`, `--stack=${2 * 1024 * 1024}`, '--core=0'];
+export function runLimited(program: string, args: readonly string[], timeoutMs: number, dataBytes = CHILD_MEMORY_BYTES): Promise<string> {
+  const limits = [`--data=${dataBytes}`, `--stack=${2 * 1024 * 1024}`, '--core=0'];
   const env = { ...process.env, MALLOC_ARENA_MAX: '2', UV_THREADPOOL_SIZE: '1' };
   return run(PRLIMIT, [...limits, '--', program, ...args], timeoutMs, env).catch((error: unknown) => {
     // prlimit names the program it could not start on stderr and exits 1; say which one is missing.
@@ -209,8 +252,34 @@ export function runLimited(program: string, args: readonly string[], timeoutMs: 
 /**
  * Decodes `source` in a limited child and writes `large.webp` (when the rule asks) and `thumb.webp`
  * into `outDir`. A child that fails or is killed is 'none' with its reason.
+ *
+ * A HEIC, when the system's HEIF decoder is installed: the first child reads its header and checks
+ * its budget, the decoder (under its own limit) writes it as a JPEG into `outDir`, and a second
+ * child makes the WebPs from that, as from any JPEG. The three run one after another, never side by
+ * side, so the peak is the largest of them, not their sum.
  */
 export async function decodeInChild(source: string, outDir: string, rule: LargeRule): Promise<DecodeResult> {
+  const decoder = heifDecoder.program;
+  const first = await decodeStep(source, outDir, rule, { heifDecoder: decoder !== null, orient: true });
+  if (first.result !== 'convert' || decoder === null) return first as DecodeResult;
+  const converted = path.join(outDir, 'heic.jpg');
+  try {
+    await runLimited(decoder, ['--quiet', '-q', '92', source, converted], CHILD_TIMEOUT_MS, HEIF_TOOL_MEMORY_BYTES);
+  } catch (error) {
+    if (error instanceof ChildFailed) return { result: 'none', large: null, reason: error.message };
+    // Removed since the server started: heic-decode, within its own budget.
+    if (error instanceof MissingProgramError) return (await decodeStep(source, outDir, rule, { heifDecoder: false, orient: true })) as DecodeResult;
+    throw error;
+  }
+  // A file of several top-level images is written as heic-1.jpg, heic-2.jpg, ...: the first stands for it.
+  const output = fs.existsSync(converted) ? converted : path.join(outDir, 'heic-1.jpg');
+  if (!fs.existsSync(output)) return { result: 'none', large: null, reason: `${path.basename(decoder)} wrote no image` };
+  const second = await decodeStep(output, outDir, rule, { heifDecoder: false, orient: false });
+  await fsp.rm(output, { force: true });
+  return second.result === 'convert' ? { result: 'none', large: null, reason: 'converted twice' } : second;
+}
+
+async function decodeStep(source: string, outDir: string, rule: LargeRule, options: { heifDecoder: boolean; orient: boolean }): Promise<ChildAnswer> {
   const job = {
     sharp: resolveModule('sharp'),
     heicDecode: resolveModule('heic-decode'),
@@ -221,6 +290,7 @@ export async function decodeInChild(source: string, outDir: string, rule: LargeR
     displayPx: DISPLAY_PX,
     thumbPx: THUMB_PX,
     timeoutSeconds: Math.floor(CHILD_TIMEOUT_MS / 2000),
+    ...options,
   };
   let stdout: string;
   try {
@@ -231,7 +301,7 @@ export async function decodeInChild(source: string, outDir: string, rule: LargeR
   }
   const line = stdout.trim().split('\n').pop() ?? '';
   try {
-    const answer = JSON.parse(line) as DecodeResult;
+    const answer = JSON.parse(line) as ChildAnswer;
     childStats.runs++;
     childStats.maxPeakBytes = Math.max(childStats.maxPeakBytes, (answer.peakKb ?? 0) * 1024);
     return answer;
