@@ -16,16 +16,22 @@ export function runMain(main: (args: string[]) => Promise<number>, known: ErrorK
     console.error('The command stopped before it finished (nothing was left to wait for): this is a bug; nothing was completed');
     process.exitCode = 1;
   });
+  // Once the command has finished, nothing may keep the process: a closed PGlite can leave its
+  // WebAssembly Postgres's interval timer behind (a second restore on a folder it made stayed open
+  // after printing its error). Output to files and pipes is written synchronously, so it is all out.
+  const end = () => setTimeout(() => process.exit(), 1000).unref();
   main(process.argv.slice(2)).then(
     (code) => {
       settled = true;
       process.exitCode = code;
+      end();
     },
     (error: unknown) => {
       settled = true;
       console.error(known.some((kind) => error instanceof kind) ? (error as Error).message : error);
       if (hint && error instanceof hint.kind) console.error(hint.text);
       process.exitCode = 1;
+      end();
     },
   );
 }

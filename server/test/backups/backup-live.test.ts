@@ -22,6 +22,8 @@ const cli = (command: 'backup' | 'restore', args: string[], vars: Record<string,
     cwd: os.tmpdir(),
     env: env(vars),
     encoding: 'utf8',
+    // A command that never ends fails here (status null) instead of holding the test to its limit.
+    timeout: 120_000,
   });
 
 const { cleanup, tmp } = useCleanup('site-live-');
@@ -140,9 +142,9 @@ describe('the backup command', () => {
     await writer.finish();
     const verify = cli('backup', ['--verify', '--unsigned', file], { DATA_DIR: path.join(tmp(), 'data') });
     expect([verify.status, verify.stderr.trim().split('\n')]).toEqual([1, [expect.stringMatching(/name too long for a file system/)]]);
+    // The same folder both times: a second run of the command on a PGlite folder it made must end too.
+    const data = path.join(tmp(), 'data');
     for (const args of [['--unsigned', file], [file]]) {
-      // A fresh folder each time: a second run of the command on a PGlite folder it made stays open after a failure (left for later).
-      const data = path.join(tmp(), 'data');
       const restore = cli('restore', args, { DATA_DIR: data });
       expect([restore.status, restore.stderr.trim().split('\n')]).toEqual([1, [expect.stringMatching(/name too long|not signed/)]]);
       expect(await listSiteFiles(data)).toEqual([]);
