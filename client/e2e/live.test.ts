@@ -2,36 +2,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { describeInBrowser, expect, launchBrowser, signUpOwner, startServer, useSite, waitForShell, type RunningServer } from './harness.ts';
+import { delayUntilSeen, expectWithinBound } from './live-bound.ts';
 import { open, ownerAndMember, setLevel } from './members.ts';
-
-/** The issue's bound: a change shows on every open page within a second. */
-const BOUND_MS = 1_000;
-
-/**
- * Makes a change on one page and measures how long until `seen` shows it on another: from the moment
- * the write's answer reached the first page (the commit) to the moment the second page shows it.
- */
-async function delayUntilSeen(writer: Page, procedure: string, write: () => Promise<void>, seen: () => Promise<void>): Promise<number> {
-  const answered = writer.waitForResponse((r) => r.url().includes(`/trpc/${procedure}`) && r.request().method() === 'POST');
-  await write();
-  await answered;
-  const start = Date.now();
-  await seen();
-  return Date.now() - start;
-}
-
-/**
- * Each change must show within the bound. Two browsers and a server share two cores here and stall
- * for more than a second now and then, so the bound is held by the median of the changes measured,
- * and none may take more than three times it.
- */
-function expectWithinBound(delays: number[], what: string) {
-  const sorted = [...delays].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)] ?? Infinity;
-  console.log(`[live] ${what}: shown after ${delays.join(', ')} ms`);
-  expect(median, `${what}: median of ${delays.join(', ')} ms`).toBeLessThanOrEqual(BOUND_MS);
-  expect(Math.max(...delays), what).toBeLessThanOrEqual(3 * BOUND_MS);
-}
 
 async function addHouseTask(page: Page, task: string, type: 'To Do' | 'To Get') {
   await page.getByLabel('Task', { exact: true }).fill(task);
