@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { it } from 'vitest';
 import { DESKTOP, PHONE, describeInBrowser, expect, logIn, seriousAxeViolations, signUpOwner, useSite, waitForShell } from './harness.ts';
+import { uploadPicture } from './members.ts';
 
 /** A guest page has no navbar: it is ready when its heading is there. */
 async function guestHeading(page: Page, name: string) {
@@ -14,12 +15,8 @@ describeInBrowser('albums: an album, its view link for a guest, revoking, and a 
   it('makes an album, adds a picture from the viewer, shares it; a guest sees exactly the album; revoked shows nothing; a guest upload is approved under its name', async () => {
     const owner = await site.newPage({ viewport: DESKTOP });
     await signUpOwner(owner);
-    const beach = await sharp({ create: { width: 900, height: 600, channels: 3, background: '#2a6fb0' } }).jpeg().toBuffer();
-    const other = await sharp({ create: { width: 600, height: 600, channels: 3, background: '#b02a6f' } }).jpeg().toBuffer();
-    for (const [name, buffer, caption] of [['beach.jpg', beach, 'Beach day'], ['other.jpg', other, 'Not shared']] as const) {
-      const res = await owner.request.post('/api/pictures/upload', { multipart: { file: { name, mimeType: 'image/jpeg', buffer }, caption, date: '2021-07-15' } });
-      expect(res.status()).toBe(200);
-    }
+    await uploadPicture(owner, 'Beach day', '2021-07-15', '#2a6fb0', { width: 900, height: 600 });
+    await uploadPicture(owner, 'Not shared', '2021-07-15', '#b02a6f', { width: 600, height: 600 });
 
     // New album, then "Add to album" from the gallery's viewer.
     await owner.goto('/personal/pictures/albums');

@@ -3,6 +3,7 @@
  * page needs, and pages whose prompts are answered from a queue (the harness accepts prompts empty).
  */
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import { DESKTOP, expect, signUp, signUpOwner, waitForShell, type SiteHarness } from './harness.ts';
 
 export type ScriptedPage = { page: Page; answers: string[]; alerts: string[] };
@@ -50,4 +51,11 @@ export async function ownerAndMember(site: SiteHarness, name: string): Promise<{
 export async function open(page: Page, path: string): Promise<void> {
   await page.goto(path);
   await waitForShell(page);
+}
+
+/** Uploads a JPEG of one colour through the upload route from a signed-in page (the upload page has its own test). */
+export async function uploadPicture(page: Page, caption: string, date: string, colour: string, size = { width: 800, height: 600 }): Promise<void> {
+  const buffer = await sharp({ create: { ...size, channels: 3, background: colour } }).jpeg().toBuffer();
+  const res = await page.request.post('/api/pictures/upload', { multipart: { file: { name: `${caption}.jpg`, mimeType: 'image/jpeg', buffer }, caption, date } });
+  expect(res.status()).toBe(200);
 }

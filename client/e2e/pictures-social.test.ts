@@ -1,9 +1,8 @@
 import type { Page } from 'playwright-core';
-import sharp from 'sharp';
 import { it } from 'vitest';
 import { PHONE, closeWelcome, describeInBrowser, expect, logIn, seriousAxeViolations, useSite, waitForShell } from './harness.ts';
 import { delayUntilSeen, expectWithinBound } from './live-bound.ts';
-import { ownerAndMember, setLevel } from './members.ts';
+import { ownerAndMember, setLevel, uploadPicture } from './members.ts';
 
 /** Today's date a year ago (four years for 29 February) as the upload form writes it: what "On this day" shows. */
 function aYearAgoToday(): string {
@@ -11,22 +10,6 @@ function aYearAgoToday(): string {
   const leapDay = now.getMonth() === 1 && now.getDate() === 29;
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${now.getFullYear() - (leapDay ? 4 : 1)}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
-
-/** Uploads a picture from the owner's signed-in page through the upload route (the upload page has its own test). */
-async function upload(page: Page, caption: string, date: string, colour: string): Promise<void> {
-  const bytes = await sharp({ create: { width: 800, height: 600, channels: 3, background: colour } }).jpeg().toBuffer();
-  const status = await page.evaluate(
-    async ([data, caption, date]) => {
-      const form = new FormData();
-      form.append('file', new Blob([new Uint8Array(data)], { type: 'image/jpeg' }), `${caption}.jpg`);
-      form.append('caption', caption);
-      form.append('date', date);
-      return (await fetch('/api/pictures/upload', { method: 'POST', body: form })).status;
-    },
-    [[...bytes], caption, date] as const,
-  );
-  expect(status).toBe(200);
 }
 
 async function openViewer(page: Page, caption: string) {
@@ -45,7 +28,7 @@ describeInBrowser('pictures: hearts and comments, live; On this day on the hub',
     // Grandma signs up (a pending account on a page of its own); the owner makes her a Friend.
     const { owner } = await ownerAndMember(site, 'grandma');
     await setLevel(owner, 'grandma', 1);
-    await upload(owner, 'Beach day', aYearAgoToday(), '#2a6fb0');
+    await uploadPicture(owner, 'Beach day', aYearAgoToday(), '#2a6fb0');
 
     // Grandma on a phone, the owner on a desktop, both looking at the same picture.
     const phone = await site.newPage({ viewport: PHONE });
