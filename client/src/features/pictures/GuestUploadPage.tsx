@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useLocation } from 'react-router-dom';
 import { albumMessages, GUEST_NAME_MAX, UPLOAD_PAGE, type GuestUploadReply } from '@site/contracts/albums';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
+import { Loaded } from '../../components/Loaded.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { NoLongerShared, tokenOf } from './SharedPage.tsx';
 import './pictures.css';
@@ -38,13 +39,15 @@ export default function GuestUploadPage() {
     document.title = 'Send pictures';
   }, []);
   if (info.error?.message === albumMessages.gone) return <NoLongerShared />;
-  if (info.error)
+  // Failed, offline or on its way: what went wrong with Retry, never a blank page (components/Loaded.tsx).
+  if (!info.data)
     return (
       <main className="page guest-page">
-        <ErrorBubble message={info.error.message} />
+        <Loaded query={info} what="this upload link" loading="Opening the link...">
+          {() => null}
+        </Loaded>
       </main>
     );
-  if (!info.data) return <main className="page guest-page" aria-busy="true" />;
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { albumMessages, SHARED_PAGE, sharedMediaUrl, type OpenShareReply } from '@site/contracts/albums';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
-import { LoadProblem } from '../../components/Loaded.tsx';
+import { LoadFailed, LoadProblem } from '../../components/Loaded.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { Thumb, type UrlOf } from './media.tsx';
 import { Viewer } from './Viewer.tsx';
@@ -36,15 +36,17 @@ export default function SharedPage() {
   const [reply, setReply] = useState<OpenShareReply | null>(null);
   const open = trpc.shares.open.useMutation({ onSuccess: setReply });
   const { mutate } = open;
+  const load = useCallback(() => mutate({ token, ...(pass ? { pass } : {}) }), [token, pass, mutate]);
   useEffect(() => {
     document.title = 'Shared album';
-    mutate({ token, ...(pass ? { pass } : {}) });
-  }, [token, pass, mutate]);
+    load();
+  }, [load]);
   if (open.error?.message === albumMessages.gone) return <NoLongerShared />;
-  if (open.error)
+  // A failure, or the network gone (the call waits paused): what went wrong, with Retry.
+  if (open.error || open.isPaused)
     return (
       <main className="page guest-page">
-        <ErrorBubble message={open.error.message} />
+        <LoadFailed what="this shared album" error={open.error} onRetry={load} />
       </main>
     );
   if (!reply) return <main className="page guest-page" aria-busy="true" />;
