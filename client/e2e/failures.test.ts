@@ -73,7 +73,7 @@ describeInBrowser('failures are not empty lists', () => {
   it("a guest's link pages with the server answering 500 say what could not be loaded, with Retry, at 390 px", async () => {
     const guest = await site.newPage({ viewport: PHONE });
     await failWith500(guest, /shares\.(open|uploadInfo)/);
-    for (const [path, what] of [['/shared/AAAAAAAAAAAAAAAAAAAAAA', 'this shared album'], ['/upload/AAAAAAAAAAAAAAAAAAAAAA', 'this upload link']]) {
+    for (const [path, what] of [['/shared/AAAAAAAAAAAAAAAAAAAAAA', 'this shared album'], ['/upload/AAAAAAAAAAAAAAAAAAAAAA', 'this upload link']] as const) {
       await guest.goto(path);
       const failed = guest.getByRole('alert').filter({ hasText: `Could not load ${what}.` });
       await failed.waitFor();
