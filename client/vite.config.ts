@@ -12,6 +12,7 @@ import { owner } from './src/owner.config.ts';
 import { colorsToCss } from './src/lib/colors.ts';
 import { compressBuild } from './precompress.ts';
 import { ABOUT_REPORT, APP_REPORT } from './first-load.ts';
+import { writeStartHints } from './start-hints.ts';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const apiTarget = process.env.API_URL ?? `http://localhost:${process.env.PORT ?? '8080'}`;
@@ -116,8 +117,9 @@ function webManifestFile(): Plugin {
 /**
  * After the app's build: builds the About page on its own (into the same folder), renders it with
  * react-dom/server into dist/about/index.html, so the HTML is the whole page and its first load is a
- * few KB of plain script (src/about-page/start.ts; React hydrates later from its own chunk), and
- * writes the .br and .gz files of the whole build.
+ * few KB of plain script (src/about-page/start.ts; React hydrates later from its own chunk), writes
+ * the app's start hints (start-hints.ts: what the first page needs, asked for with the HTML) and
+ * the .br and .gz files of the whole build.
  */
 function aboutPage(): Plugin {
   let outDir = path.join(root, 'dist');
@@ -161,6 +163,7 @@ function aboutPage(): Plugin {
       } finally {
         await server.close();
       }
+      await writeStartHints(outDir, await readFile(path.join(root, 'src', 'routes.ts'), 'utf8'));
       await compressBuild(outDir);
     },
   };

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { it } from 'vitest';
 import type { Page, Response } from 'playwright-core';
-import { ABOUT_BUDGET_KB, PERSONAL_BUDGET_KB, SHELL_BUDGET_KB, firstLoads, lazyRoutes } from '../first-load.ts';
+import { ABOUT_BUDGET_KB, PERSONAL_BUDGET_KB, SHELL_BUDGET_KB, firstLoads, lazyRoutes, readManifest } from '../first-load.ts';
+import { STARTUP_BATCH_URL } from '../start-hints.ts';
 import { DESKTOP, PHONE, describeInBrowser, expect, logIn, signUpOwner, useSite, waitForShell } from './harness.ts';
 
 /** The scripts a page load fetched: URL, content-encoding, Vary and bytes on the wire (body as sent). */
@@ -138,6 +139,36 @@ describeInBrowser('first load: /about small and every script compressed', () => 
     const wire = scripts.filter((s) => s.url.startsWith('/assets/'));
     expect(wire.length).toBeGreaterThan(0);
     expect(wire.reduce((sum, s) => sum + s.wireBytes, 0) / 1024).toBeLessThanOrEqual(PERSONAL_BUDGET_KB);
+    await expect(site.pageErrors(page)).toEqual([]);
+  });
+
+  it("asks for the startup calls and the page's own chunks with the HTML, and fetches each once", async () => {
+    const house = readManifest(dist, 'manifest.json')['src/features/house/HousePage.tsx']?.file;
+    expect(house).toBeDefined();
+    const page = await site.newPage({ viewport: PHONE });
+    await logIn(page, 'owner', 'owner-password');
+    await page.waitForURL('**/personal');
+    const html = await (await page.request.get('/house')).text();
+    expect(html).toContain(`<link rel="modulepreload" crossorigin href="/${house}">`);
+    expect(html).toContain(`<link rel="preload" as="fetch" href="${STARTUP_BATCH_URL.replaceAll('&', '&amp;')}" crossorigin>`);
+
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    const asked: string[] = [];
+    const onRequest = (request: { url: () => string }) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/assets/') || url.pathname.startsWith('/trpc/')) asked.push(`${url.pathname}${url.search}`);
+    };
+    page.on('request', onRequest);
+    await page.goto('/house');
+    await page.getByRole('heading', { name: 'House TODO' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    page.off('request', onRequest);
+    // The shell's startup calls are the preloaded request itself: asked once, not again by the app.
+    expect(asked.filter((url) => url.startsWith('/trpc/auth.status'))).toEqual([STARTUP_BATCH_URL]);
+    expect(asked).toContain(`/${house}`);
+    // A preload the page did not use would be fetched a second time (another CORS mode, another address).
+    expect(asked.filter((url, i) => asked.indexOf(url) !== i)).toEqual([]);
     await expect(site.pageErrors(page)).toEqual([]);
   });
 });

@@ -5,7 +5,8 @@
  * accessibility and best-practices per page, first contentful paint, largest contentful paint, total
  * blocking time and the JavaScript on the wire. Builds the client first (--no-build to skip);
  * LIGHTHOUSE_DIST names another build folder to serve (no build then).
- * LIGHTHOUSE_PAGES=/about,/login runs only those; LIGHTHOUSE_DETAILS=1 lists the audits that failed.
+ * LIGHTHOUSE_PAGES=/about,/login runs only those; LIGHTHOUSE_DETAILS=1 lists the audits that failed;
+ * LIGHTHOUSE_SAVE=<folder> keeps each run's whole report there.
  * Each page is measured LIGHTHOUSE_RUNS times (3) and the median run (by performance) is printed,
  * beside the figures measured before (PREVIOUS: the Preact build, docs/benchmarks.md).
  * The server is the production bundle in a child process (server-process.ts) on a fresh PGlite with
@@ -13,6 +14,7 @@
  * Goal: performance >= 95, accessibility 100, best practices 100 on every page (met / MISSED).
  */
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
@@ -33,6 +35,8 @@ const DIST = process.env.LIGHTHOUSE_DIST ?? path.join(clientDir, 'dist');
 type Served = { base: string; cookie: string; recipe: number };
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+/** A folder to keep every run's whole Lighthouse report in (JSON), to read what a score is made of. */
+const SAVE = process.env.LIGHTHOUSE_SAVE;
 const GOAL = { performance: 95, accessibility: 100, 'best-practices': 100 };
 
 /** Performance / accessibility / best practices measured before issue 28 (the Preact build; docs/benchmarks.md, second pass). */
@@ -137,6 +141,10 @@ async function main(): Promise<void> {
         // A run Chromium could not finish (a busy machine now and then): say so rather than count zeros.
         if (result.runtimeError) console.log(`  ${page.path.padEnd(30)} run ${run + 1}: Lighthouse could not measure it: ${result.runtimeError.code} ${result.runtimeError.message}`);
         else results.push(result);
+        if (SAVE) {
+          fs.mkdirSync(SAVE, { recursive: true });
+          fs.writeFileSync(path.join(SAVE, `${page.path.replaceAll('/', '_') || '_'}-${run + 1}.json`), JSON.stringify(result));
+        }
       }
       if (results.length === 0) continue;
       const scoreOf = (result: Result, key: string) => Math.round((result.categories[key]?.score ?? 0) * 100);

@@ -106,3 +106,61 @@ describe('serving the built client', () => {
     await bare.close();
   });
 });
+
+describe("a page's own chunks asked for with the HTML", () => {
+  let handle: TestDb;
+  let app: FastifyInstance;
+  const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'site-client-hints-'));
+  const index = '<!doctype html><html><head><title>app</title></head><body><div id="root"></div></body></html>';
+  const links = {
+    '/house': '<link rel="modulepreload" crossorigin href="/assets/HousePage-a1.js">',
+    '/personal/pictures': '<link rel="modulepreload" crossorigin href="/assets/PicturesPage-b2.js"><link rel="preload" as="style" crossorigin href="/assets/PicturesPage-b2.css">',
+    '/personal/pictures/albums': '<link rel="modulepreload" crossorigin href="/assets/AlbumsPage-c3.js">',
+    '/personal': '',
+  };
+
+  beforeAll(async () => {
+    fs.mkdirSync(path.join(dist, '.vite'), { recursive: true });
+    fs.writeFileSync(path.join(dist, 'index.html'), index);
+    fs.writeFileSync(path.join(dist, '.vite', 'route-preloads.json'), JSON.stringify(links));
+    handle = await createTestDb('pglite');
+    app = await buildApp(createDeps(testConfig({ CLIENT_DIST: dist }), handle.db));
+  });
+  afterAll(async () => {
+    await app.close();
+    await handle.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  const withLinks = (href: keyof typeof links) => index.replace('</head>', `${links[href]}</head>`);
+
+  it("adds the page's links to the head of index.html, the longest page the address is under", async () => {
+    for (const [url, href] of [
+      ['/house', '/house'],
+      ['/house/', '/house'],
+      ['/personal/pictures', '/personal/pictures'],
+      ['/personal/pictures/12?print', '/personal/pictures'],
+      ['/personal/pictures/albums/3', '/personal/pictures/albums'],
+    ] as const) {
+      const res = await app.inject({ method: 'GET', url });
+      expect([url, res.statusCode, res.headers['content-type'], res.headers['cache-control'], res.body]).toEqual([url, 200, 'text/html; charset=utf-8', 'no-cache', withLinks(href)]);
+    }
+  });
+
+  it('sends index.html as it is for an address of no page, a page with nothing beyond the shell, or a sub-path of a page without sub-paths', async () => {
+    for (const url of ['/', '/no/such/page', '/personal', '/house/extra', '/housework']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect([url, res.statusCode, res.body]).toEqual([url, 200, index]);
+    }
+  });
+
+  it('compresses it as the browser accepts, honouring q-values, with Vary: Accept-Encoding', async () => {
+    const get = (acceptEncoding: string) => app.inject({ method: 'GET', url: '/house', headers: { 'accept-encoding': acceptEncoding } });
+    const br = await get('gzip, deflate, br');
+    expect([br.headers['content-encoding'], br.headers.vary, brotliDecompressSync(br.rawPayload).toString()]).toEqual(['br', 'accept-encoding', withLinks('/house')]);
+    const gz = await get('gzip, br;q=0');
+    expect([gz.headers['content-encoding'], gunzipSync(gz.rawPayload).toString()]).toEqual(['gzip', withLinks('/house')]);
+    const plain = await get('identity');
+    expect([plain.headers['content-encoding'], plain.body]).toEqual([undefined, withLinks('/house')]);
+  });
+});

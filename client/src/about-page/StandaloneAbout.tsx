@@ -26,7 +26,7 @@ export function StandaloneAbout({ startup, print = false }: { startup: Startup |
     <>
       <LoadingCover visible={startup === null} />
       <SkipLink />
-      <Navbar status={startup?.status ?? SIGNED_OUT} clickToToggle={startup?.navbarStyle.clickToToggle ?? false} Link={AnchorLink} />
+      <Navbar status={startup?.status ?? SIGNED_OUT} clickToToggle={startup?.navbarStyle.clickToToggle ?? false} Link={AnchorLink} hydrating />
       <SkipTarget>
         <About />
       </SkipTarget>

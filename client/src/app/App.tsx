@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createTRPCQueryUtils } from '@trpc/react-query';
 import { BrowserRouter } from 'react-router-dom';
-import { createTrpcClient, trpc } from '../lib/trpc.ts';
+import { trpc, type TrpcClient } from '../lib/trpc.ts';
 import { AppRoutes } from './router.tsx';
 
 export function createQueryClient(): QueryClient {
@@ -13,9 +14,17 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-export function App() {
-  const [queryClient] = useState(createQueryClient);
-  const [trpcClient] = useState(() => createTrpcClient());
+/**
+ * The shell's three startup calls (login status, colours, navbar style: Shell.tsx) asked for before the
+ * first render, into the cache the shell reads them from: one batch, the very request index.html
+ * preloads (client/start-hints.ts, STARTUP_BATCH_URL), so the answer is usually there already.
+ */
+export function fetchStartup(queryClient: QueryClient, client: TrpcClient): Promise<unknown> {
+  const utils = createTRPCQueryUtils({ queryClient, client });
+  return Promise.all([utils.auth.status.prefetch(), utils.settings.colors.prefetch(), utils.settings.navbarStyle.prefetch()]);
+}
+
+export function App({ queryClient, trpcClient }: { queryClient: QueryClient; trpcClient: TrpcClient }) {
   // The answers offline reading needs, kept in IndexedDB (lib/persist.ts): its own chunk, after the first render.
   useEffect(() => {
     let stop: (() => void) | undefined;

@@ -16,10 +16,10 @@ const pages = routes.map((route) => {
   return { route, load, Page: lazy(load) };
 });
 
-/** The page of the address the app starts on, fetched at once, beside the shell's startup calls. */
-export function preloadPage(pathname: string): void {
+/** The page of the address the app starts on, fetched at once, beside the shell's startup calls; settles when it is there (or failed). */
+export function preloadPage(pathname: string): Promise<unknown> {
   const first = pages.find(({ route }) => matchPath({ path: route.pattern ?? route.href, end: true }, pathname));
-  if (first) void first.load().catch(() => {});
+  return first ? first.load().catch(() => {}) : Promise.resolve();
 }
 
 function PageOf({ route, Page }: { route: SiteRoute; Page: ComponentType }) {

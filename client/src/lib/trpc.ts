@@ -7,6 +7,8 @@ import { reportReachable } from './online.ts';
 
 export const trpc = createTRPCReact<AppRouter>();
 
+export type TrpcClient = ReturnType<typeof createTrpcClient>;
+
 export function createTrpcClient(options: { url?: string; fetch?: typeof fetch } = {}) {
   const send = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   // Every answer (whatever its status) says the server is reachable; a call that gets none says it is not (lib/online.ts).

@@ -30,18 +30,22 @@ function viewportWidth(): number {
   return document.documentElement.clientWidth || window.innerWidth;
 }
 
-/** The width, re-read on resize at most once per second. */
-function useThrottledWidth(): number | null {
-  const [width, setWidth] = useState<number | null>(null);
+/**
+ * The width, re-read on resize at most once per second. `atOnce`: read in the first render, so a phone
+ * gets its narrow bar straight away instead of the wide one and then a second render; a page that
+ * hydrates server-rendered HTML (the About page) starts from null as its HTML did, and reads it after.
+ */
+function useThrottledWidth(atOnce: boolean): number | null {
+  const [width, setWidth] = useState<number | null>(() => (atOnce ? viewportWidth() : null));
   useEffect(() => {
-    setWidth(viewportWidth());
+    if (!atOnce) setWidth(viewportWidth());
     const onResize = throttle(() => setWidth(viewportWidth()), RESIZE_THROTTLE_MS);
     window.addEventListener('resize', onResize);
     return () => {
       window.removeEventListener('resize', onResize);
       onResize.cancel();
     };
-  }, []);
+  }, [atOnce]);
   return width;
 }
 
@@ -53,7 +57,12 @@ function useHiddenOnScroll(enabled: boolean): boolean {
       setHidden(false);
       return;
     }
-    let lastY = window.scrollY;
+    // Read in the next frame, not here: reading the scroll position lays the page out at once, and here
+    // that would add the whole page's layout to the task that has just put it on screen.
+    let lastY = 0;
+    const frame = requestAnimationFrame(() => {
+      lastY = window.scrollY;
+    });
     const onScroll = throttle(() => {
       const y = window.scrollY;
       if (y > lastY && y > 60) setHidden(true);
@@ -62,6 +71,7 @@ function useHiddenOnScroll(enabled: boolean): boolean {
     }, SCROLL_THROTTLE_MS);
     window.addEventListener('scroll', onScroll, { passive: true });
     return () => {
+      cancelAnimationFrame(frame);
       window.removeEventListener('scroll', onScroll);
       onScroll.cancel();
     };
@@ -221,11 +231,14 @@ function DropdownTab({ tab, width, alignRight, Link }: { tab: Tab; width: number
   );
 }
 
-/** `waiting`: accounts waiting for approval, shown to admins on the Admin tab. */
-export type NavbarProps = { status: Status; clickToToggle: boolean; Link: NavLinkComponent; waiting?: number };
+/**
+ * `waiting`: accounts waiting for approval, shown to admins on the Admin tab. `hydrating`: the bar is
+ * rendered over its own server-rendered HTML (the About page), so its first render must match it.
+ */
+export type NavbarProps = { status: Status; clickToToggle: boolean; Link: NavLinkComponent; waiting?: number; hydrating?: boolean };
 
-export function Navbar({ status, clickToToggle, Link, waiting = 0 }: NavbarProps) {
-  const width = useThrottledWidth();
+export function Navbar({ status, clickToToggle, Link, waiting = 0, hydrating = false }: NavbarProps) {
+  const width = useThrottledWidth(!hydrating);
   const narrow = width !== null && isNarrow(width, status.user === null ? 0 : status.level);
   const scrolledAway = useHiddenOnScroll(!clickToToggle);
   const [toggledAway, setToggledAway] = useState(false);

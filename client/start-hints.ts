@@ -1,0 +1,80 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { SHELL_ENTRY, SHELL_LAZY_AT_START, readManifest, staticClosure, type Manifest } from './first-load.ts';
+
+/**
+ * What a phone waits for before the first page is painted, asked for as soon as the HTML arrives
+ * instead of one after another (each step after the shell's script is a round trip on a slow network):
+ *
+ * - index.html gets a `modulepreload` of the chunks the app imports as soon as it runs
+ *   (SHELL_LAZY_AT_START: the offline reading) and a `preload` of the shell's three startup calls,
+ *   the exact batch address tRPC asks for (STARTUP_BATCH_URL), so their answer is there when the
+ *   shell's script has run;
+ * - ROUTE_PRELOADS holds, per page of routes.ts (by its href), the `<link>`s of that page's chunks
+ *   and styles beyond the shell; the server adds them to index.html for an address of that page
+ *   (server/src/http/static.ts).
+ */
+export const ROUTE_PRELOADS = '.vite/route-preloads.json';
+
+/**
+ * The shell's startup calls (app/Shell.tsx: login status, colours, navbar style) as tRPC's batch link
+ * asks for them in one GET. client/e2e/first-load.test.ts checks that the shell's call is this one and
+ * is answered by the preload (one request, no second).
+ */
+export const STARTUP_BATCH_URL = '/trpc/auth.status,settings.colors,settings.navbarStyle?batch=1&input=%7B%7D';
+
+export type RoutePreload = { js: string[]; css: string[] };
+
+/** Each page's href in src/routes.ts with the module its lazy import loads (`src/features/...`). */
+export function pageModules(routesSource: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const match of routesSource.matchAll(/'(\/[^']*)':\s*\(\)\s*=>\s*import\('\.\/([^']+)'\)/g)) out[match[1] as string] = `src/${match[2]}`;
+  // Every lazy import of the table must be read, else a page would silently go without its hints.
+  const imports = routesSource.match(/\(\)\s*=>\s*import\(/g)?.length ?? 0;
+  if (imports !== Object.keys(out).length) throw new Error(`routes.ts has ${imports} lazy imports but ${Object.keys(out).length} read as '<href>': () => import('./<module>')`);
+  return out;
+}
+
+/** The files of `keys` (their JavaScript and their styles), as the page's addresses (`/assets/...`). */
+function filesOf(app: Manifest, keys: Iterable<string>): RoutePreload {
+  const js = new Set<string>();
+  const css = new Set<string>();
+  for (const key of keys) {
+    const chunk = app[key] as (Manifest[string] & { css?: string[] }) | undefined;
+    if (chunk?.file.endsWith('.js')) js.add(`/${chunk.file}`);
+    for (const style of chunk?.css ?? []) css.add(`/${style}`);
+  }
+  return { js: [...js], css: [...css] };
+}
+
+const beyond = (app: Manifest, key: string, loaded: Set<string>) => [...staticClosure(app, key)].filter((k) => !loaded.has(k));
+
+/**
+ * The `<link>`s that ask for `files` early. `crossorigin` as Vite's own: the module scripts and the
+ * stylesheets Vite adds when a chunk is imported are fetched in CORS mode, and a preload is used only
+ * by a request of the same mode (else it is fetched twice).
+ */
+export function preloadLinks(files: RoutePreload): string {
+  return [...files.js.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`), ...files.css.map((href) => `<link rel="preload" as="style" crossorigin href="${href}">`)].join('');
+}
+
+/** Writes the hints into `dist`'s index.html and ROUTE_PRELOADS; run after the app's build, before compressing. */
+export async function writeStartHints(dist: string, routesSource: string): Promise<void> {
+  const app = readManifest(dist, 'manifest.json');
+  const shell = staticClosure(app, SHELL_ENTRY);
+  const atStart = new Set<string>();
+  for (const key of SHELL_LAZY_AT_START) for (const k of beyond(app, key, shell)) atStart.add(k);
+  const loaded = new Set([...shell, ...atStart]);
+  const routes: Record<string, string> = {};
+  for (const [href, key] of Object.entries(pageModules(routesSource))) {
+    if (!app[key]) throw new Error(`routes.ts imports ${key} for ${href}, which the build's manifest does not have`);
+    routes[href] = preloadLinks(filesOf(app, beyond(app, key, loaded)));
+  }
+  await fs.writeFile(path.join(dist, ROUTE_PRELOADS), `${JSON.stringify(routes, null, 1)}\n`);
+
+  const file = path.join(dist, 'index.html');
+  const html = await fs.readFile(file, 'utf8');
+  const hints = `${preloadLinks(filesOf(app, atStart))}<link rel="preload" as="fetch" href="${STARTUP_BATCH_URL.replaceAll('&', '&amp;')}" crossorigin>`;
+  if (!html.includes('</head>')) throw new Error(`${file} has no </head>`);
+  await fs.writeFile(file, html.replace('</head>', `${hints}</head>`));
+}
