@@ -1,6 +1,7 @@
 import '../styles/site.css';
 import { applyColors } from '../lib/colors.ts';
 import { loadStartup, type Startup } from '../lib/startup-fetch.ts';
+import { afterLoadWhenIdle } from '../lib/idle.ts';
 
 /**
  * The About page's first load, with no framework: the HTML is the whole page (prerendered with
@@ -70,7 +71,5 @@ else {
     document.addEventListener(type, soon, { once: true, passive: true, capture: true });
   }
   window.addEventListener('scroll', soon, { once: true, passive: true });
-  const whenIdle = () => (window.requestIdleCallback ? window.requestIdleCallback(soon, { timeout: 2000 }) : window.setTimeout(soon, 200));
-  if (document.readyState === 'complete') whenIdle();
-  else window.addEventListener('load', whenIdle, { once: true });
+  afterLoadWhenIdle(soon);
 }

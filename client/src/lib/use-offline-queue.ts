@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AddHouseInput, CompleteHouseInput, UndoHouseInput } from '@site/contracts/house';
 import type { AddTodoInput, UpdateTodoInput } from '@site/contracts/todo';
+import { afterLoadWhenIdle } from './idle.ts';
 import { isOnline, onOnlineChange } from './online.ts';
 import {
   enqueue,
@@ -26,8 +27,10 @@ import { trpc } from './trpc.ts';
 const RETRY_MS = 15_000;
 
 /**
- * The queued procedures' input schemas (zod), in their own chunk: fetched as soon as a list page opens
- * (while the network is there), so a change made offline can still be checked before it waits.
+ * The queued procedures' input schemas (zod), in their own chunk: fetched once a list page has loaded
+ * and the browser is idle (while the network is there, but out of the first screen's way: zod takes a
+ * phone a while to start), so a change made offline can still be checked before it waits; a change
+ * made before then loads them itself.
  */
 let inputs: Promise<{ QUEUE_INPUTS: typeof QUEUE_INPUTS }> | undefined;
 function loadInputs() {
@@ -88,7 +91,7 @@ export function useOfflineQueue(options: OfflineQueueOptions) {
   });
   const [waiting, setWaiting] = useState<QueuedChange[]>([]);
   const [messages, setMessages] = useState<ChangeMessage[]>([]);
-  useEffect(() => void loadInputs().catch(() => {}), []);
+  useEffect(() => afterLoadWhenIdle(() => void loadInputs().catch(() => {})), []);
 
   const tell = useCallback((change: QueuedChange, outcome: Outcome, queued: boolean) => {
     const text = latest.current.describe(change, outcome, queued);

@@ -67,10 +67,10 @@ function AlbumList() {
       <LoadProblem query={albums} what="the albums" />
       {albums.data && albums.data.length === 0 && <p className="card">No albums yet.</p>}
       <ul className="picture-grid album-grid" data-testid="album-list">
-        {(albums.data ?? []).map((album) => (
+        {(albums.data ?? []).map((album, index) => (
           <li key={album.id}>
             <Link to={albumPath(album.id)} className="album-tile">
-              <span className="picture-tile">{album.cover ? <Thumb picture={album.cover} /> : <span className="thumb-placeholder">Empty</span>}</span>
+              <span className="picture-tile">{album.cover ? <Thumb picture={album.cover} index={index} /> : <span className="thumb-placeholder">Empty</span>}</span>
               <strong>{album.name}</strong>
               <span className="small">
                 {album.pictureCount} {album.pictureCount === 1 ? 'picture' : 'pictures'} · {album.private ? 'Private' : 'Family'}
@@ -180,12 +180,12 @@ function AlbumView({ id }: { id: number }) {
           <li key={picture.id}>
             {selecting ? (
               <label className={`picture-tile selectable${selected.has(picture.id) ? ' selected' : ''}`}>
-                <Thumb picture={picture} />
+                <Thumb picture={picture} index={i} />
                 <input type="checkbox" checked={selected.has(picture.id)} onChange={() => toggle(picture.id)} aria-label={`Select ${picture.desc || 'picture'}`} />
               </label>
             ) : (
               <button type="button" className="picture-tile" onClick={() => setOpen(i)} aria-label={`Open ${picture.desc || 'picture'}`}>
-                <Thumb picture={picture} />
+                <Thumb picture={picture} index={i} />
               </button>
             )}
           </li>

@@ -27,7 +27,7 @@ export default function ApprovalPage() {
       <ErrorBubble message={error ? error.message : null} />
       {pending.data && list.length === 0 && <p className="card">Nothing is waiting for approval.</p>}
       <ul className="approval-list" data-testid="approval-list">
-        {list.map((picture) => (
+        {list.map((picture, i) => (
           <li key={picture.id} className="card approval-item">
             <a
               href={picture.display ? mediaUrl(picture.target, 'display') : mediaUrl(picture.target)}
@@ -35,7 +35,7 @@ export default function ApprovalPage() {
               rel="noreferrer"
               className="approval-thumb"
             >
-              <Thumb picture={picture} />
+              <Thumb picture={picture} index={i} />
             </a>
             <div>
               <strong>{picture.desc || '(no caption)'}</strong>

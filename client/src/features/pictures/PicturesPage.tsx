@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import type { PageType, Picture } from '@site/contracts/pictures';
 import { LoadProblem } from '../../components/Loaded.tsx';
 import { viewerOf } from '../../lib/access.ts';
@@ -118,7 +118,7 @@ function Gallery({ type, index }: { type: PageType; index: number }) {
               onClick={() => setOpen(open === i ? null : i)}
               aria-label={`Open ${picture.desc || 'picture'}${picture.pending ? ' (waiting for approval)' : ''}`}
             >
-              <Thumb picture={picture} />
+              <Thumb picture={picture} index={i} />
               {picture.kind === 'video' && (
                 <span className="play-mark" aria-hidden="true">
                   ▶
@@ -145,9 +145,19 @@ function Gallery({ type, index }: { type: PageType; index: number }) {
   );
 }
 
+/** The gallery the bare /personal/pictures (and any address it cannot read) shows. */
+const DEFAULT_GALLERY = parseGalleryPath(DEFAULT_GALLERY_PATH) as { type: PageType; index: number };
+
 export default function PicturesPage() {
   const { pathname } = useLocation();
+  const navigate = useNavigate();
   const parsed = parseGalleryPath(pathname);
-  if (!parsed) return <Navigate to={DEFAULT_GALLERY_PATH} replace />;
-  return <Gallery type={parsed.type} index={parsed.index} />;
+  // Another address is replaced by the default gallery's, which is shown at once meanwhile (the same
+  // page as after the redirect: its pictures are asked for in this render, not one navigation later).
+  const unreadable = parsed === null;
+  useEffect(() => {
+    if (unreadable) void navigate(DEFAULT_GALLERY_PATH, { replace: true });
+  }, [unreadable, navigate]);
+  const shown = parsed ?? DEFAULT_GALLERY;
+  return <Gallery type={shown.type} index={shown.index} />;
 }

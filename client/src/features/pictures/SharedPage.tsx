@@ -116,7 +116,7 @@ function SharedAlbumView({ token, pass, album }: { token: string; pass: string |
         {album.pictures.map((picture, i) => (
           <li key={picture.id}>
             <button type="button" className="picture-tile" onClick={() => setOpen(i)} aria-label={`Open ${picture.desc || 'picture'}`}>
-              <Thumb picture={picture} urlOf={urlOf} />
+              <Thumb picture={picture} index={i} urlOf={urlOf} />
             </button>
           </li>
         ))}

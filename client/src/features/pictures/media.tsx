@@ -10,14 +10,25 @@ export function takenOn(picture: Pick<Picture, 'uploaded'>): string {
 /** Builds a file's URL: the members' `/private/pictures/...` (mediaUrl) or a guest link's. */
 export type UrlOf = (target: string, variant?: 'thumb' | 'display' | 'poster') => string;
 
-/** A grid tile's picture: the WebP thumbnail when ready, a placeholder while it is being made. */
-export function Thumb({ picture, urlOf = mediaUrl }: { picture: Picture; urlOf?: UrlOf }) {
+/**
+ * How many tiles of a grid are on the first screen of a phone (two columns, three rows) or more: their
+ * pictures are fetched at once and first, the rest when they come near the screen.
+ */
+export const FIRST_SCREEN_TILES = 6;
+
+/** Loading attributes of a grid's `index`th picture: the first screen's at once, the others lazily. */
+function loadingOf(index: number) {
+  return index < FIRST_SCREEN_TILES ? ({ loading: 'eager', fetchPriority: index < 2 ? 'high' : 'auto' } as const) : ({ loading: 'lazy' } as const);
+}
+
+/** A grid tile's picture (the `index`th of its grid): the WebP thumbnail when ready, a placeholder while it is being made. */
+export function Thumb({ picture, index, urlOf = mediaUrl }: { picture: Picture; index: number; urlOf?: UrlOf }) {
   if (picture.thumb === 'ready') {
     return (
       <img
         src={urlOf(picture.target, 'thumb')}
         alt={picture.desc || 'Picture'}
-        loading="lazy"
+        {...loadingOf(index)}
         decoding="async"
         width={picture.thumbWidth ?? 400}
         height={picture.thumbHeight ?? 400}
@@ -28,7 +39,7 @@ export function Thumb({ picture, urlOf = mediaUrl }: { picture: Picture; urlOf?:
   // Never handed to the browser either: a picture too large for the server is too large for a phone.
   if (picture.previewTooLarge) return <span className="thumb-placeholder">{pictureMessages.tooLargeToPreview}</span>;
   if (picture.kind === 'image' && showsInBrowser(picture.fileType)) {
-    return <img src={urlOf(picture.target)} alt={picture.desc || 'Picture'} loading="lazy" decoding="async" width={400} height={400} />;
+    return <img src={urlOf(picture.target)} alt={picture.desc || 'Picture'} {...loadingOf(index)} decoding="async" width={400} height={400} />;
   }
   const label = picture.kind === 'video' ? '▶ Video' : picture.fileType.toUpperCase();
   return (

@@ -1,0 +1,48 @@
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { Picture } from '@site/contracts/pictures';
+import { FIRST_SCREEN_TILES, Thumb } from './media.tsx';
+
+const picture = (id: number, change: Partial<Picture> = {}): Picture => ({
+  id,
+  desc: `Picture ${id}`,
+  fileType: 'jpg',
+  target: `${String(id).repeat(32).slice(0, 32)}.jpg`,
+  uploaded: '2024-07-15',
+  kind: 'image',
+  pending: false,
+  thumb: 'ready',
+  thumbWidth: 400,
+  thumbHeight: 300,
+  display: false,
+  poster: false,
+  previewNeeds: null,
+  previewTooLarge: false,
+  uploader: 'owner',
+  ...change,
+});
+
+describe('a grid tile', () => {
+  it("fetches the first screen's thumbnails at once (the first two first) and the rest lazily", () => {
+    render(
+      <>
+        {Array.from({ length: FIRST_SCREEN_TILES + 2 }, (_, i) => (
+          <Thumb key={i} picture={picture(i + 1)} index={i} />
+        ))}
+      </>,
+    );
+    const attributes = screen.getAllByRole('img').map((img) => [img.getAttribute('loading'), img.getAttribute('fetchpriority')]);
+    expect(attributes).toEqual([
+      ['eager', 'high'],
+      ['eager', 'high'],
+      ...Array.from({ length: FIRST_SCREEN_TILES - 2 }, () => ['eager', 'auto']),
+      ['lazy', null],
+      ['lazy', null],
+    ]);
+  });
+
+  it('loads a browser-readable original without a thumbnail the same way', () => {
+    render(<Thumb picture={picture(1, { thumb: 'failed' as Picture['thumb'] })} index={9} />);
+    expect(screen.getByRole('img')).toHaveAttribute('loading', 'lazy');
+  });
+});
