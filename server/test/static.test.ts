@@ -7,6 +7,18 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, createDeps } from '../src/app.ts';
 import { createTestDb, testConfig, type TestDb } from './helpers.ts';
 
+/** The app serving the client build in `dist`, on a database of its own. */
+async function serveDist(dist: string): Promise<{ handle: TestDb; app: FastifyInstance }> {
+  const handle = await createTestDb('pglite');
+  return { handle, app: await buildApp(createDeps(testConfig({ CLIENT_DIST: dist }), handle.db)) };
+}
+
+async function stop(handle: TestDb, app: FastifyInstance, dist: string): Promise<void> {
+  await app.close();
+  await handle.close();
+  fs.rmSync(dist, { recursive: true, force: true });
+}
+
 describe('serving the built client', () => {
   let handle: TestDb;
   let app: FastifyInstance;
@@ -18,14 +30,9 @@ describe('serving the built client', () => {
     fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>app</title>');
     fs.writeFileSync(path.join(dist, 'about', 'index.html'), '<!doctype html><title>about</title>');
     fs.writeFileSync(path.join(dist, 'assets', 'main-abc123.js'), 'console.log(1)');
-    handle = await createTestDb('pglite');
-    app = await buildApp(createDeps(testConfig({ CLIENT_DIST: dist }), handle.db));
+    ({ handle, app } = await serveDist(dist));
   });
-  afterAll(async () => {
-    await app.close();
-    await handle.close();
-    fs.rmSync(dist, { recursive: true, force: true });
-  });
+  afterAll(() => stop(handle, app, dist));
 
   it('serves the index page at / and hashed assets with a long cache', async () => {
     const index = await app.inject({ method: 'GET', url: '/' });
@@ -123,14 +130,9 @@ describe("a page's own chunks asked for with the HTML", () => {
     fs.mkdirSync(path.join(dist, '.vite'), { recursive: true });
     fs.writeFileSync(path.join(dist, 'index.html'), index);
     fs.writeFileSync(path.join(dist, '.vite', 'route-preloads.json'), JSON.stringify(links));
-    handle = await createTestDb('pglite');
-    app = await buildApp(createDeps(testConfig({ CLIENT_DIST: dist }), handle.db));
+    ({ handle, app } = await serveDist(dist));
   });
-  afterAll(async () => {
-    await app.close();
-    await handle.close();
-    fs.rmSync(dist, { recursive: true, force: true });
-  });
+  afterAll(() => stop(handle, app, dist));
 
   const withLinks = (href: keyof typeof links) => index.replace('</head>', `${links[href]}</head>`);
 

@@ -1,26 +1,10 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Picture } from '@site/contracts/pictures';
+import { testPicture } from './test-picture.ts';
 import { Viewer } from './Viewer.tsx';
 
-const picture = (change: Partial<Picture>): Picture => ({
-  id: 1,
-  desc: 'Beach',
-  fileType: 'jpg',
-  target: `${'a'.repeat(32)}.jpg`,
-  uploaded: '2024-07-15',
-  kind: 'image',
-  pending: false,
-  thumb: 'ready',
-  thumbWidth: 400,
-  thumbHeight: 300,
-  display: false,
-  poster: false,
-  previewNeeds: null,
-  previewTooLarge: false,
-  uploader: 'owner',
-  ...change,
-});
+const picture = testPicture;
 
 const show = (p: Picture) => render(<Viewer pictures={[p]} index={0} admin={false} onMove={() => {}} onClose={() => {}} />);
 

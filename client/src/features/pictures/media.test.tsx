@@ -2,25 +2,9 @@ import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Picture } from '@site/contracts/pictures';
 import { FIRST_SCREEN_TILES, Thumb } from './media.tsx';
+import { testPicture } from './test-picture.ts';
 
-const picture = (id: number, change: Partial<Picture> = {}): Picture => ({
-  id,
-  desc: `Picture ${id}`,
-  fileType: 'jpg',
-  target: `${String(id).repeat(32).slice(0, 32)}.jpg`,
-  uploaded: '2024-07-15',
-  kind: 'image',
-  pending: false,
-  thumb: 'ready',
-  thumbWidth: 400,
-  thumbHeight: 300,
-  display: false,
-  poster: false,
-  previewNeeds: null,
-  previewTooLarge: false,
-  uploader: 'owner',
-  ...change,
-});
+const picture = (id: number, change: Partial<Picture> = {}) => testPicture({ id, desc: `Picture ${id}`, target: `${String(id).repeat(32).slice(0, 32)}.jpg`, ...change });
 
 describe('a grid tile', () => {
   it("fetches the first screen's thumbnails at once (the first two first) and the rest lazily", () => {
