@@ -50,6 +50,25 @@ describe('offline reading: kept answers', () => {
     expect((await kept())?.account).toBe('family');
   });
 
+  it('writes a new answer at once, not after the quiet period, and the last state when the page is left', async () => {
+    const page = client();
+    stops.push(keepForOffline(page));
+    page.setQueryData(key('auth.status'), { user: 'family', level: 2 });
+    await written();
+    // An event with nothing new to keep starts the quiet period...
+    page.setQueryData(key('recipes.list'), ['not kept']);
+    // ...and a task just added comes back in a new answer: kept within a few milliseconds all the same (the member may leave at once).
+    page.setQueryData(key('todo.list'), [{ id: 1, task: 'Water the plants' }]);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect((await kept())?.client.clientState.queries.find((q) => pathOf(q.queryKey) === 'todo.list')?.state.data).toEqual([{ id: 1, task: 'Water the plants' }]);
+    // Leaving the page writes what the throttle still held, in one write.
+    page.getQueryCache().find({ queryKey: key('todo.list') })?.setState({ dataUpdatedAt: 0 });
+    page.setQueryData(key('house.list'), [{ id: 2, task: 'Milk' }], { updatedAt: 1 });
+    window.dispatchEvent(new Event('pagehide'));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(await keptPaths()).toEqual(['auth.status', 'house.list', 'todo.list']);
+  });
+
   it('writes nothing before the login status is known', async () => {
     const page = client();
     stops.push(keepForOffline(page));
