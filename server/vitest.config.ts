@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     reporters: reporters('server'),
+    // Migrates a PGlite and a PostgreSQL template once per run; createTestDb copies them (test/helpers.ts).
+    globalSetup: ['./test/global-setup.ts'],
     // Every file starts its own PGlite (a WebAssembly PostgreSQL): slow to boot on a loaded 2-core CI box.
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,11 +1,14 @@
 import { randomBytes, randomInt } from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import type { Level } from '@site/contracts';
 import { buildApp, createDeps, type AppDeps } from '../src/app.ts';
 import type { SessionUser } from '../src/identity/session-user.ts';
@@ -13,6 +16,7 @@ import { hashToken } from '../src/identity/sessions.ts';
 import { insertUser } from '../src/identity/users.repository.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { createDb, type Database, type DbHandle } from '../src/db/database.ts';
+import type { Tables } from '../src/db/schema.ts';
 import { migrateToLatest } from '../src/migrations.ts';
 import { createContextInner } from '../src/trpc/context.ts';
 import { appRouter } from '../src/trpc/root.ts';
@@ -39,30 +43,57 @@ export function testConfig(env: Record<string, string> = {}): Config {
 
 export type TestDb = DbHandle & { url?: string };
 
+/** The migrated templates test/global-setup.ts made for this run ('' when it made none). */
+function template(key: 'pgliteTemplate' | 'postgresTemplate'): string {
+  try {
+    return inject(key) ?? '';
+  } catch {
+    return ''; // not under vitest's runner
+  }
+}
+
+/** The migrated PGlite folder's tar, read once per test file. */
+let pgliteTar: Blob | undefined;
+
 /**
- * A fresh, migrated database. For PostgreSQL it creates a database of its own on the server named
- * by TEST_DATABASE_URL (and drops it on close); nothing else there is touched.
+ * A fresh in-memory PGlite loaded from the migrated template (as createDb's 'pglite-memory' makes
+ * one, without its initdb), or migrated here when there is no template.
  */
-export async function createTestDb(kind: TestDbKind): Promise<TestDb> {
-  if (kind === 'pglite') {
+async function createPglite(): Promise<DbHandle> {
+  const tar = template('pgliteTemplate');
+  if (!tar) {
     const handle = await createDb({ kind: 'pglite-memory' });
     await migrateToLatest(handle.db);
     return handle;
   }
+  pgliteTar ??= new Blob([fs.readFileSync(tar)]);
+  const client = await PGlite.create({ loadDataDir: pgliteTar });
+  const db = new Kysely<Tables>({ dialect: new PGliteDialect(client) });
+  return { db, kind: 'pglite-memory', close: () => db.destroy(), listen: (channel, onNotify) => client.listen(channel, onNotify) };
+}
+
+/**
+ * A fresh, migrated database. For PostgreSQL it creates a database of its own on the server named
+ * by TEST_DATABASE_URL (and drops it on close); nothing else there is touched. Both kinds start as a
+ * copy of a database migrated once per run (test/global-setup.ts).
+ */
+export async function createTestDb(kind: TestDbKind): Promise<TestDb> {
+  if (kind === 'pglite') return createPglite();
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
   const name = `site_test_${randomBytes(6).toString('hex')}`;
+  const from = template('postgresTemplate');
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    await admin.query(`create database ${name}`);
+    await admin.query(`create database ${name}${from ? ` template ${from}` : ''}`);
   } finally {
     await admin.end();
   }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const handle = await createDb({ kind: 'postgres', url: url.toString() });
-  await migrateToLatest(handle.db);
+  if (!from) await migrateToLatest(handle.db);
   return {
     ...handle,
     url: url.toString(),
