@@ -14,5 +14,10 @@ export default defineConfig({
     // Two files at once even on 2 cores (vitest's default there is one): much of a file's time is
     // spent waiting on PostgreSQL, child processes (yt-dlp, ffmpeg, the built server) and timers.
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
+    // A worker keeps the modules it loaded from one test file to the next: importing the app (every
+    // area, fastify, kysely, sharp...) through vitest's module runner costs several seconds a file on
+    // a busy 2-core box. The server keeps no process-wide state between apps (its caches are keyed by
+    // app or database), and each file still builds its own app and databases.
+    isolate: false,
   },
 });
