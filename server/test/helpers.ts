@@ -129,6 +129,60 @@ export async function truncateAll(db: Database): Promise<void> {
   await sql`truncate table ${sql.join(tables.map((t) => sql.table(t)))} restart identity cascade`.execute(db);
 }
 
+/**
+ * What each trigger function does on TRUNCATE, as far as emptyAll must know (the migrations name them):
+ * those that only NOTIFY, and the pictures' paging token, which a change replaces with a random one.
+ */
+const NOTIFY_ONLY = new Set(['site_notify_change', 'pictures_notify_gallery']);
+const PAGING_TOKEN = 'picture_paging_changed';
+
+type Emptying = { tables: string[]; newToken: boolean } | null;
+const emptyingOf = new WeakMap<Database, Promise<Emptying>>();
+
+/**
+ * How emptyAll may empty this database without TRUNCATE, or null when it may not: a TRUNCATE
+ * trigger it does not know (it could write rows elsewhere), or no right to skip triggers and
+ * foreign keys (session_replication_role needs a superuser; the tests' PGlite and CI's role are one).
+ */
+async function emptying(db: Database): Promise<Emptying> {
+  const tables = await tableNames(db);
+  const triggers = await sql<{ fn: string }>`
+    select distinct p.proname as fn from pg_trigger t
+    join pg_class c on c.oid = t.tgrelid join pg_proc p on p.oid = t.tgfoid
+    where not t.tgisinternal and (t.tgtype & 32) <> 0 and c.relnamespace = current_schema()::regnamespace`.execute(db);
+  const functions = triggers.rows.map((row) => row.fn);
+  if (functions.some((fn) => !NOTIFY_ONLY.has(fn) && fn !== PAGING_TOKEN)) return null;
+  try {
+    await db.transaction().execute((trx) => sql`set local session_replication_role = replica`.execute(trx));
+  } catch {
+    return null;
+  }
+  return { tables, newToken: functions.includes(PAGING_TOKEN) };
+}
+
+/**
+ * The state truncateAll leaves, reached faster: every row deleted with triggers and foreign-key
+ * checks off (session_replication_role = replica), the sequences that moved restarted, and what the
+ * TRUNCATE triggers would have written (a new paging token; their NOTIFYs have no listener in
+ * useTestServer's app). A TRUNCATE makes new files for every table and index: about 0.7 s for the
+ * whole schema on PostgreSQL and 0.2 s on PGlite before every test, against a few ms for deletes of
+ * a test's few rows. Falls back to truncateAll where the shortcut is not known to be the same.
+ */
+export async function emptyAll(db: Database): Promise<void> {
+  let plan = emptyingOf.get(db);
+  if (!plan) emptyingOf.set(db, (plan = emptying(db)));
+  const how = await plan;
+  if (!how) return truncateAll(db);
+  await db.transaction().execute(async (trx) => {
+    await sql`set local session_replication_role = replica`.execute(trx);
+    for (const table of how.tables) await sql`delete from ${sql.table(table)}`.execute(trx);
+    await sql`select setval(format('%I.%I', schemaname, sequencename), start_value, false)
+      from pg_sequences where schemaname = current_schema() and last_value is not null`.execute(trx);
+    await sql`set local session_replication_role = origin`.execute(trx);
+    if (how.newToken) await sql`insert into picture_paging (token) values (gen_random_uuid())`.execute(trx);
+  });
+}
+
 export type TestServer = { app: FastifyInstance; deps: AppDeps; db: Database };
 
 /**
@@ -150,7 +204,7 @@ export function useTestServer(kind: TestDbKind, env: Record<string, string> = {}
     await handle?.close();
   });
   beforeEach(async () => {
-    await truncateAll(server.db);
+    await emptyAll(server.db);
     server.deps.sessions.clearCache();
   });
   return server;
