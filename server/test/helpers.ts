@@ -69,7 +69,12 @@ async function createPglite(): Promise<DbHandle> {
   pgliteTar ??= new Blob([fs.readFileSync(tar)]);
   const client = await PGlite.create({ loadDataDir: pgliteTar });
   const db = new Kysely<Tables>({ dialect: new PGliteDialect(client) });
-  return { db, kind: 'pglite-memory', close: () => db.destroy(), listen: (channel, onNotify) => client.listen(channel, onNotify) };
+  const close = async () => {
+    await db.destroy();
+    // Kysely closes the client only if it ever ran a query through it.
+    if (!client.closed) await client.close();
+  };
+  return { db, kind: 'pglite-memory', close, listen: (channel, onNotify) => client.listen(channel, onNotify) };
 }
 
 /**
