@@ -9,5 +9,7 @@ export default defineConfig({
     environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],
     reporters: reporters('client'),
+    // Two files at once even on 2 cores (vitest's default there is one): 66 s down to 45 s measured.
+    maxWorkers: 2,
   },
 });

@@ -8,5 +8,8 @@ export default defineConfig({
     // Several tests start the command-line tools as child processes (node + tsx, about 1-2 s each on
     // a busy machine); vitest's 5 s default is too tight for three in a row.
     testTimeout: 60_000,
+    // Two files at once even on 2 cores (vitest's default there is one): the slow files (user/, recipes/)
+    // spend their time in the command-line tools' own processes.
+    maxWorkers: 2,
   },
 });

@@ -6,11 +6,18 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     reporters: reporters('server'),
+    // Migrates a PGlite and a PostgreSQL template once per run; createTestDb copies them (test/helpers.ts).
+    globalSetup: ['./test/global-setup.ts'],
     // Every file starts its own PGlite (a WebAssembly PostgreSQL): slow to boot on a loaded 2-core CI box.
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Two files at once even on 2 cores (vitest's default there is one): much of a file's time is
     // spent waiting on PostgreSQL, child processes (yt-dlp, ffmpeg, the built server) and timers.
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
+    // A worker keeps the modules it loaded from one test file to the next: importing the app (every
+    // area, fastify, kysely, sharp...) through vitest's module runner costs several seconds a file on
+    // a busy 2-core box. The server keeps no process-wide state between apps (its caches are keyed by
+    // app or database), and each file still builds its own app and databases.
+    isolate: false,
   },
 });

@@ -1,13 +1,22 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import type { TestProject } from 'vitest/node';
 import { repoRoot } from './paths.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A DATA_DIR whose PGlite folder (pglite/) is created and migrated, for startServer to copy. */
+    migratedDataDir: string;
+  }
+}
 
 /**
  * The browser tests run against the built client served by the built server. turbo builds both
  * before `test`; when someone runs the e2e config alone on a fresh checkout, build what is missing.
  */
-export default function setup(): void {
+export default function setup(project: TestProject): () => void {
   const serverEntry = path.join(repoRoot, 'server', 'dist', 'index.js');
   const clientIndex = path.join(repoRoot, 'client', 'dist', 'about', 'index.html');
   if (!fs.existsSync(serverEntry)) {
@@ -19,4 +28,18 @@ export default function setup(): void {
     execFileSync('npx', ['vite', 'build'], { cwd: path.join(repoRoot, 'client'), stdio: 'inherit' });
   }
   fs.mkdirSync(path.join(repoRoot, 'test-output', 'screenshots'), { recursive: true });
+
+  // A new PGlite folder costs every server an initdb (a second WebAssembly PostgreSQL, 5-10 s on a
+  // busy 2-core box) and then the migrations. Made once here, with the server's own `npm run migrate`
+  // (the source the build was made from), and copied into each server's fresh DATA_DIR
+  // (harness.ts): what the first start leaves, without doing it 30 times. The first start itself is
+  // tested in the server's tests (restart.test.ts, backups/backup-live.test.ts).
+  const template = fs.mkdtempSync(path.join(os.tmpdir(), 'site-e2e-template-'));
+  execFileSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'server', 'src', 'migrate-cli.ts')], {
+    cwd: repoRoot,
+    env: { ...process.env, DATA_DIR: template, DATABASE_URL: '', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  project.provide('migratedDataDir', template);
+  return () => fs.rmSync(template, { recursive: true, force: true });
 }

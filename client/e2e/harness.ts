@@ -21,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { repoRoot, screenshotDir } from './paths.ts';
 
 export const PHONE = { width: 390, height: 844 } as const;
@@ -80,10 +80,15 @@ async function freePort(): Promise<number> {
 
 export type RunningServer = { baseUrl: string; dataDir: string; stop: () => Promise<void>; output: () => string };
 
-/** Starts `node server/dist/index.js` on a free port with a fresh temporary data directory. */
+/**
+ * Starts `node server/dist/index.js` on a free port with a fresh temporary data directory, whose
+ * database is a copy of the migrated one global-setup.ts made (unless `env` names a database).
+ */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-e2e-'));
+  const template = inject('migratedDataDir');
+  if (template && !env.DATABASE_URL && !env.DATA_DIR) fs.cpSync(path.join(template, 'pglite'), path.join(dataDir, 'pglite'), { recursive: true });
   let log = '';
   const child: ChildProcess = spawn(process.execPath, [path.join(repoRoot, 'server', 'dist', 'index.js')], {
     cwd: repoRoot,

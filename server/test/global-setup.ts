@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import { createDb } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/migrations.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A migrated PGlite data folder as a tar file (PGlite's dumpDataDir), or '' when none was made. */
+    pgliteTemplate: string;
+    /** A migrated PostgreSQL database on TEST_DATABASE_URL's server to copy (CREATE DATABASE ... TEMPLATE), or ''. */
+    postgresTemplate: string;
+  }
+}
+
+/**
+ * Migrates one database of each kind once per run, for test/helpers.ts's createTestDb to copy.
+ * A PGlite started empty runs initdb (a second WebAssembly PostgreSQL) on every start, about 5 s on
+ * a busy 2-core box, and every database test file starts one or more; a PGlite loaded from a
+ * migrated folder's tar starts in about 1 s. On PostgreSQL a copy of a migrated template replaces
+ * running every migration again. Both are made from this code's migrations at the start of every
+ * run, so they are never stale.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const undo: (() => Promise<void> | void)[] = [];
+  const teardown = async () => {
+    for (const step of undo.splice(0).reverse()) await step();
+  };
+  try {
+    const client = await PGlite.create();
+    const lite = new Kysely({ dialect: new PGliteDialect(client) });
+    try {
+      await migrateToLatest(lite);
+      const dump = await client.dumpDataDir('none');
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-test-template-'));
+      undo.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+      const file = path.join(dir, 'pglite.tar');
+      fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+      project.provide('pgliteTemplate', file);
+    } finally {
+      await lite.destroy();
+    }
+
+    const adminUrl = process.env.TEST_DATABASE_URL;
+    project.provide('postgresTemplate', '');
+    if (adminUrl) {
+      const name = `site_test_template_${randomBytes(6).toString('hex')}`;
+      await adminQuery(adminUrl, `create database ${name}`);
+      undo.push(() => adminQuery(adminUrl, `drop database if exists ${name} with (force)`));
+      const url = new URL(adminUrl);
+      url.pathname = `/${name}`;
+      const handle = await createDb({ kind: 'postgres', url: url.toString() });
+      try {
+        await migrateToLatest(handle.db);
+      } finally {
+        await handle.close();
+      }
+      // Nobody may connect to it from now on: CREATE DATABASE ... TEMPLATE refuses a template in use.
+      await adminQuery(adminUrl, `alter database ${name} with allow_connections false`);
+      project.provide('postgresTemplate', name);
+    }
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+  return teardown;
+}
+
+async function adminQuery(adminUrl: string, text: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(text);
+  } finally {
+    await admin.end();
+  }
+}
