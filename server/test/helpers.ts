@@ -3,10 +3,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { Kysely, sql } from 'kysely';
-import { PGliteDialect } from 'kysely-pglite-dialect';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import type { Level } from '@site/contracts';
@@ -16,7 +14,6 @@ import { hashToken } from '../src/identity/sessions.ts';
 import { insertUser } from '../src/identity/users.repository.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { createDb, type Database, type DbHandle } from '../src/db/database.ts';
-import type { Tables } from '../src/db/schema.ts';
 import { migrateToLatest } from '../src/migrations.ts';
 import { createContextInner } from '../src/trpc/context.ts';
 import { appRouter } from '../src/trpc/root.ts';
@@ -55,10 +52,7 @@ function template(key: 'pgliteTemplate' | 'postgresTemplate'): string {
 /** The migrated PGlite folder's tar, read once per test file. */
 let pgliteTar: Blob | undefined;
 
-/**
- * A fresh in-memory PGlite loaded from the migrated template (as createDb's 'pglite-memory' makes
- * one, without its initdb), or migrated here when there is no template.
- */
+/** A fresh in-memory PGlite loaded from the migrated template, or migrated here when there is no template. */
 async function createPglite(): Promise<DbHandle> {
   const tar = template('pgliteTemplate');
   if (!tar) {
@@ -67,14 +61,7 @@ async function createPglite(): Promise<DbHandle> {
     return handle;
   }
   pgliteTar ??= new Blob([fs.readFileSync(tar)]);
-  const client = await PGlite.create({ loadDataDir: pgliteTar });
-  const db = new Kysely<Tables>({ dialect: new PGliteDialect(client) });
-  const close = async () => {
-    await db.destroy();
-    // Kysely closes the client only if it ever ran a query through it.
-    if (!client.closed) await client.close();
-  };
-  return { db, kind: 'pglite-memory', close, listen: (channel, onNotify) => client.listen(channel, onNotify) };
+  return createDb({ kind: 'pglite-memory', loadDataDir: pgliteTar });
 }
 
 /**

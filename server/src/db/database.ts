@@ -16,7 +16,8 @@ export type Executor = Kysely<Tables> | Transaction<Tables>;
 export type DbTarget =
   | { kind: 'postgres'; url: string }
   | { kind: 'pglite'; dataDir: string }
-  | { kind: 'pglite-memory' };
+  /** `loadDataDir`: start from a folder PGlite dumped (dumpDataDir), without initdb (the tests' migrated template). */
+  | { kind: 'pglite-memory'; loadDataDir?: Blob };
 
 export type DbHandle = {
   db: Database;
@@ -27,6 +28,15 @@ export type DbHandle = {
 };
 
 const pgliteListen = (client: PGlite) => (channel: string, onNotify: (payload: string) => void) => client.listen(channel, onNotify);
+
+/**
+ * Closes a PGlite and its Kysely. Kysely closes the client only if a query ever ran through it, and
+ * an open PGlite's WebAssembly timer keeps the process alive (and its memory held).
+ */
+async function closePglite(db: Database, client: PGlite): Promise<void> {
+  await db.destroy();
+  if (!client.closed) await client.close();
+}
 
 export class DatabaseInUseError extends Error {}
 
@@ -176,9 +186,9 @@ export async function createDb(target: DbTarget): Promise<DbHandle> {
     return { db, kind: target.kind, close: () => db.destroy() };
   }
   if (target.kind === 'pglite-memory') {
-    const client = await PGlite.create();
+    const client = await PGlite.create(target.loadDataDir ? { loadDataDir: target.loadDataDir } : {});
     const db = new Kysely<Tables>({ dialect: new PGliteDialect(client) });
-    return { db, kind: target.kind, close: () => db.destroy(), listen: pgliteListen(client) };
+    return { db, kind: target.kind, close: () => closePglite(db, client), listen: pgliteListen(client) };
   }
   const dir = path.join(target.dataDir, 'pglite');
   fs.mkdirSync(dir, { recursive: true });
@@ -196,7 +206,7 @@ export async function createDb(target: DbTarget): Promise<DbHandle> {
         if (closed) return;
         closed = true;
         try {
-          await db.destroy();
+          await closePglite(db, client);
         } finally {
           release();
         }
