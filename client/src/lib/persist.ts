@@ -1,4 +1,4 @@
-import { createStore, del, get, set, update, type UseStore } from 'idb-keyval';
+import { createStore, del, get, update, type UseStore } from 'idb-keyval';
 import { hydrate, onlineManager, type DehydratedState, type Query, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { persistQueryClientSubscribe, type PersistedClient, type Persister } from '@tanstack/react-query-persist-client';
 import { dropOtherAccounts } from './offline-queue.ts';
@@ -78,60 +78,28 @@ export type AccountPersister = Persister & {
 };
 
 /**
- * The persister: one IndexedDB entry (idb-keyval), written at most every 100 ms and when the page is
- * left. A write reads the entry and merges into it (`merged`: other pages' answers stay); the write
- * made as the page is left is one put, issued at once, over the entry as this page last read or wrote
- * it, since a read-then-write started while the page unloads may never reach its write (the last
- * change before leaving, a task just added, would be lost from the kept copy).
+ * The persister: one IndexedDB entry (idb-keyval), read and merged into on each write (`merged`:
+ * other pages' answers stay). A new answer is written at once; the many cache events with nothing
+ * new (a fetch starting or ending) at most every 100 ms, and when the page is left.
  */
 export function createIdbPersister(store: () => UseStore = lazyStore()): AccountPersister {
   let accountSince = 0;
   let latest: PersistedClient | null = null;
-  /** The entry as this page last read or wrote it. */
-  let known: Stored | undefined;
-  /** A state whose write has not finished yet. */
-  let unwritten: Stored | undefined;
+  /** The newest answer this page has written (its time). */
+  let newest = 0;
   const save = () => {
     const next = latest && toStore(latest, accountSince);
     latest = null;
-    if (!next) return;
-    unwritten = next;
-    let written: Stored | undefined;
-    void update<Stored>(ENTRY, (kept) => (written = merged(kept, next)), store())
-      .then(() => {
-        known = written;
-        if (unwritten === next) unwritten = undefined;
-      })
-      .catch(() => {});
+    if (next) void update<Stored>(ENTRY, (kept) => merged(kept, next), store()).catch(() => {});
   };
   const write = throttle(save, WRITE_EVERY_MS);
-  const leave = () => {
-    write.cancel();
-    const next = (latest && toStore(latest, accountSince)) ?? unwritten;
-    latest = null;
-    unwritten = undefined;
-    if (!next) return;
-    known = merged(known, next);
-    void set(ENTRY, known, store()).catch(() => {});
-  };
-  if (typeof window !== 'undefined') {
-    window.addEventListener('pagehide', leave);
-    // What is kept now is what a write as the page is left merges into.
-    void get<Stored>(ENTRY, store())
-      .then((kept) => {
-        known ??= kept;
-      })
-      .catch(() => {});
-  }
+  // A page left within the quiet period still writes its last state.
+  if (typeof window !== 'undefined') window.addEventListener('pagehide', save);
   const remove = async () => {
     write.cancel();
     latest = null;
-    unwritten = undefined;
-    known = undefined;
     await del(ENTRY, store()).catch(() => {});
   };
-  /** The newest answer this page has written (its time): a newer one is written at once. */
-  let newest = 0;
   return {
     persistClient(client) {
       latest = client;
