@@ -44,11 +44,12 @@ function pageHtml(clientDist: string): (url: string) => Html | undefined {
     return () => undefined;
   }
   const index = fs.readFileSync(path.join(clientDist, 'index.html'), 'utf8');
+  if (!index.includes('</head>')) return () => undefined;
   const made = new Map<string, Html>();
   return (url) => {
     const href = pageOf(url);
-    const links = href === undefined ? undefined : preloads[href];
-    if (!href || !links || !index.includes('</head>')) return undefined;
+    const links = href && preloads[href];
+    if (!href || !links) return undefined;
     let page = made.get(href);
     if (!page) {
       const html = index.replace('</head>', `${links}</head>`);
