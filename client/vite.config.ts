@@ -114,12 +114,19 @@ function webManifestFile(): Plugin {
   };
 }
 
+/** Replaces `marker` in the built page `file` with `html`; a page without it is a broken build. */
+async function fillMarker(file: string, marker: string, html: string): Promise<void> {
+  const page = await readFile(file, 'utf8');
+  if (!page.includes(marker)) throw new Error(`${file} has no ${marker} marker`);
+  await writeFile(file, page.replace(marker, html));
+}
+
 /**
  * After the app's build: builds the About page on its own (into the same folder), renders it with
  * react-dom/server into dist/about/index.html, so the HTML is the whole page and its first load is a
- * few KB of plain script (src/about-page/start.ts; React hydrates later from its own chunk), writes
- * the app's start hints (start-hints.ts: what the first page needs, asked for with the HTML) and
- * the .br and .gz files of the whole build.
+ * few KB of plain script (src/about-page/start.ts; React hydrates later from its own chunk), renders
+ * the shell's loading cover into the app's index.html, writes the app's start hints (start-hints.ts:
+ * what the first page needs, asked for with the HTML) and the .br and .gz files of the whole build.
  */
 function aboutPage(): Plugin {
   let outDir = path.join(root, 'dist');
@@ -155,11 +162,9 @@ function aboutPage(): Plugin {
         appType: 'custom',
       });
       try {
-        const mod = (await server.ssrLoadModule('/src/about-page/prerender.tsx')) as { prerenderAbout: () => string };
-        const file = path.join(outDir, 'about', 'index.html');
-        const html = await readFile(file, 'utf8');
-        if (!html.includes('<!--prerendered-about-->')) throw new Error(`${file} has no prerender marker`);
-        await writeFile(file, html.replace('<!--prerendered-about-->', mod.prerenderAbout()));
+        const mod = (await server.ssrLoadModule('/src/about-page/prerender.tsx')) as { prerenderAbout: () => string; prerenderCover: () => string };
+        await fillMarker(path.join(outDir, 'about', 'index.html'), '<!--prerendered-about-->', mod.prerenderAbout());
+        await fillMarker(path.join(outDir, 'index.html'), '<!--loading-cover-->', mod.prerenderCover());
       } finally {
         await server.close();
       }
