@@ -56,8 +56,10 @@ describeInBrowser('failures are not empty lists', () => {
     await signUp(page, 'friend', 'friend-password');
     await page.waitForURL('**/preauth');
     await setLevel(owner, 'friend', 1);
-    // The server stops answering the pages' calls (a phone on a Wi-Fi with no internet): the app's own files still load.
-    await page.route(/\/trpc\/(todo\.list|pictures\.page)|\/healthz/, (route) => route.abort('internetdisconnected'));
+    // The server stops answering the pages' calls (a phone on a Wi-Fi with no internet): the app's own
+    // files still load. The live feed is cut too: its stream opening would say the site is reachable,
+    // and the list would be asked again ("Loading tasks...") between two failures.
+    await page.route(/\/trpc\/(todo\.list|pictures\.page)|\/healthz|\/events/, (route) => route.abort('internetdisconnected'));
     await page.goto('/personal/todo');
     const offline = page.getByRole('alert').filter({ hasText: 'You are offline: could not load your tasks.' });
     await offline.waitFor({ timeout: 5000 });
