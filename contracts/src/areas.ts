@@ -10,6 +10,7 @@ import { fivetoolsRoutes } from './fivetools/fivetools.routes.ts';
 import { gameServersRoutes } from './game-servers/game-servers.routes.ts';
 import { houseRoutes } from './house/house.routes.ts';
 import { liveRoutes } from './live/live.routes.ts';
+import { notificationsRoutes, pushRoutes } from './notifications/notifications.routes.ts';
 import { hubRoutes } from './hub/hub.routes.ts';
 import { oldHomeRoutes } from './old-home/old-home.routes.ts';
 import { picturesRoutes } from './pictures/pictures.routes.ts';
@@ -53,4 +54,6 @@ export const areaRoutes = [
   devDashboardRoutes,
   oldHomeRoutes,
   liveRoutes,
+  notificationsRoutes,
+  pushRoutes,
 ] as const;

@@ -14,6 +14,7 @@ export * from './hub/index.ts';
 export * from './climbing/index.ts';
 export * from './house/index.ts';
 export * from './live/index.ts';
+export * from './notifications/index.ts';
 export * from './fivetools/index.ts';
 export * from './pictures/index.ts';
 export * from './albums/index.ts';

@@ -187,6 +187,18 @@ export const environment = [
     meaning:
       'The key backups are signed with (HMAC-SHA256), made by the first backup; never in an archive, so keep a copy apart from them: a restore checks the signature with it (docs/backups.md); relative to the repository root',
   },
+  {
+    name: 'VAPID_SUBJECT',
+    default: '(PUBLIC_URL when https, else mailto:webpush@localhost)',
+    meaning:
+      'Who push services may contact about this site\'s notifications (mailto:you@example.org or https://...): sent in every Web Push request (docs/notifications.md)',
+  },
+  {
+    name: 'PUSH_ALLOWED_HOSTS',
+    default: '(unset)',
+    meaning:
+      'Push service host names allowed although they resolve to loopback, private or link-local addresses (a self-hosted push service), comma-separated; push addresses must be https either way',
+  },
 ] as const;
 
 const bool = z
@@ -262,6 +274,11 @@ const schema = z.object({
     }
     return keep;
   }),
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, 'VAPID_SUBJECT must be mailto:you@example.org or an https:// address')
+    .optional(),
+  PUSH_ALLOWED_HOSTS: z.string().default(''),
 });
 
 /** How many scheduled backups to keep: the newest of each of the last N days, weeks and months. */
@@ -360,6 +377,8 @@ export type Config = {
   backup: { dir: string | null; at: string; keep: BackupKeep };
   /** The key every backup archive is signed with (BACKUP_KEY_FILE). */
   backupKeyFile: string;
+  /** Web Push: the VAPID subject, and the push hosts allowed on private addresses (lower case). */
+  push: { subject: string; allowedHosts: string[] };
 };
 
 export class ConfigError extends Error {}
@@ -423,5 +442,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
     },
     backup: { dir: e.BACKUP_DIR ? path.resolve(root, e.BACKUP_DIR) : null, at: e.BACKUP_AT, keep: e.BACKUP_KEEP },
     backupKeyFile: e.BACKUP_KEY_FILE ? path.resolve(root, e.BACKUP_KEY_FILE) : path.join(dataDir, 'backup.key'),
+    push: {
+      subject: e.VAPID_SUBJECT ?? (e.PUBLIC_URL?.startsWith('https://') ? e.PUBLIC_URL.replace(/\/$/, '') : 'mailto:webpush@localhost'),
+      allowedHosts: parseHosts(e.PUSH_ALLOWED_HOSTS),
+    },
   };
 }

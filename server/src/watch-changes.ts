@@ -3,9 +3,10 @@ import type { DbHandle } from './db/database.ts';
 import { listenInProcess, listenToChannels, type ChannelListener, type Listening } from './db/notifications.ts';
 import { sessionChanges } from './identity/session-events.ts';
 import { galleryChanges } from './areas/pictures/pictures.page-cache.ts';
+import { pushWakeListener } from './areas/notifications/notifications.worker.ts';
 
 /** Every in-memory cache that the database's change notifications keep true, and the live feed they drive. */
-const listenersOf = (deps: AppDeps): ChannelListener[] => [sessionChanges(deps.sessions), galleryChanges(deps.db), deps.changes.listener];
+const listenersOf = (deps: AppDeps): ChannelListener[] => [sessionChanges(deps.sessions), galleryChanges(deps.db), deps.changes.listener, pushWakeListener(deps)];
 
 /**
  * Starts listening for the database's change notifications (`ready` once listening): on PostgreSQL

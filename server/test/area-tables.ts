@@ -9,6 +9,7 @@ import { financeParity, financeSamples } from './finance/finance.samples.ts';
 import { fivetoolsParity, fivetoolsSamples } from './fivetools/fivetools.samples.ts';
 import { gameServersParity, gameServersSamples } from './game-servers/game-servers.samples.ts';
 import { houseParity, houseSamples } from './house/house.samples.ts';
+import { notificationsSamples, pushSamples } from './notifications/notifications.samples.ts';
 import { picturesParity, picturesSamples } from './pictures/pictures.samples.ts';
 import { albumsSamples, sharesSamples } from './albums/albums.samples.ts';
 import { recipesParity, recipesSamples } from './recipes/recipes.samples.ts';
@@ -49,6 +50,8 @@ export const samples = {
   ...tradeGameSamples,
   ...financeSamples,
   ...devDashboardSamples,
+  ...notificationsSamples,
+  ...pushSamples,
 } satisfies Record<ProcedurePath, unknown>;
 
 export const parity: Record<LegacyPath, Parity> = {

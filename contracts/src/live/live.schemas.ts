@@ -17,6 +17,8 @@ export const LIVE_AREAS = {
   gameServers: 'gameServers.list',
   /** Accounts waiting for approval (level 0): the navbar's and the hub's count for admins. */
   accounts: 'admin.waitingCount',
+  /** A member's own notifications (the navbar's bell): told to that member only. */
+  notifications: 'notifications.unreadCount',
 } as const satisfies Record<string, ProcedurePath>;
 
 export type LiveArea = keyof typeof LIVE_AREAS;

@@ -9,6 +9,7 @@ import { fivetoolsArea } from './fivetools/index.ts';
 import { gameServersArea } from './game-servers/index.ts';
 import { houseArea } from './house/index.ts';
 import { liveArea } from './live/index.ts';
+import { notificationsArea, pushArea } from './notifications/index.ts';
 import { picturesArea } from './pictures/index.ts';
 import { albumsArea, sharesArea } from './albums/index.ts';
 import { recipesArea } from './recipes/index.ts';
@@ -45,6 +46,8 @@ export const serverAreas = {
   finance: financeArea,
   devDashboard: devDashboardArea,
   live: liveArea,
+  notifications: notificationsArea,
+  push: pushArea,
 } satisfies Record<string, ServerArea>;
 
 export type ServerAreas = typeof serverAreas;

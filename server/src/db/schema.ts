@@ -8,6 +8,7 @@ import type { GameServersTables } from '../areas/game-servers/game-servers.table
 import type { HouseTables } from '../areas/house/house.tables.ts';
 import type { IdentityTables } from '../identity/identity.tables.ts';
 import type { ClientChangesTables } from '../client-changes/client-changes.tables.ts';
+import type { NotificationsTables } from '../areas/notifications/notifications.tables.ts';
 import type { PicturesTables } from '../areas/pictures/pictures.tables.ts';
 import type { AlbumsTables } from '../areas/albums/albums.tables.ts';
 import type { RecipesTables } from '../areas/recipes/recipes.tables.ts';
@@ -42,4 +43,5 @@ export interface Tables
     FinanceTables,
     DevDashboardTables,
     BackupsTables,
+    NotificationsTables,
     ClientChangesTables {}

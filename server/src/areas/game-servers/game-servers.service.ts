@@ -12,6 +12,7 @@ import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import * as repo from './game-servers.repository.ts';
 import { createGameQuery, type GameQuery } from './game-query.ts';
+import { serverChecked } from '../notifications/notifications.servers.ts';
 
 /** One query function per running app; queries in flight on this instance, so its viewers share them. */
 const queries = new WeakMap<AppDeps, GameQuery>();
@@ -48,7 +49,12 @@ function refresh(deps: AppDeps, rows: readonly Row[]): void {
     for (const row of rows) {
       if (!claimed.has(row.id) || mine.has(row.id)) continue;
       const done = queryFor(deps)(row.game, deps.config.gameHost, row.port)
-        .then((snapshot) => repo.saveSnapshot(deps.db, row.id, snapshot, row.game !== OTHER_GAME))
+        .then((snapshot) =>
+          deps.db.transaction().execute(async (trx) => {
+            await repo.saveSnapshot(trx, row.id, snapshot, row.game !== OTHER_GAME);
+            await serverChecked(trx, row, snapshot.status);
+          }),
+        )
         // The query never throws; a save can only fail when the server was removed meanwhile: nothing to keep.
         .catch(() => undefined)
         .finally(() => mine.delete(row.id));

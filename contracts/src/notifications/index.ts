@@ -1,0 +1,2 @@
+export * from './notifications.schemas.ts';
+export * from './notifications.routes.ts';

@@ -1,0 +1,40 @@
+import type { NotificationKind } from '@site/contracts';
+import type { Executor } from '../../db/database.ts';
+
+/**
+ * What a service records when it commits a change members may be told about. Called with the
+ * service's own transaction, so the event exists exactly when the change does; the delivery worker
+ * (notifications.worker.ts) wakes at the commit (the table's trigger) and decides who receives it.
+ */
+export type NewNotificationEvent = {
+  kind: NotificationKind;
+  /** Who made the change (never told of it); null for the site itself. */
+  actorId?: number | null;
+  /** The one member it is for (kinds told to one member). */
+  userId?: number | null;
+  /** What it is about (a picture, a game server, an account): checked again when it is sent. */
+  subjectId?: number | null;
+  title: string;
+  body: string;
+  /** The page it concerns, a path of this site. */
+  url: string;
+};
+
+/** Text cut to a notification's size: push services take about 4 KB for the whole message. */
+const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}\u2026` : text);
+
+export async function recordEvent(db: Executor, event: NewNotificationEvent): Promise<void> {
+  await db
+    .insertInto('notification_events')
+    .values({
+      kind: event.kind,
+      actor_id: event.actorId ?? null,
+      user_id: event.userId ?? null,
+      subject_id: event.subjectId ?? null,
+      title: cut(event.title, 120),
+      body: cut(event.body, 400),
+      url: event.url,
+      fanned_out_at: null,
+    })
+    .execute();
+}

@@ -1,0 +1,129 @@
+import { sql, type Kysely, type Migration } from 'kysely';
+
+// Typed on Kysely<any> on purpose: a migration must keep compiling whatever today's schema says.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+const tables: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('notification_events')
+      .addColumn('id', 'integer', (c) => c.primaryKey().generatedAlwaysAsIdentity())
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('actor_id', 'integer', (c) => c.references('users.id').onDelete('set null'))
+      .addColumn('user_id', 'integer', (c) => c.references('users.id').onDelete('cascade'))
+      .addColumn('subject_id', 'integer')
+      .addColumn('title', 'text', (c) => c.notNull())
+      .addColumn('body', 'text', (c) => c.notNull())
+      .addColumn('url', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+      .addColumn('fanned_out_at', 'timestamptz')
+      .execute();
+    await sql`create index notification_events_waiting on notification_events (id) where fanned_out_at is null`.execute(db);
+
+    await db.schema
+      .createTable('notification_inbox')
+      .addColumn('id', 'integer', (c) => c.primaryKey().generatedAlwaysAsIdentity())
+      .addColumn('event_id', 'integer', (c) => c.notNull().references('notification_events.id').onDelete('cascade'))
+      .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+      .addColumn('read_at', 'timestamptz')
+      .addUniqueConstraint('notification_inbox_event_user', ['event_id', 'user_id'])
+      .execute();
+    await db.schema.createIndex('notification_inbox_user').on('notification_inbox').columns(['user_id', 'id']).execute();
+    await sql`create index notification_inbox_unread on notification_inbox (user_id) where read_at is null`.execute(db);
+
+    await db.schema
+      .createTable('notification_settings')
+      .addColumn('user_id', 'integer', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
+      .addColumn('muted', 'text', (c) => c.notNull().defaultTo('[]'))
+      .addColumn('quiet_from', 'text')
+      .addColumn('quiet_to', 'text')
+      .addColumn('time_zone', 'text', (c) => c.notNull().defaultTo('UTC'))
+      .addColumn('digest_on', 'text')
+      .execute();
+
+    await db.schema
+      .createTable('push_subscriptions')
+      .addColumn('id', 'integer', (c) => c.primaryKey().generatedAlwaysAsIdentity())
+      .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      // The device's session: ending it ends the subscription, in the database itself.
+      .addColumn('session_hash', 'text', (c) => c.notNull().references('sessions.token_hash').onDelete('cascade'))
+      .addColumn('endpoint', 'text', (c) => c.notNull().unique())
+      .addColumn('p256dh', 'text', (c) => c.notNull())
+      .addColumn('auth', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+      .execute();
+    await db.schema.createIndex('push_subscriptions_user').on('push_subscriptions').column('user_id').execute();
+    await db.schema.createIndex('push_subscriptions_session').on('push_subscriptions').column('session_hash').execute();
+
+    await db.schema
+      .createTable('push_deliveries')
+      .addColumn('id', 'integer', (c) => c.primaryKey().generatedAlwaysAsIdentity())
+      .addColumn('event_id', 'integer', (c) => c.notNull().references('notification_events.id').onDelete('cascade'))
+      .addColumn('subscription_id', 'integer', (c) => c.notNull().references('push_subscriptions.id').onDelete('cascade'))
+      .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('next_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+      .addColumn('lease_until', 'timestamptz')
+      .addColumn('delivered_at', 'timestamptz')
+      .addColumn('failed', 'text')
+      .addUniqueConstraint('push_deliveries_event_subscription', ['event_id', 'subscription_id'])
+      .execute();
+    await sql`create index push_deliveries_due on push_deliveries (next_at) where delivered_at is null and failed is null`.execute(db);
+    await db.schema.createIndex('push_deliveries_subscription').on('push_deliveries').column('subscription_id').execute();
+
+    await db.schema
+      .createTable('push_vapid')
+      .addColumn('id', 'smallint', (c) => c.primaryKey().check(sql`id = 1`))
+      .addColumn('public_key', 'text', (c) => c.notNull())
+      .addColumn('private_key', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+      .execute();
+
+    await db.schema
+      .createTable('notification_follows')
+      .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('server_id', 'integer', (c) => c.notNull().references('game_servers.id').onDelete('cascade'))
+      .addPrimaryKeyConstraint('notification_follows_pk', ['user_id', 'server_id'])
+      .execute();
+    await db.schema.createIndex('notification_follows_server').on('notification_follows').column('server_id').execute();
+
+    await db.schema
+      .createTable('notification_server_watch')
+      .addColumn('server_id', 'integer', (c) => c.primaryKey().references('game_servers.id').onDelete('cascade'))
+      .addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('announced', 'text')
+      .execute();
+
+    // The bell (live feed area `notifications`): a member's inbox changed, told to that member only.
+    await sql`create trigger notification_inbox_live after insert or update or delete on notification_inbox
+      for each row execute function site_notify_change('notifications', 'user_id')`.execute(db);
+    await sql`create trigger notification_inbox_live_truncate after truncate on notification_inbox
+      for each statement execute function site_notify_change('notifications')`.execute(db);
+    // The delivery worker wakes at the commit of an event (or a delivery due now), on every instance.
+    await sql`create function notification_wake() returns trigger language plpgsql as $$
+      begin
+        perform pg_notify('site_push', '');
+        return null;
+      end $$`.execute(db);
+    await sql`create trigger notification_events_wake after insert on notification_events
+      for each statement execute function notification_wake()`.execute(db);
+  },
+  async down(db: Kysely<any>) {
+    await sql`drop trigger if exists notification_events_wake on notification_events`.execute(db);
+    await sql`drop function if exists notification_wake()`.execute(db);
+    for (const table of [
+      'notification_server_watch',
+      'notification_follows',
+      'push_vapid',
+      'push_deliveries',
+      'push_subscriptions',
+      'notification_settings',
+      'notification_inbox',
+      'notification_events',
+    ]) {
+      await db.schema.dropTable(table).execute();
+    }
+  },
+};
+
+export const notificationsMigrations = { '20261127_notifications_tables': tables };

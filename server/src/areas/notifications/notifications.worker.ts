@@ -1,0 +1,211 @@
+import { sql } from 'kysely';
+import type { AppDeps } from '../../deps.ts';
+import type { ChannelListener } from '../../db/notifications.ts';
+import { readSettings } from './notifications.repository.ts';
+import { recipientsOf } from './notifications.recipients.ts';
+import { inQuietHours, isMuted } from './notifications.quiet.ts';
+import type { NotificationEventRecord } from './notifications.tables.ts';
+import { createPushSender, type PushSender } from './push.send.ts';
+import { ensureVapidKeys, vapidKeys } from './push.keys.ts';
+import { periodicChecks } from './notifications.periodic.ts';
+
+/** A claimed delivery is this worker's until then; after a crash another instance (or the restart) takes it over. */
+export const LEASE_SECONDS = 60;
+const BATCH = 200;
+const CONCURRENCY = 64;
+const IDLE_MS = 1000;
+/** Retries stop after a day: the push would be older than its TTL anyway. */
+const GIVE_UP_AFTER_ATTEMPTS = 16;
+
+/** The channel the events table's trigger NOTIFYs on (migration 20261127_notifications_tables). */
+export const PUSH_CHANNEL = 'site_push';
+
+const wakers = new WeakMap<AppDeps, () => void>();
+
+/** What the database's notifications on PUSH_CHANNEL do: wake this process's worker (server/src/watch-changes.ts). */
+export function pushWakeListener(deps: AppDeps): ChannelListener {
+  return { channel: PUSH_CHANNEL, onNotify: () => wakers.get(deps)?.(), onListening: () => wakers.get(deps)?.() };
+}
+
+/**
+ * Turns the oldest waiting event into inbox rows and deliveries, in one transaction that holds the
+ * event (FOR UPDATE SKIP LOCKED: another instance takes the next one). Who receives it is decided
+ * here, now; a muted kind makes nothing for that member, quiet hours make the inbox row only.
+ */
+export async function fanOutOne(deps: AppDeps, now = new Date()): Promise<boolean> {
+  return deps.db.transaction().execute(async (trx) => {
+    const event = await trx
+      .selectFrom('notification_events')
+      .selectAll()
+      .where('fanned_out_at', 'is', null)
+      .orderBy('id')
+      .limit(1)
+      .forUpdate()
+      .skipLocked()
+      .executeTakeFirst();
+    if (!event) return false;
+    const members = await recipientsOf(trx, event);
+    const settings = await readSettings(trx, members);
+    const told = members.filter((id) => !isMuted(settings.get(id), event.kind));
+    if (told.length > 0) {
+      await trx
+        .insertInto('notification_inbox')
+        .values(told.map((user_id) => ({ event_id: event.id, user_id, read_at: null })))
+        .onConflict((oc) => oc.columns(['event_id', 'user_id']).doNothing())
+        .execute();
+    }
+    const pushed = told.filter((id) => !inQuietHours(settings.get(id), now));
+    if (pushed.length > 0) {
+      await sql`insert into push_deliveries (event_id, subscription_id)
+        select ${event.id}, id from push_subscriptions where user_id in (${sql.join(pushed)})
+        on conflict (event_id, subscription_id) do nothing`.execute(trx);
+    }
+    await trx.updateTable('notification_events').set({ fanned_out_at: sql<Date>`now()` }).where('id', '=', event.id).execute();
+    return true;
+  });
+}
+
+type Claimed = { id: number; event_id: number; attempts: number; endpoint: string; p256dh: string; auth: string; user_id: number; subscription_id: number };
+
+/** Takes up to BATCH due deliveries for this worker (leased, so two instances never send the same one). */
+async function claimDue(deps: AppDeps): Promise<Claimed[]> {
+  const result = await sql<Claimed>`
+    with due as (
+      select id from push_deliveries
+      where delivered_at is null and failed is null and next_at <= now() and (lease_until is null or lease_until < now())
+      order by next_at, id limit ${BATCH}
+      for update skip locked
+    ), claimed as (
+      update push_deliveries d set lease_until = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = d.attempts + 1
+      from due where d.id = due.id
+      returning d.id, d.event_id, d.attempts, d.subscription_id
+    )
+    select c.id, c.event_id, c.attempts, c.subscription_id, s.endpoint, s.p256dh, s.auth, s.user_id
+    from claimed c join push_subscriptions s on s.id = c.subscription_id
+    order by c.id`.execute(deps.db);
+  return result.rows;
+}
+
+/** Seconds before the next try: what the push service asked for, else 10 s doubling up to an hour. */
+const backoff = (attempts: number, retryAfter: number | null) => Math.min(3600, retryAfter ?? 10 * 2 ** Math.min(attempts - 1, 9));
+
+/**
+ * Sends every due delivery it can claim. Each is checked again first (the member's level, what the
+ * event is about, the kind muted meanwhile): a push goes only to who may receive it at send time.
+ * 2xx: delivered. 404/410: the subscription is gone, deleted (with its deliveries). 429, 5xx or no
+ * answer: tried again later with backoff. Any other refusal: given up, recorded.
+ */
+export async function sendDue(deps: AppDeps, sender: PushSender): Promise<number> {
+  const claimed = await claimDue(deps);
+  if (claimed.length === 0) return 0;
+  const keys = await vapidKeys(deps.db);
+  const eventIds = [...new Set(claimed.map((c) => c.event_id))];
+  const events = new Map(
+    (await deps.db.selectFrom('notification_events').selectAll().where('id', 'in', eventIds).execute()).map((e) => [e.id, e] as const),
+  );
+  const settings = await readSettings(deps.db, [...new Set(claimed.map((c) => c.user_id))]);
+  const allowed = new Map<number, Set<number>>();
+  for (const event of events.values()) {
+    const users = [...new Set(claimed.filter((c) => c.event_id === event.id).map((c) => c.user_id))];
+    allowed.set(event.id, new Set(await recipientsOf(deps.db, event, users)));
+  }
+  const payloadOf = (event: NotificationEventRecord) =>
+    JSON.stringify({ id: event.id, kind: event.kind, title: event.title, body: event.body, url: event.url });
+
+  const outcomes = { delivered: [] as number[], gone: [] as number[], dropped: [] as number[], retry: [] as { id: number; seconds: number }[], failed: [] as { id: number; why: string }[] };
+  let next = 0;
+  const work = async () => {
+    while (next < claimed.length) {
+      const c = claimed[next++] as Claimed;
+      const event = events.get(c.event_id);
+      if (!event || !allowed.get(c.event_id)?.has(c.user_id) || isMuted(settings.get(c.user_id), event.kind)) {
+        outcomes.dropped.push(c.id);
+        continue;
+      }
+      const answer = await sender.send(c, payloadOf(event), event.id, keys);
+      if (answer.status >= 200 && answer.status < 300) outcomes.delivered.push(c.id);
+      else if (answer.status === 404 || answer.status === 410) outcomes.gone.push(c.subscription_id);
+      else if (answer.status === 0 || answer.status === 429 || answer.status >= 500) {
+        if (c.attempts >= GIVE_UP_AFTER_ATTEMPTS) outcomes.failed.push({ id: c.id, why: `no answer after ${c.attempts} tries (last ${answer.status})` });
+        else outcomes.retry.push({ id: c.id, seconds: backoff(c.attempts, answer.retryAfter) });
+      } else outcomes.failed.push({ id: c.id, why: `refused with ${answer.status}` });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, claimed.length) }, work));
+
+  const db = deps.db;
+  if (outcomes.delivered.length > 0) {
+    await db.updateTable('push_deliveries').set({ delivered_at: sql<Date>`now()`, lease_until: null }).where('id', 'in', outcomes.delivered).execute();
+  }
+  if (outcomes.dropped.length > 0) {
+    await db.updateTable('push_deliveries').set({ failed: 'no longer a recipient', lease_until: null }).where('id', 'in', outcomes.dropped).execute();
+  }
+  if (outcomes.gone.length > 0) await db.deleteFrom('push_subscriptions').where('id', 'in', [...new Set(outcomes.gone)]).execute();
+  for (const r of outcomes.retry) {
+    await db.updateTable('push_deliveries').set({ lease_until: null, next_at: sql<Date>`now() + make_interval(secs => ${r.seconds})` }).where('id', '=', r.id).execute();
+  }
+  for (const f of outcomes.failed) await db.updateTable('push_deliveries').set({ failed: f.why, lease_until: null }).where('id', '=', f.id).execute();
+  return claimed.length;
+}
+
+/** Fans out and sends until nothing is left due (tests and the bench call it directly). */
+export async function drainNotifications(deps: AppDeps, sender: PushSender): Promise<void> {
+  for (;;) {
+    let worked = false;
+    while (await fanOutOne(deps)) worked = true;
+    if ((await sendDue(deps, sender)) > 0) worked = true;
+    if (!worked) return;
+  }
+}
+
+/**
+ * The area's worker: wakes at every event's commit (PUSH_CHANNEL, any instance) and at least once a
+ * second for retries that fell due; fans events out, then sends. Also runs the periodic checks (the
+ * followed game servers, the 08:00 digest). Everything it works from is in the database, so a
+ * restart, or a kill -9, resumes where it stopped.
+ */
+export function startNotificationsWorker(deps: AppDeps): { stop(): Promise<void> } {
+  const sender = createPushSender(deps.config);
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  let woken = false;
+  let timer: NodeJS.Timeout | undefined;
+  wakers.set(deps, () => {
+    woken = true;
+    wake?.();
+  });
+  const periodic = periodicChecks(deps);
+  const keysMade = ensureVapidKeys(deps.db).catch(() => undefined);
+  const loop = (async () => {
+    await keysMade;
+    while (!stopped) {
+      woken = false;
+      let worked = false;
+      try {
+        while (!stopped && (await fanOutOne(deps))) worked = true;
+        if (!stopped && (await sendDue(deps, sender)) > 0) worked = true;
+        if (!stopped) await periodic.runIfDue();
+      } catch {
+        // The database went away for a moment (or is closing); try again after a pause.
+      }
+      if (stopped) break;
+      if (!worked && !woken) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          timer = setTimeout(resolve, IDLE_MS);
+        });
+        clearTimeout(timer);
+        wake = undefined;
+      }
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      wake?.();
+      wakers.delete(deps);
+      await loop;
+      sender.close();
+    },
+  };
+}
