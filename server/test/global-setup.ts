@@ -9,6 +9,7 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { createDb } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/migrations.ts';
+import { makeTestCertificate } from '../src/testing/push-service.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,6 +17,8 @@ declare module 'vitest' {
     pgliteTemplate: string;
     /** A migrated PostgreSQL database on TEST_DATABASE_URL's server to copy (CREATE DATABASE ... TEMPLATE), or ''. */
     postgresTemplate: string;
+    /** The test push service's self-signed certificate and key (files), trusted by the test workers through NODE_EXTRA_CA_CERTS. */
+    pushTls: { cert: string; key: string; trusted: string };
   }
 }
 
@@ -33,6 +36,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
     for (const step of undo.splice(0).reverse()) await step();
   };
   try {
+    // The test push service's certificate, made here so that the test workers, started after this,
+    // trust it the standard Node way: NODE_EXTRA_CA_CERTS is read when a process starts.
+    const tlsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-test-tls-'));
+    undo.push(() => fs.rmSync(tlsDir, { recursive: true, force: true }));
+    const tls = makeTestCertificate(tlsDir);
+    const trusted = path.join(tlsDir, 'trusted.pem');
+    const earlier = process.env.NODE_EXTRA_CA_CERTS;
+    fs.writeFileSync(trusted, (earlier && fs.existsSync(earlier) ? fs.readFileSync(earlier, 'utf8') + '\n' : '') + fs.readFileSync(tls.cert, 'utf8'));
+    process.env.NODE_EXTRA_CA_CERTS = trusted;
+    undo.push(() => {
+      if (earlier === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
+      else process.env.NODE_EXTRA_CA_CERTS = earlier;
+    });
+    project.provide('pushTls', { ...tls, trusted });
     const client = await PGlite.create();
     const lite = new Kysely({ dialect: new PGliteDialect(client) });
     try {

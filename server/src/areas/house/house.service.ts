@@ -18,6 +18,7 @@ import type { SessionUser } from '../../identity/session-user.ts';
 import type { Executor } from '../../db/database.ts';
 import { applyOnce } from '../../client-changes/client-changes.ts';
 import * as repo from './house.repository.ts';
+import { recordEvent } from '../notifications/notifications.events.ts';
 
 /** Completed tasks stay in the answer this long (sorted last), so the list does not grow for ever. */
 export const COMPLETED_SHOWN_DAYS = 30;
@@ -47,6 +48,7 @@ export function add(deps: AppDeps, user: SessionUser, input: AddHouseInput): Pro
         dueAt: null,
       }),
     );
+    await recordEvent(trx, { kind: 'house.added', actorId: user.id, subjectId: task.id, title: `${user.name} added ${task.task}`, body: `House ${task.type}`, url: '/house' });
     if (input.clientId !== undefined && (await repo.openNamesake(trx, task.id, task.task, task.type))) return { ...task, conflict: 'alsoOnList' };
     return task;
   });

@@ -38,3 +38,10 @@ export async function recordEvent(db: Executor, event: NewNotificationEvent): Pr
     })
     .execute();
 }
+
+/** `picture.social`: a heart or a comment, for the picture's uploader (not for their own). */
+export async function recordPictureSocial(db: Executor, pictureId: number, actor: { id: number }, title: string, body: string): Promise<void> {
+  const picture = await db.selectFrom('pictures').select('uploaded_by').where('id', '=', pictureId).executeTakeFirst();
+  if (!picture?.uploaded_by || picture.uploaded_by === actor.id) return;
+  await recordEvent(db, { kind: 'picture.social', actorId: actor.id, userId: picture.uploaded_by, subjectId: pictureId, title, body, url: '/personal/pictures' });
+}

@@ -107,8 +107,20 @@ const tables: Migration = {
       end $$`.execute(db);
     await sql`create trigger notification_events_wake after insert on notification_events
       for each statement execute function notification_wake()`.execute(db);
+    // account.waiting: written with the account itself, in the transaction that creates it, whichever
+    // path creates it (sign-up, /api, the command line), without touching the accounts' code.
+    await sql`create function notification_account_waiting() returns trigger language plpgsql as $$
+      begin
+        insert into notification_events (kind, subject_id, title, body, url)
+          values ('account.waiting', new.id, 'An account waits for approval', new.name || ' signed up and waits for an admin.', '/admin');
+        return null;
+      end $$`.execute(db);
+    await sql`create trigger users_account_waiting after insert on users for each row when (new.level = 0)
+      execute function notification_account_waiting()`.execute(db);
   },
   async down(db: Kysely<any>) {
+    await sql`drop trigger if exists users_account_waiting on users`.execute(db);
+    await sql`drop function if exists notification_account_waiting()`.execute(db);
     await sql`drop trigger if exists notification_events_wake on notification_events`.execute(db);
     await sql`drop function if exists notification_wake()`.execute(db);
     for (const table of [

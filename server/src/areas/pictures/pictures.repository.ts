@@ -3,6 +3,7 @@ import { MAX_ROW_ID, type CaptureDate } from '@site/contracts';
 import type { Executor } from '../../db/database.ts';
 import { FENCE_STRIDE, type GalleryCounts, type Position } from './pictures.paging.ts';
 import type { PictureRecord, PicturesTable } from './pictures.tables.ts';
+import { recordEvent } from '../notifications/notifications.events.ts';
 
 /** Who is looking: admins see every pending picture, others only their own. */
 export type Looker = { id: number; admin: boolean };
@@ -241,6 +242,7 @@ export function originalsAfter(db: Executor, afterId: number, limit: number): Pr
 export async function insertPicture(db: Executor, values: NewPicture): Promise<PictureRecord> {
   const row = await db.insertInto('pictures').values(values).returningAll().executeTakeFirstOrThrow();
   if (row.status === 'approved') await countDay(db, row, 1);
+  else await recordEvent(db, { kind: 'picture.waiting', actorId: row.uploaded_by, subjectId: row.id, title: 'A picture waits for approval', body: row.caption || 'No caption', url: '/admin/pictures' });
   await db.insertInto('picture_jobs').values({ picture_id: row.id, locked_until: null, last_error: null }).execute();
   return row;
 }
@@ -254,6 +256,7 @@ export async function approve(db: Executor, id: number): Promise<PictureRecord |
     .returningAll()
     .executeTakeFirst();
   if (row) await countDay(db, row, 1);
+  if (row?.uploaded_by) await recordEvent(db, { kind: 'picture.approved', userId: row.uploaded_by, subjectId: row.id, title: 'Your picture was approved', body: row.caption || 'It is in the gallery now.', url: '/personal/pictures' });
   return row;
 }
 

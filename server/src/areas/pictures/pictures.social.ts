@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { Executor } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import type { SessionUser } from '../../identity/session-user.ts';
+import { recordPictureSocial } from '../notifications/notifications.events.ts';
 
 /**
  * Hearts and comments under a picture. Members from level 1 read them on every picture they see and
@@ -87,11 +88,13 @@ export async function heart(deps: AppDeps, user: SessionUser, pictureId: number,
   await deps.db.transaction().execute(async (trx) => {
     await usablePicture(trx, user, pictureId, true);
     if (on) {
-      await trx
+      const given = await trx
         .insertInto('picture_hearts')
         .values({ picture_id: pictureId, user_id: user.id })
         .onConflict((oc) => oc.columns(['picture_id', 'user_id']).doNothing())
-        .execute();
+        .returning('picture_id')
+        .executeTakeFirst();
+      if (given) await recordPictureSocial(trx, pictureId, user, `${user.name} gave your picture a heart`, '');
     } else {
       await trx.deleteFrom('picture_hearts').where('picture_id', '=', pictureId).where('user_id', '=', user.id).execute();
     }
@@ -104,6 +107,7 @@ export async function comment(deps: AppDeps, user: SessionUser, pictureId: numbe
   await deps.db.transaction().execute(async (trx) => {
     await usablePicture(trx, user, pictureId, true);
     await trx.insertInto('picture_comments').values({ picture_id: pictureId, user_id: user.id, text, edited_at: null }).execute();
+    await recordPictureSocial(trx, pictureId, user, `${user.name} commented on your picture`, text);
   });
   return socialOf(deps.db, pictureId, socialViewerOf(user));
 }

@@ -1,0 +1,304 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import type { Level } from '@site/contracts';
+import { insertPicture } from '../../src/areas/pictures/pictures.repository.ts';
+import { serverChecked } from '../../src/areas/notifications/notifications.servers.ts';
+import { makeDigests } from '../../src/areas/notifications/notifications.periodic.ts';
+import { recordEvent } from '../../src/areas/notifications/notifications.events.ts';
+import { createUser, databases, postJson, TEST_PASSWORD, useTestServer, type TestServer } from '../helpers.ts';
+import { pictureRow } from '../pictures/pictures.fixtures.ts';
+import { query, settled, trpc, usePushService } from './push-helpers.ts';
+import type { PushService } from '../../src/testing/push-service.ts';
+
+type Member = { id: number; name: string; level: Level; cookie: string; endpoint: string };
+
+/** A member of `level` signed in on one browser that subscribed to push. */
+async function member(s: TestServer, push: PushService, name: string, level: Level): Promise<Member> {
+  const user = await createUser(s.deps, name, level);
+  const { token } = await s.deps.sessions.create(user.id);
+  const cookie = `sid=${token}`;
+  const sub = push.subscribe();
+  const res = await trpc(s.app, 'push.subscribe', cookie, sub);
+  expect(res.status, res.message).toBe(level >= 1 ? 200 : 403);
+  return { id: user.id, name, level, cookie, endpoint: sub.endpoint };
+}
+
+const subscriberOf = (endpoint: string) => endpoint.split('/').pop();
+
+/** Who got a push of `kind` since `from` (names), and who has it in their inbox. */
+async function reached(s: TestServer, push: PushService, members: Member[], kind: string, from = 0) {
+  await settled(s.db);
+  const pushed = push.received.slice(from).filter((r) => r.message.kind === kind).map((r) => members.find((m) => subscriberOf(m.endpoint) === r.subscriber)?.name);
+  const inbox = await s.db
+    .selectFrom('notification_inbox as i')
+    .innerJoin('notification_events as e', 'e.id', 'i.event_id')
+    .innerJoin('users as u', 'u.id', 'i.user_id')
+    .select('u.name')
+    .where('e.kind', '=', kind)
+    .orderBy('u.name')
+    .execute();
+  return { pushed: pushed.sort(), inbox: inbox.map((r) => r.name) };
+}
+
+describe.each(databases)('notifications: inbox, settings and subscriptions (%s)', (kind) => {
+  const s = useTestServer(kind, { PUSH_ALLOWED_HOSTS: '127.0.0.1' });
+  const push = usePushService();
+
+  it('keeps settings, and refuses bad ones with a readable message', async () => {
+    const m = await member(s, push.current, 'ann', 1);
+    expect(await query(s.app, 'notifications.settings', m.cookie)).toEqual({ muted: [], quietFrom: null, quietTo: null, timeZone: 'UTC' });
+    const saved = await trpc(s.app, 'notifications.setSettings', m.cookie, { muted: ['house.added'], quietFrom: '22:00', quietTo: '07:00', timeZone: 'Europe/Amsterdam' });
+    expect(saved.data).toEqual({ muted: ['house.added'], quietFrom: '22:00', quietTo: '07:00', timeZone: 'Europe/Amsterdam' });
+    for (const [input, message] of [
+      [{ muted: ['nope'], timeZone: 'UTC' }, 'muted.0: Unknown kind of notification'],
+      [{ muted: [], quietFrom: '25:00', quietTo: '07:00', timeZone: 'UTC' }, 'quietFrom: Times are written as HH:MM (22:00)'],
+      [{ muted: [], quietFrom: '22:00', timeZone: 'UTC' }, 'quietTo: Quiet hours need both a start and an end'],
+      [{ muted: [], timeZone: 'Mars/Olympus' }, 'timeZone: Unknown time zone'],
+    ] as const) {
+      const res = await trpc(s.app, 'notifications.setSettings', m.cookie, input);
+      expect([res.status, res.message]).toEqual([400, message]);
+    }
+    expect((await query(s.app, 'notifications.settings', m.cookie) as { timeZone: string }).timeZone).toBe('Europe/Amsterdam');
+  });
+
+  it('checks a push address like a recipe link: https only, no private address unless PUSH_ALLOWED_HOSTS names it', async () => {
+    const m = await member(s, push.current, 'ann', 1);
+    const keys = push.current.subscribe().keys;
+    for (const [endpoint, message] of [
+      ['http://127.0.0.1:9/push/x', 'Push addresses must start with https://'],
+      ['https://10.1.2.3/push/x', 'Push addresses on this network are not allowed'],
+      ['https://[::1]/push/x', 'Push addresses on this network are not allowed'],
+      ['https://169.254.169.254/latest', 'Push addresses on this network are not allowed'],
+      ['not a url at all', 'The push address is not a valid https link'],
+    ] as const) {
+      const res = await trpc(s.app, 'push.subscribe', m.cookie, { endpoint, keys });
+      expect([endpoint, res.status, res.message]).toEqual([endpoint, 400, message]);
+    }
+    const bad = await trpc(s.app, 'push.subscribe', m.cookie, { endpoint: `${push.current.origin}/push/ab`, keys: { ...keys, p256dh: 'short' } });
+    expect([bad.status, bad.message]).toEqual([400, 'keys.p256dh: The browser sent push keys that are not valid']);
+    expect(await s.db.selectFrom('push_subscriptions').select('endpoint').execute()).toEqual([{ endpoint: m.endpoint }]);
+  });
+
+  it('removes a device\'s subscription with its session: sign out, sign out everywhere else, a password change', async () => {
+    const ann = await member(s, push.current, 'ann', 1);
+    const count = async () => Number((await s.db.selectFrom('push_subscriptions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    // A second and third browser of Ann's, each subscribed.
+    const other = async () => {
+      const { token } = await s.deps.sessions.create(ann.id);
+      const cookie = `sid=${token}`;
+      expect((await trpc(s.app, 'push.subscribe', cookie, push.current.subscribe())).status).toBe(200);
+      return cookie;
+    };
+    const second = await other();
+    expect(await count()).toBe(2);
+    await trpc(s.app, 'auth.logout', second);
+    expect(await count()).toBe(1);
+    await other();
+    await other();
+    expect(await count()).toBe(3);
+    expect((await trpc(s.app, 'auth.signOutOthers', ann.cookie)).status).toBe(200);
+    expect(await s.db.selectFrom('push_subscriptions').select('endpoint').execute()).toEqual([{ endpoint: ann.endpoint }]);
+    const changed = await trpc(s.app, 'auth.changePassword', ann.cookie, { currentPassword: TEST_PASSWORD, newPassword: 'a much better secret 42', confirmPassword: 'a much better secret 42' });
+    expect(changed.status, changed.message).toBe(200);
+    const kept = await s.db.selectFrom('push_subscriptions').innerJoin('sessions', 'sessions.token_hash', 'push_subscriptions.session_hash').select('endpoint').execute();
+    // Whatever sessions the change keeps, no subscription outlives its session.
+    expect(await count()).toBe(kept.length);
+    await sql`delete from sessions`.execute(s.db);
+    expect(await count()).toBe(0);
+  });
+
+  it('lists the inbox newest first with a cursor, counts the unread and marks them read', async () => {
+    const ann = await member(s, push.current, 'ann', 1);
+    await s.db.transaction().execute(async (trx) => {
+      for (let i = 1; i <= 35; i++) await recordEvent(trx, { kind: 'onthisday', userId: ann.id, title: `Digest ${i}`, body: 'b', url: '/personal/pictures' });
+    });
+    await settled(s.db);
+    expect(await query(s.app, 'notifications.unreadCount', ann.cookie)).toEqual({ count: 35 });
+    const first = (await query(s.app, 'notifications.list', ann.cookie, {})) as { items: { id: number; title: string; read: boolean; url: string; kind: string }[]; nextCursor: number };
+    expect(first.items.length).toBe(30);
+    expect(first.items[0]).toMatchObject({ title: 'Digest 35', kind: 'onthisday', url: '/personal/pictures', read: false });
+    const second = (await query(s.app, 'notifications.list', ann.cookie, { cursor: first.nextCursor })) as { items: { id: number; title: string }[]; nextCursor: number | null };
+    expect(second.items.map((i) => i.title)).toEqual(['Digest 5', 'Digest 4', 'Digest 3', 'Digest 2', 'Digest 1']);
+    expect(second.nextCursor).toBeNull();
+    expect((await trpc(s.app, 'notifications.markRead', ann.cookie, { ids: [first.items[0]?.id] })).data).toEqual({ marked: 1 });
+    expect(await query(s.app, 'notifications.unreadCount', ann.cookie)).toEqual({ count: 34 });
+    // Another member's ids are not theirs to mark.
+    const bob = await member(s, push.current, 'bob', 1);
+    expect((await trpc(s.app, 'notifications.markRead', bob.cookie, { ids: [first.items[1]?.id] })).data).toEqual({ marked: 0 });
+    expect((await trpc(s.app, 'notifications.markRead', ann.cookie, { all: true })).data).toEqual({ marked: 34 });
+    expect(await query(s.app, 'notifications.unreadCount', ann.cookie)).toEqual({ count: 0 });
+  });
+});
+
+describe.each(databases)('notifications: each kind reaches exactly who may see it (%s)', (kind) => {
+  const s = useTestServer(kind, { PUSH_ALLOWED_HOSTS: '127.0.0.1' });
+  const push = usePushService();
+  /** One subscribed member per level, plus the one who acts. */
+  async function everyone(actorLevel: Level) {
+    const members = [];
+    for (const level of [0, 1, 2, 3] as const) members.push(await member(s, push.current, `level${level}`, level));
+    const actor = await member(s, push.current, 'actor', actorLevel);
+    return { members: [...members, actor], actor };
+  }
+
+  it('house.added: the family (level 2 and up), not the one who added it, with the message decrypted as sent', async () => {
+    const { members, actor } = await everyone(2);
+    const from = push.current.received.length;
+    expect((await trpc(s.app, 'house.add', actor.cookie, { task: 'milk', type: 'To Get' })).status).toBe(200);
+    expect(await reached(s, push.current, members, 'house.added', from)).toEqual({ pushed: ['level2', 'level3'], inbox: ['level2', 'level3'] });
+    const got = push.current.received.at(-1);
+    expect(got?.message).toMatchObject({ kind: 'house.added', title: 'actor added milk', body: 'House To Get', url: '/house' });
+    expect(got?.topic).toBe(`event${got?.message.id}`);
+    expect(got?.jwt.sub).toBe('mailto:webpush@localhost');
+    expect(push.current.refused).toEqual([]);
+  });
+
+  it('picture.waiting to admins; picture.approved to its uploader; picture.social to its uploader', async () => {
+    const { members, actor } = await everyone(1);
+    const from = push.current.received.length;
+    const picture = await s.db.transaction().execute((trx) => insertPicture(trx, pictureRow(actor, 'beach', [2020, 7, 1], 'pending')));
+    expect(await reached(s, push.current, members, 'picture.waiting', from)).toEqual({ pushed: ['level3'], inbox: ['level3'] });
+    const admin = members.find((m) => m.name === 'level3') as Member;
+    expect((await trpc(s.app, 'pictures.approve', admin.cookie, { id: picture.id })).status).toBe(200);
+    expect(await reached(s, push.current, members, 'picture.approved', from)).toEqual({ pushed: ['actor'], inbox: ['actor'] });
+    const fan = members.find((m) => m.name === 'level1') as Member;
+    expect((await trpc(s.app, 'pictures.heart', fan.cookie, { id: picture.id, on: true })).status).toBe(200);
+    expect((await trpc(s.app, 'pictures.comment', fan.cookie, { id: picture.id, text: 'lovely' })).status).toBe(200);
+    // Their own heart on their own picture is no news.
+    expect((await trpc(s.app, 'pictures.heart', actor.cookie, { id: picture.id, on: true })).status).toBe(200);
+    expect(await reached(s, push.current, members, 'picture.social', from)).toEqual({ pushed: ['actor', 'actor'], inbox: ['actor', 'actor'] });
+    expect(push.current.received.filter((r) => r.message.kind === 'picture.social').map((r) => r.message.title)).toEqual(['level1 gave your picture a heart', 'level1 commented on your picture']);
+  });
+
+  it('account.waiting: a sign-up tells the admins', async () => {
+    const { members } = await everyone(1);
+    const from = push.current.received.length;
+    const res = await postJson(s.app, '/api/signup_attempt', { signupName: 'newcomer', signupPass: 'a long enough password', signupConfPass: 'a long enough password' });
+    expect(res.statusCode).toBe(200);
+    await settled(s.db);
+    const told = push.current.received.slice(from).filter((r) => r.message.kind === 'account.waiting' && r.message.body.startsWith('newcomer'));
+    expect(told.map((r) => members.find((m) => subscriberOf(m.endpoint) === r.subscriber)?.name)).toEqual(['level3']);
+    expect(told[0]?.message).toMatchObject({ title: 'An account waits for approval', body: 'newcomer signed up and waits for an admin.', url: '/admin' });
+  });
+
+  it('server.down after two failed checks in a row and server.up when it answers, once per change, to followers', async () => {
+    const { members } = await everyone(1);
+    const server = await s.db.insertInto('game_servers').values({ port: 25565, description: 'Minecraft', game: 'minecraft' } as never).returning('id').executeTakeFirstOrThrow();
+    for (const m of members) {
+      const res = await trpc(s.app, 'notifications.follow', m.cookie, { id: server.id, follow: true });
+      expect(res.status).toBe(m.level >= 1 ? 200 : 403);
+    }
+    expect((await trpc(s.app, 'notifications.follow', members[1]?.cookie ?? '', { id: server.id, follow: false })).data).toEqual({ ids: [] });
+    const check = (status: 'Online' | 'Offline') => s.db.transaction().execute((trx) => serverChecked(trx, { id: server.id, description: 'Minecraft' }, status));
+    const from = push.current.received.length;
+    await check('Online');
+    await check('Offline');
+    expect(await reached(s, push.current, members, 'server.down', from)).toEqual({ pushed: [], inbox: [] });
+    await check('Offline');
+    await check('Offline');
+    expect(await reached(s, push.current, members, 'server.down', from)).toEqual({ pushed: ['actor', 'level2', 'level3'], inbox: ['actor', 'level2', 'level3'] });
+    await check('Online');
+    await check('Online');
+    expect(await reached(s, push.current, members, 'server.up', from)).toEqual({ pushed: ['actor', 'level2', 'level3'], inbox: ['actor', 'level2', 'level3'] });
+    expect(push.current.received.at(-1)?.message.title).toBe('Minecraft is back');
+  });
+
+  it('onthisday: one digest at 08:00 in the member\'s own time zone when earlier years have pictures of the day', async () => {
+    const { members } = await everyone(1);
+    const admin = members.find((m) => m.name === 'level3') as Member;
+    await s.db.transaction().execute((trx) => insertPicture(trx, pictureRow(admin, 'old', [2019, 3, 14], 'approved')));
+    for (const m of members.filter((x) => x.level >= 1)) {
+      await trpc(s.app, 'notifications.setSettings', m.cookie, { muted: [], timeZone: m.name === 'actor' ? 'Pacific/Auckland' : 'Europe/Amsterdam' });
+    }
+    // 06:30 UTC on 14 March is 07:30 in Amsterdam (not yet) and 19:30 in Auckland (the 14th there).
+    expect(await makeDigests(s.deps, new Date('2026-03-14T06:30:00Z'))).toBe(1);
+    // 07:00 UTC: 08:00 in Amsterdam; Auckland already had its digest today.
+    expect(await makeDigests(s.deps, new Date('2026-03-14T07:00:00Z'))).toBe(3);
+    expect(await makeDigests(s.deps, new Date('2026-03-14T09:00:00Z'))).toBe(0);
+    expect(await reached(s, push.current, members, 'onthisday')).toEqual({ pushed: ['actor', 'level1', 'level2', 'level3'], inbox: ['actor', 'level1', 'level2', 'level3'] });
+    expect(push.current.received.at(-1)?.message.body).toBe('1 picture from this day in earlier years');
+  });
+});
+
+describe.each(databases)('notifications: mute, quiet hours, retries, prune and send-time rules (%s)', (kind) => {
+  const s = useTestServer(kind, { PUSH_ALLOWED_HOSTS: '127.0.0.1' });
+  const push = usePushService();
+  /** Makes the waiting retries due now, as if their backoff had passed (once the worker has recorded the last answers). */
+  const dueNow = async () => {
+    while (await s.db.selectFrom('push_deliveries').select('id').where('lease_until', 'is not', null).executeTakeFirst()) await new Promise((r) => setTimeout(r, 20));
+    await s.db.updateTable('push_deliveries').set({ next_at: new Date(Date.now() - 1000) }).where('delivered_at', 'is', null).execute();
+  };
+  const addMilk = async (cookie: string) => expect((await trpc(s.app, 'house.add', cookie, { task: 'milk', type: 'To Get' })).status).toBe(200);
+
+  it('a muted kind makes nothing; quiet hours fill the inbox but push nothing', async () => {
+    const actor = await member(s, push.current, 'actor', 2);
+    const muted = await member(s, push.current, 'muted', 2);
+    const quiet = await member(s, push.current, 'quiet', 2);
+    const plain = await member(s, push.current, 'plain', 2);
+    await trpc(s.app, 'notifications.setSettings', muted.cookie, { muted: ['house.added'], timeZone: 'UTC' });
+    // Quiet all day but one minute: whenever the test runs, it is quiet now.
+    const now = new Date();
+    const minute = (offset: number) => new Date(now.getTime() + offset * 60_000).toISOString().slice(11, 16);
+    await trpc(s.app, 'notifications.setSettings', quiet.cookie, { muted: [], quietFrom: minute(-2), quietTo: minute(-3), timeZone: 'UTC' });
+    await addMilk(actor.cookie);
+    expect(await reached(s, push.current, [actor, muted, quiet, plain], 'house.added')).toEqual({ pushed: ['plain'], inbox: ['plain', 'quiet'] });
+  });
+
+  it('prunes a subscription at 410 and at 404; retries a 429 and a 500 until the push service takes it', async () => {
+    const actor = await member(s, push.current, 'actor', 2);
+    const gone = await member(s, push.current, 'gone', 2);
+    const missing = await member(s, push.current, 'missing', 2);
+    const busy = await member(s, push.current, 'busy', 2);
+    push.current.answer(gone.endpoint, 410);
+    push.current.answer(missing.endpoint, 404);
+    push.current.answer(busy.endpoint, 429, 500);
+    const from = push.current.received.length;
+    await addMilk(actor.cookie);
+    // The backoff's waits pass at once: the retries are made due as if the time had passed.
+    for (let n = from + 3; n <= from + 5; n++) {
+      await push.current.waitFor(n);
+      await dueNow();
+    }
+    await settled(s.db);
+    expect((await s.db.selectFrom('push_subscriptions').innerJoin('users', 'users.id', 'push_subscriptions.user_id').select('users.name').orderBy('users.name').execute()).map((r) => r.name)).toEqual(['actor', 'busy']);
+    const tries = push.current.received.slice(from).filter((r) => r.subscriber === subscriberOf(busy.endpoint));
+    expect(tries.map((t) => t.status)).toEqual([429, 500, 201]);
+    // The same Topic each time: a push service keeps one of them.
+    expect(new Set(tries.map((t) => t.topic)).size).toBe(1);
+    const delivery = await s.db.selectFrom('push_deliveries').select(['attempts', 'delivered_at']).executeTakeFirstOrThrow();
+    expect(delivery.attempts).toBe(3);
+    expect(delivery.delivered_at).not.toBeNull();
+  });
+
+  it('a member whose level was lowered receives nothing more, even a retry already due', async () => {
+    const actor = await member(s, push.current, 'actor', 2);
+    const lowered = await member(s, push.current, 'lowered', 2);
+    const kept = await member(s, push.current, 'kept', 2);
+    push.current.answer(lowered.endpoint, 429);
+    const from = push.current.received.length;
+    await addMilk(actor.cookie);
+    await push.current.waitFor(from + 2);
+    // While its retry waits, the member goes down to level 1 (no longer family).
+    await s.db.updateTable('users').set({ level: 1 }).where('id', '=', lowered.id).execute();
+    await dueNow();
+    await settled(s.db);
+    expect(push.current.received.slice(from).map((r) => [r.subscriber === subscriberOf(kept.endpoint) ? 'kept' : 'lowered', r.status])).toEqual(
+      expect.arrayContaining([['kept', 201], ['lowered', 429]]),
+    );
+    expect(push.current.received.length - from).toBe(2);
+    // And an event made after the change reaches only the others, inbox included.
+    await addMilk(actor.cookie);
+    expect(await reached(s, push.current, [actor, lowered, kept], 'house.added', from + 2)).toEqual({ pushed: ['kept'], inbox: ['kept', 'kept', 'lowered'] });
+  });
+
+  it('decides at send time: an event committed with a level change after it reaches nobody the change excluded', async () => {
+    const actor = await member(s, push.current, 'actor', 2);
+    const fam = await member(s, push.current, 'fam', 2);
+    const from = push.current.received.length;
+    await s.db.transaction().execute(async (trx) => {
+      await recordEvent(trx, { kind: 'house.added', actorId: actor.id, title: 'actor added bread', body: 'House To Get', url: '/house' });
+      await trx.updateTable('users').set({ level: 1 }).where('id', '=', fam.id).execute();
+    });
+    expect(await reached(s, push.current, [actor, fam], 'house.added', from)).toEqual({ pushed: [], inbox: [] });
+  });
+});
