@@ -5,7 +5,9 @@ import { insertPicture } from '../../src/areas/pictures/pictures.repository.ts';
 import { serverChecked } from '../../src/areas/notifications/notifications.servers.ts';
 import { makeDigests } from '../../src/areas/notifications/notifications.periodic.ts';
 import { recordEvent } from '../../src/areas/notifications/notifications.events.ts';
-import { createUser, databases, postJson, TEST_PASSWORD, useTestServer, type TestServer } from '../helpers.ts';
+import { buildApp, createDeps } from '../../src/app.ts';
+import { createDb } from '../../src/db/database.ts';
+import { createUser, databases, postJson, TEST_PASSWORD, testConfig, useTestServer, type TestServer } from '../helpers.ts';
 import { pictureRow } from '../pictures/pictures.fixtures.ts';
 import { query, settled, trpc, usePushService } from './push-helpers.ts';
 import type { PushService } from '../../src/testing/push-service.ts';
@@ -300,5 +302,34 @@ describe.each(databases)('notifications: mute, quiet hours, retries, prune and s
       await trx.updateTable('users').set({ level: 1 }).where('id', '=', fam.id).execute();
     });
     expect(await reached(s, push.current, [actor, fam], 'house.added', from)).toEqual({ pushed: [], inbox: [] });
+  });
+});
+
+describe.each(databases.filter((k) => k === 'postgres'))('notifications: two instances on one PostgreSQL (%s)', (kind) => {
+  const s = useTestServer(kind, { PUSH_ALLOWED_HOSTS: '127.0.0.1' });
+  const push = usePushService();
+
+  it('never both send the same (event, device): each of 40 events reaches each of 5 devices once', async () => {
+    const { rows } = await sql<{ db: string }>`select current_database() as db`.execute(s.db);
+    const url = new URL(process.env.TEST_DATABASE_URL ?? '');
+    url.pathname = `/${rows[0]?.db ?? ''}`;
+    const second = await createDb({ kind: 'postgres', url: url.toString() });
+    const deps = createDeps(testConfig({ PUSH_ALLOWED_HOSTS: '127.0.0.1', DATABASE_URL: url.toString() }), second.db);
+    const app = await buildApp(deps);
+    await app.ready();
+    try {
+      const actor = await member(s, push.current, 'actor', 2);
+      for (let i = 0; i < 5; i++) await member(s, push.current, `fam${i}`, 2);
+      const from = push.current.received.length;
+      for (let i = 0; i < 40; i++) await trpc(i % 2 ? s.app : app, 'house.add', actor.cookie, { task: `thing ${i}`, type: 'To Do' });
+      await push.current.waitFor(from + 200, 30_000);
+      await settled(s.db);
+      const sent = push.current.received.slice(from).map((r) => `${r.message.id}/${r.subscriber}`);
+      expect(sent.length).toBe(200);
+      expect(new Set(sent).size).toBe(200);
+    } finally {
+      await app.close();
+      await second.close();
+    }
   });
 });

@@ -175,7 +175,12 @@ export function startNotificationsWorker(deps: AppDeps): { stop(): Promise<void>
     wake?.();
   });
   const periodic = periodicChecks(deps);
-  const keysMade = ensureVapidKeys(deps.db).catch(() => undefined);
+  const keysMade = Promise.all([
+    ensureVapidKeys(deps.db),
+    // On PGlite this process is the only one the database has: a lease still held is a previous
+    // life's (a crash, a kill -9), so its deliveries are taken back at once instead of after the lease.
+    deps.config.databaseUrl ? null : deps.db.updateTable('push_deliveries').set({ lease_until: null }).where('lease_until', 'is not', null).execute(),
+  ]).catch(() => undefined);
   const loop = (async () => {
     await keysMade;
     while (!stopped) {
