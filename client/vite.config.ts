@@ -210,6 +210,8 @@ function serviceWorker() {
       clientsClaim: true,
       skipWaiting: false,
       cleanupOutdatedCaches: true,
+      // Web Push: shows a pushed notification and opens its page on click (public/push-sw.js).
+      importScripts: ['push-sw.js'],
       // The prerendered About page: from the network, else the copy of the last visit, else the one
       // this build precached (the first visit to the site is usually before the worker runs).
       runtimeCaching: [

@@ -32,6 +32,7 @@ const loaders: Record<PagePath, () => Promise<PageModule>> = {
   '/personal/windows-registry': () => import('./features/windows-keys/WindowsRegistryPage.tsx'),
   '/personal/youtube': () => import('./features/ytdl/YtdlPage.tsx'),
   '/personal/settings': () => import('./features/settings/SettingsPage.tsx'),
+  '/personal/notifications': () => import('./features/notifications/NotificationsPage.tsx'),
   '/personal/changelog': () => import('./features/changelog/ChangelogPage.tsx'),
   '/personal/dungeon-crawler': () => import('./features/tower/TowerPage.tsx'),
   '/personal/dungeon-crawler/replay': () => import('./features/tower/ReplayPage.tsx'),

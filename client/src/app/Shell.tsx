@@ -13,6 +13,7 @@ import { usePageLoading } from './page-loads.ts';
 const SIGNED_OUT = { user: null, level: 0 };
 
 const LiveAccounts = lazy(() => import('./LiveAccounts.tsx'));
+const NotificationBell = lazy(() => import('./NotificationBell.tsx'));
 
 /**
  * The application shell: a loading cover until login status, colours and navbar style have
@@ -63,6 +64,11 @@ export function Shell() {
         Link={Link as NavLinkComponent}
         waiting={admin ? (waiting.data?.count ?? 0) : 0}
       />
+      {status.data?.user != null && status.data.level >= 1 && (
+        <Suspense fallback={null}>
+          <NotificationBell />
+        </Suspense>
+      )}
       <NewVersionBar />
       <OfflineBanner />
       <SkipTarget>{page}</SkipTarget>

@@ -1,0 +1,31 @@
+/* The service worker's Web Push part (imported by the worker Workbox generates: vite.config.ts).
+   A push carries { id, kind, title, body, url } (server: areas/notifications/notifications.worker.ts);
+   a click opens its page, in a window of the site already open when there is one. */
+self.addEventListener('push', (event) => {
+  let message = { title: 'Notification', body: '', url: '/personal/notifications', id: 0 };
+  try {
+    message = { ...message, ...event.data.json() };
+  } catch {
+    // not JSON: the defaults
+  }
+  event.waitUntil(
+    self.registration.showNotification(message.title, {
+      body: message.body,
+      tag: `event${message.id}`,
+      icon: '/icons/icon-192.png',
+      data: { url: message.url },
+    }),
+  );
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const target = new URL((event.notification.data && event.notification.data.url) || '/personal/notifications', self.location.origin).href;
+  event.waitUntil(
+    self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
+      const open = windows.find((w) => new URL(w.url).origin === self.location.origin);
+      if (open) return open.focus().then((w) => (w && 'navigate' in w ? w.navigate(target) : undefined));
+      return self.clients.openWindow(target);
+    }),
+  );
+});

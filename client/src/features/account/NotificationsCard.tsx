@@ -1,0 +1,136 @@
+import { useEffect, useState } from 'react';
+import { NOTIFICATION_KIND_LIST, NOTIFICATION_KINDS, pushWords, type NotificationKind } from '@site/contracts/notifications';
+import { ErrorBubble } from '../../components/ErrorBubble.tsx';
+import { Loaded } from '../../components/Loaded.tsx';
+import { trpc } from '../../lib/trpc.ts';
+
+const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+const pushSupported = () => typeof window !== 'undefined' && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
+const isIos = () => typeof navigator !== 'undefined' && /iPhone|iPad|iPod/.test(navigator.userAgent);
+const installed = () => typeof window !== 'undefined' && window.matchMedia?.('(display-mode: standalone)').matches;
+
+/** The VAPID public key (base64url) as the bytes PushManager.subscribe wants. */
+function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
+  const base64 = base64url.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(base64url.length / 4) * 4, '=');
+  const raw = atob(base64);
+  const out = new Uint8Array(new ArrayBuffer(raw.length));
+  for (let i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
+  return out;
+}
+
+async function currentSubscription(): Promise<PushSubscription | null> {
+  if (!pushSupported()) return null;
+  const registration = await navigator.serviceWorker.getRegistration();
+  return (await registration?.pushManager.getSubscription()) ?? null;
+}
+
+/** "Notifications on this device": asks the browser, subscribes with the site's key, tells the server. */
+function DeviceSwitch() {
+  const utils = trpc.useUtils();
+  const subscribe = trpc.push.subscribe.useMutation();
+  const unsubscribe = trpc.push.unsubscribe.useMutation();
+  const [on, setOn] = useState<boolean | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    void currentSubscription().then((s) => setOn(s !== null));
+  }, []);
+  if (!pushSupported()) return <p data-testid="push-note">{isIos() && !installed() ? pushWords.iphone : pushWords.unsupported}</p>;
+  const toggle = async (wanted: boolean) => {
+    setError(null);
+    setNote(null);
+    try {
+      if (wanted) {
+        const permission = await Notification.requestPermission();
+        if (permission !== 'granted') {
+          setNote(pushWords.refused);
+          setOn(false);
+          return;
+        }
+        const { publicKey } = await utils.push.vapidKey.fetch();
+        const registration = await navigator.serviceWorker.ready;
+        const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
+        const json = subscription.toJSON();
+        await subscribe.mutateAsync({ endpoint: subscription.endpoint, keys: { p256dh: json.keys?.p256dh ?? '', auth: json.keys?.auth ?? '' } });
+        setOn(true);
+      } else {
+        const subscription = await currentSubscription();
+        if (subscription) {
+          await unsubscribe.mutateAsync({ endpoint: subscription.endpoint });
+          await subscription.unsubscribe();
+        }
+        setOn(false);
+      }
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  };
+  return (
+    <>
+      <label>
+        <input type="checkbox" checked={on ?? false} disabled={on === null} onChange={(e) => void toggle(e.target.checked)} data-testid="push-device" />{' '}
+        {pushWords.deviceToggle}
+      </label>
+      {isIos() && <p className="small">{pushWords.iphone}</p>}
+      {note && (
+        <p role="status" data-testid="push-note">
+          {note}
+        </p>
+      )}
+      <ErrorBubble message={error} />
+    </>
+  );
+}
+
+/** The Account page's notification settings: this device, the kinds, quiet hours. */
+export function NotificationsCard() {
+  const settings = trpc.notifications.settings.useQuery();
+  const utils = trpc.useUtils();
+  const [error, setError] = useState<string | null>(null);
+  const save = trpc.notifications.setSettings.useMutation({
+    onMutate: () => setError(null),
+    onSuccess: (saved) => utils.notifications.settings.setData(undefined, saved),
+    onError: (e) => setError(e.message),
+  });
+  return (
+    <section className="card notification-settings" aria-labelledby="notifications-title">
+      <h2 id="notifications-title">Notifications</h2>
+      <DeviceSwitch />
+      <Loaded query={settings} what="your notification settings" loading="Loading notification settings...">
+        {(s) => {
+          const change = (next: Partial<{ muted: NotificationKind[]; quietFrom: string | null; quietTo: string | null }>) =>
+            save.mutate({ muted: s.muted, quietFrom: s.quietFrom, quietTo: s.quietTo, ...next, timeZone: browserTimeZone() });
+          return (
+            <>
+              <fieldset>
+                <legend>Tell me when</legend>
+                {NOTIFICATION_KIND_LIST.map((kind) => (
+                  <label key={kind}>
+                    <input
+                      type="checkbox"
+                      checked={!s.muted.includes(kind)}
+                      onChange={(e) => change({ muted: e.target.checked ? s.muted.filter((k) => k !== kind) : [...s.muted, kind] })}
+                    />{' '}
+                    {NOTIFICATION_KINDS[kind].label}
+                  </label>
+                ))}
+              </fieldset>
+              <fieldset>
+                <legend>{pushWords.quietHours}</legend>
+                <p className="small">{pushWords.quietHoursHelp}</p>
+                <label>
+                  From <input type="time" value={s.quietFrom ?? ''} onChange={(e) => change({ quietFrom: e.target.value || null, quietTo: e.target.value ? (s.quietTo ?? '07:00') : null })} />
+                </label>
+                <label>
+                  To <input type="time" value={s.quietTo ?? ''} onChange={(e) => change({ quietTo: e.target.value || null, quietFrom: e.target.value ? (s.quietFrom ?? '22:00') : null })} />
+                </label>
+                <p className="small">Times are in your time zone, {browserTimeZone()}.</p>
+              </fieldset>
+              <ErrorBubble message={error} />
+            </>
+          );
+        }}
+      </Loaded>
+    </section>
+  );
+}
