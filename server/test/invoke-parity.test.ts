@@ -31,6 +31,8 @@ function normalise(value: unknown): unknown {
     if (typeof v === 'string' && /[#/][A-Za-z0-9_-]{43}$/.test(v)) return v.replace(/[A-Za-z0-9_-]{43}$/, '<token>');
     // A guest link's token (areas/albums): 16 random bytes in base64url, at the end of its URL.
     if (typeof v === 'string' && /\/(shared|upload)\/[A-Za-z0-9_-]{22}$/.test(v)) return v.replace(/[A-Za-z0-9_-]{22}$/, '<token>');
+    // The site's VAPID public key (an uncompressed P-256 point in base64url), made once per database.
+    if (typeof v === 'string' && /^B[A-Za-z0-9_-]{86}$/.test(v)) return '<vapid key>';
     if (typeof v === 'number' && Math.abs(v - Date.now()) < 86_400_000) return '<time>';
     return v;
   }) as unknown;

@@ -14,6 +14,7 @@ import type { Database } from '../../src/db/database.ts';
 import { createContextInner } from '../../src/trpc/context.ts';
 import { invoke } from '../../src/trpc/invoke.ts';
 import { samples } from '../area-tables.ts';
+import { hashToken } from '../../src/identity/sessions.ts';
 import { drainJobs } from '../../src/areas/pictures/pictures.worker.ts';
 import { createUser } from '../helpers.ts';
 import { jpegWithExif, multipart, png, uploadVia } from '../pictures/pictures.fixtures.ts';
@@ -113,6 +114,17 @@ export async function fillEveryArea(deps: AppDeps, app: FastifyInstance): Promis
     values ('dev-pull', ${owner.id}, 'Owner', now(), 'succeeded', 0, 1234, 300, ${'Already up to date.\nÜnïcode ✓\n'})`.execute(db);
   await sql`insert into game_server_history (server_id, at, players)
     select id, now() - interval '30 minutes', 3 from game_servers order by id limit 1`.execute(db);
+  // Notifications: this browser's push subscription (bound to its session), what it follows, an
+  // event with its inbox row and a delivery waiting for a retry (the samples' own may be sent already).
+  await sql`insert into push_subscriptions (user_id, session_hash, endpoint, p256dh, auth)
+    values (${owner.id}, ${hashToken(token)}, 'https://push.example.org/send/abc', 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM', 'tBHItJI5svbpez7KI4CCXg')`.execute(db);
+  await sql`insert into notification_follows (user_id, server_id) select ${owner.id}, id from game_servers order by id limit 1 on conflict do nothing`.execute(db);
+  await sql`insert into notification_server_watch (server_id, failures, announced) select id, 1, 'up' from game_servers order by id limit 1 on conflict do nothing`.execute(db);
+  await sql`with e as (insert into notification_events (kind, user_id, title, body, url, fanned_out_at)
+      values ('onthisday', ${owner.id}, 'On this day', '2 pictures from this day in earlier years ☀', '/personal/pictures', now()) returning id)
+    , i as (insert into notification_inbox (event_id, user_id) select id, ${owner.id} from e)
+    insert into push_deliveries (event_id, subscription_id, attempts, next_at)
+      select e.id, s.id, 2, now() + interval '1 day' from e, push_subscriptions s where s.endpoint = 'https://push.example.org/send/abc'`.execute(db);
   await sql`insert into tower_daily_results (user_id, date, rounds, floors, won, actions)
     values (${owner.id}, '2026-11-24', 12, 2, false, ${JSON.stringify([{ type: 'pass' }])}::jsonb)`.execute(db);
 }

@@ -124,6 +124,13 @@ export default function GameServersPage() {
   const servers = trpc.gameServers.list.useQuery(undefined, { refetchInterval: REFRESH_MS });
   useLive(['gameServers']);
   const utils = trpc.useUtils();
+  // Follow: a push when the server stops answering or comes back (notifications).
+  const followed = trpc.notifications.followed.useQuery();
+  const follow = trpc.notifications.follow.useMutation({
+    onSuccess: (ids) => utils.notifications.followed.setData(undefined, ids),
+    onError: (error) => window.alert(error.message),
+  });
+  const following = new Set(followed.data?.ids ?? []);
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const remove = trpc.gameServers.remove.useMutation({
     onError: (error) => window.alert(error.message),
@@ -179,6 +186,21 @@ export default function GameServersPage() {
                     {server.description}
                     <Details server={server} />
                   </>
+                ),
+              },
+              {
+                label: 'Follow',
+                cell: (server: GameServer) => (
+                  <label className="server-follow">
+                    <input
+                      type="checkbox"
+                      checked={following.has(server.id)}
+                      disabled={!followed.data || follow.isPending}
+                      aria-label={`Follow ${server.description}: tell me when it stops or comes back`}
+                      onChange={(e) => follow.mutate({ id: server.id, follow: e.target.checked })}
+                    />{' '}
+                    Follow
+                  </label>
                 ),
               },
               ...(admin

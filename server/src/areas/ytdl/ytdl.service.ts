@@ -3,6 +3,8 @@ import { promises as fs, type Stats } from 'node:fs';
 import path from 'node:path';
 import { downloadFileName, ytdlMessages, ytdlpAge, type YtdlCodecs, type YtdlFormat, type YtdlProgress, type YtdlState, type YtdlStatus, type YtdlVersion } from '@site/contracts';
 import type { Config } from '../../config.ts';
+import type { Database } from '../../db/database.ts';
+import { recordEvent } from '../notifications/notifications.events.ts';
 import { AppError } from '../../errors.ts';
 import { probeCodecs } from './ytdl.codecs.ts';
 import { GrowingFile } from './ytdl.follow.ts';
@@ -27,6 +29,8 @@ import { downloadArgs, infoArgs, lastError, parseLine, runYtdlp, streamsAsWritte
 type Job = {
   id: string;
   userId: number;
+  /** When the member's page last asked for its progress: a download finished long after it is news (ytdl.done). */
+  seenAt: number;
   url: string;
   format: YtdlFormat;
   state: YtdlState;
@@ -61,6 +65,8 @@ export type DownloadLimits = Config['download'];
 
 /** How long a finished file waits to be fetched, and how long a finished job answers `progress`. */
 const READY_FOR_MS = 10 * 60_000;
+/** The page asks for progress every second or so: this long without a question, the member is away. */
+const AWAY_MS = 15_000;
 const REMEMBERED_FOR_MS = 10 * 60_000;
 const INFO_TIMEOUT_MS = 60_000;
 const INFO_MAX_BYTES = 32 * 1024 * 1024;
@@ -81,6 +87,8 @@ export class YtdlService {
   private stopped = false;
 
   private readonly policy: NetPolicy;
+  /** Told when a download is ready while its member's page has not asked for it lately (notifications). */
+  finishedAway: ((userId: number, title: string) => void) | undefined;
 
   constructor(
     private readonly limits: DownloadLimits,
@@ -201,6 +209,7 @@ export class YtdlService {
     const job: Job = {
       id: randomUUID(),
       userId,
+      seenAt: Date.now(),
       url: input.url,
       format: input.format,
       state: 'starting',
@@ -290,6 +299,7 @@ export class YtdlService {
     job.file = file;
     job.state = 'ready';
     job.speed = null;
+    if (Date.now() - job.seenAt > AWAY_MS) this.finishedAway?.(job.userId, job.title ?? 'Your download');
     if (job.growing && job.taken) {
       // The answer ends with the file's last byte; its end finishes the job (`release`).
       job.growing.complete(size);
@@ -421,6 +431,7 @@ export class YtdlService {
 
   progress(userId: number, id: string): YtdlProgress {
     const job = this.jobOf(userId, id);
+    job.seenAt = Date.now();
     const downloaded = job.doneBytes + job.partBytes;
     const total = job.partTotal === null ? null : job.doneTotal + job.partTotal;
     const percent = job.state === 'ready' || job.state === 'sent' ? 100 : total ? Math.min(100, (downloaded / total) * 100) : null;
@@ -558,10 +569,15 @@ export const ytdlTempRoot = (dataDir: string) => path.join(dataDir, 'tmp', 'ytdl
 const services = new WeakMap<object, YtdlService>();
 
 /** The service of one app (tests build several apps in one process, each with its own limits). */
-export function ytdlService(deps: { config: Config }): YtdlService {
+export function ytdlService(deps: { config: Config; db?: Database }): YtdlService {
   let service = services.get(deps);
   if (!service) {
     service = new YtdlService(deps.config.download, ytdlTempRoot(deps.config.dataDir));
+    const db = deps.db;
+    if (db) {
+      service.finishedAway = (userId, title) =>
+        void recordEvent(db, { kind: 'ytdl.done', userId, title: 'Your download is ready', body: title, url: '/personal/youtube' }).catch(() => undefined);
+    }
     services.set(deps, service);
   }
   return service;
