@@ -1,3 +1,4 @@
+/* global self */
 /* The service worker's Web Push part (imported by the worker Workbox generates: vite.config.ts).
    A push carries { id, kind, title, body, url } (server: areas/notifications/notifications.worker.ts);
    a click opens its page, in a window of the site already open when there is one. */

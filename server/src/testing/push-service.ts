@@ -1,6 +1,7 @@
 import { createECDH, createPublicKey, randomBytes, verify, type ECDH } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -81,7 +82,7 @@ export async function startPushService(tls: { cert: string; key: string }): Prom
   const received: Received[] = [];
   const refused: string[] = [];
   const waiters: { n: number; resolve: () => void }[] = [];
-  const hanging = new Set<import('node:http').ServerResponse>();
+  const hanging = new Set<ServerResponse>();
   let origin = '';
   const arrived = () => {
     const count = received.length + refused.length;
