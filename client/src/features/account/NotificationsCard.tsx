@@ -98,8 +98,12 @@ export function NotificationsCard() {
       <DeviceSwitch />
       <Loaded query={settings} what="your notification settings" loading="Loading notification settings...">
         {(s) => {
-          const change = (next: Partial<{ muted: NotificationKind[]; quietFrom: string | null; quietTo: string | null }>) =>
-            save.mutate({ muted: s.muted, quietFrom: s.quietFrom, quietTo: s.quietTo, ...next, timeZone: browserTimeZone() });
+          const change = (next: Partial<{ muted: NotificationKind[]; quietFrom: string | null; quietTo: string | null }>) => {
+            const wanted = { muted: s.muted, quietFrom: s.quietFrom, quietTo: s.quietTo, ...next, timeZone: browserTimeZone() };
+            // Shown at once; the server's answer replaces it (or the error says why it did not keep it).
+            utils.notifications.settings.setData(undefined, wanted);
+            save.mutate(wanted, { onError: () => void utils.notifications.settings.invalidate() });
+          };
           return (
             <>
               <fieldset>

@@ -23,12 +23,15 @@ export default function NotificationsPage() {
     <main className="page narrow-page notifications-page">
       <header className="page-hero">
         <h1>Notifications</h1>
-        <p className="lead">What happened on the site that concerns you. Choose which kinds on the <Link to="/personal/account">Account</Link> page.</p>
+        <p className="lead">What happened on the site that concerns you, newest first.</p>
       </header>
       <p>
-        <button type="button" disabled={!unread || markRead.isPending} onClick={() => markRead.mutate({ all: true })}>
+        <button type="button" className="button" disabled={!unread || markRead.isPending} onClick={() => markRead.mutate({ all: true })}>
           Mark all read
-        </button>
+        </button>{' '}
+        <Link className="button" to="/personal/account">
+          Settings
+        </Link>
       </p>
       <Loaded query={list} what="your notifications" loading="Loading notifications...">
         {() =>
@@ -53,7 +56,7 @@ export default function NotificationsPage() {
         }
       </Loaded>
       {list.hasNextPage && (
-        <button type="button" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
+        <button type="button" className="button" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
           Older notifications
         </button>
       )}

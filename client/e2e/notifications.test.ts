@@ -1,0 +1,83 @@
+import { it } from 'vitest';
+import { DESKTOP, PHONE, describeInBrowser, expect, seriousAxeViolations, signUp, signUpOwner, useSite, waitForShell } from './harness.ts';
+
+describeInBrowser('notifications: the bell, the inbox and the settings', () => {
+  const site = useSite();
+
+  it.each([
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const)('the bell counts a sign-up live, the inbox opens its page, mark all read (%s)', async (label, viewport) => {
+    const owner = await site.newPage({ viewport });
+    if (label === 'desktop') await signUpOwner(owner);
+    else {
+      await owner.goto('/login');
+      await waitForShell(owner);
+      const panel = owner.locator('form', { has: owner.getByRole('heading', { name: 'Log In' }) });
+      await panel.getByLabel('Name').fill('owner');
+      await panel.getByLabel('Password').fill('owner-password');
+      await panel.getByRole('button', { name: 'Login' }).click();
+      await owner.waitForURL('**/personal');
+      await waitForShell(owner);
+    }
+    const bell = owner.getByTestId('notification-bell');
+    await bell.waitFor();
+    await expect(bell.getAttribute('aria-label')).resolves.toBe('Notifications');
+
+    // Someone signs up in another browser: the owner's bell counts it without a reload.
+    const newcomer = await site.newPage({ viewport });
+    await signUp(newcomer, `newcomer-${label}`, 'newcomer-password');
+    await expect.poll(() => bell.getAttribute('aria-label'), { timeout: 15_000 }).toBe('Notifications: 1 unread');
+    await expect(owner.getByTestId('notification-count').textContent()).resolves.toBe('1');
+    await site.screenshot(owner, `notifications-bell-${label}`);
+
+    await bell.click();
+    await owner.waitForURL('**/personal/notifications');
+    const item = owner.getByRole('link', { name: 'An account waits for approval' }).first();
+    await item.waitFor();
+    await expect(owner.getByText(`newcomer-${label} signed up and waits for an admin.`).count()).resolves.toBe(1);
+    await site.screenshot(owner, `notifications-inbox-${label}`, { fullPage: true });
+    expect((await seriousAxeViolations(owner)).map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`)).toEqual([]);
+    await owner.getByRole('button', { name: 'Mark all read' }).click();
+    await expect.poll(() => bell.getAttribute('aria-label')).toBe('Notifications');
+    await item.click();
+    await owner.waitForURL('**/admin');
+  });
+
+  it('keeps the kinds and quiet hours on the Account page, and says plainly when the browser refuses', async () => {
+    const page = await site.newPage({ viewport: PHONE });
+    await page.goto('/login');
+    await waitForShell(page);
+    const panel = page.locator('form', { has: page.getByRole('heading', { name: 'Log In' }) });
+    await panel.getByLabel('Name').fill('owner');
+    await panel.getByLabel('Password').fill('owner-password');
+    await panel.getByRole('button', { name: 'Login' }).click();
+    await page.waitForURL('**/personal');
+    await page.goto('/personal/account');
+    await waitForShell(page);
+    const house = page.getByLabel('Added to House To Do / To Get');
+    await expect(house.isChecked()).resolves.toBe(true);
+    const saved = page.waitForResponse((r) => r.url().includes('notifications.setSettings') && r.ok());
+    await house.uncheck();
+    await saved;
+    await page.getByLabel('From', { exact: true }).fill('22:30');
+    await page.waitForResponse((r) => r.url().includes('notifications.setSettings') && r.ok());
+    await site.screenshot(page, 'notifications-settings-phone', { fullPage: true });
+    await page.reload();
+    await waitForShell(page);
+    await expect(page.getByLabel('Added to House To Do / To Get').isChecked()).resolves.toBe(false);
+    await expect(page.getByLabel('From', { exact: true }).inputValue()).resolves.toBe('22:30');
+    await expect(page.getByLabel('To', { exact: true }).inputValue()).resolves.toBe('07:00');
+    // Headless Chromium here answers the permission request with a refusal (or has no push at all).
+    const device = page.getByTestId('push-device');
+    if ((await device.count()) > 0) {
+      await device.click();
+      await expect(page.getByTestId('push-note').textContent()).resolves.toBe(
+        'This browser blocks notifications from this site. Allow them in the browser\u2019s site settings, then turn this on again.',
+      );
+    } else {
+      await expect(page.getByTestId('push-note').textContent()).resolves.toBe('This browser cannot receive notifications.');
+    }
+    await site.screenshot(page, 'notifications-refused-phone', { fullPage: true });
+  });
+});
