@@ -1,5 +1,5 @@
 import { it } from 'vitest';
-import { DESKTOP, PHONE, describeInBrowser, expect, seriousAxeViolations, signUp, signUpOwner, useSite, waitForShell } from './harness.ts';
+import { DESKTOP, PHONE, describeInBrowser, expect, logIn, seriousAxeViolations, signUp, signUpOwner, useSite, waitForShell } from './harness.ts';
 
 describeInBrowser('notifications: the bell, the inbox and the settings', () => {
   const site = useSite();
@@ -11,12 +11,7 @@ describeInBrowser('notifications: the bell, the inbox and the settings', () => {
     const owner = await site.newPage({ viewport });
     if (label === 'desktop') await signUpOwner(owner);
     else {
-      await owner.goto('/login');
-      await waitForShell(owner);
-      const panel = owner.locator('form', { has: owner.getByRole('heading', { name: 'Log In' }) });
-      await panel.getByLabel('Name').fill('owner');
-      await panel.getByLabel('Password').fill('owner-password');
-      await panel.getByRole('button', { name: 'Login' }).click();
+      await logIn(owner, 'owner', 'owner-password');
       await owner.waitForURL('**/personal');
       await waitForShell(owner);
     }
@@ -46,12 +41,7 @@ describeInBrowser('notifications: the bell, the inbox and the settings', () => {
 
   it('keeps the kinds and quiet hours on the Account page, and says plainly when the browser refuses', async () => {
     const page = await site.newPage({ viewport: PHONE });
-    await page.goto('/login');
-    await waitForShell(page);
-    const panel = page.locator('form', { has: page.getByRole('heading', { name: 'Log In' }) });
-    await panel.getByLabel('Name').fill('owner');
-    await panel.getByLabel('Password').fill('owner-password');
-    await panel.getByRole('button', { name: 'Login' }).click();
+    await logIn(page, 'owner', 'owner-password');
     await page.waitForURL('**/personal');
     await page.goto('/personal/account');
     await waitForShell(page);

@@ -21,7 +21,7 @@ export type FetchMessages = {
 export type FetchedPage = { url: string; contentType: string; text: string };
 
 /** Connects to `address` whatever the host name resolves to now: the address the guard checked. */
-const pinnedLookup =
+export const pinnedLookup =
   (address: string): LookupFunction =>
   (_host, options, callback) => {
     const family = net.isIP(address);

@@ -1,8 +1,7 @@
 import https from 'node:https';
-import net from 'node:net';
-import type { LookupFunction } from 'node:net';
 import webpush from 'web-push';
 import type { Config } from '../../config.ts';
+import { pinnedLookup } from '../../net/fetch-page.ts';
 import { pushGuard, pushPolicy } from './push.guard.ts';
 import type { VapidKeys } from './push.keys.ts';
 
@@ -17,14 +16,6 @@ const TIMEOUT_MS = 15_000;
 /** A VAPID JWT's lifetime (24 h at most, RFC 8292). */
 const VAPID_HOURS = 12;
 
-/** Connects to the address the guard checked, whatever the name resolves to by the time the socket opens. */
-const pinnedLookup =
-  (address: string): LookupFunction =>
-  (_host, options, callback) => {
-    const family = net.isIP(address);
-    if (options.all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
-    else callback(null, address, family);
-  };
 
 /**
  * Sends Web Push messages (RFC 8030/8291/8292): `web-push` encrypts the payload (aes128gcm) and signs
