@@ -70,4 +70,28 @@ describeInBrowser('notifications: the bell, the inbox and the settings', () => {
     }
     await site.screenshot(page, 'notifications-refused-phone', { fullPage: true });
   });
+
+  it('shows a pushed notification from the service worker, with its page to open (DevTools protocol)', async () => {
+    const context = await site.newContext(DESKTOP, { serviceWorkers: 'allow' });
+    await context.grantPermissions(['notifications'], { origin: site.server.baseUrl });
+    const page = await site.newPage({ context });
+    await logIn(page, 'owner', 'owner-password');
+    await page.waitForURL('**/personal');
+    await waitForShell(page);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
+    // Headless Chromium cannot subscribe to a real push service here: the push is handed to the
+    // service worker through the DevTools protocol, with the payload the server sends.
+    const cdp = await context.newCDPSession(page);
+    const registration = new Promise<string>((resolve) =>
+      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }: { registrations: { registrationId: string; scopeURL: string }[] }) => {
+        const found = registrations.find((r) => r.scopeURL === site.url('/'));
+        if (found) resolve(found.registrationId);
+      }),
+    );
+    await cdp.send('ServiceWorker.enable');
+    const message = { id: 77, kind: 'house.added', title: 'Fam added milk', body: 'House To Get', url: '/house' };
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin: site.server.baseUrl, registrationId: await registration, data: JSON.stringify(message) });
+    const shown = () => page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: (n.data as { url: string }).url })));
+    await expect.poll(shown, { timeout: 10_000 }).toEqual([{ title: 'Fam added milk', body: 'House To Get', tag: 'event77', url: '/house' }]);
+  });
 });
