@@ -51,6 +51,8 @@ export type PushService = {
   received: Received[];
   /** Requests refused by the checks (bad JWT, bad body), with why. */
   refused: string[];
+  /** TLS connections opened to it so far (a sender that keeps connections alive opens few). */
+  readonly connections: number;
   /** Resolves once `n` requests have arrived (checked or refused), or rejects after `timeoutMs`. */
   waitFor(n: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -125,6 +127,8 @@ export async function startPushService(tls: { cert: string; key: string }): Prom
       arrived();
     });
   });
+  let connections = 0;
+  server.on('secureConnection', () => connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -132,6 +136,9 @@ export async function startPushService(tls: { cert: string; key: string }): Prom
     origin,
     received,
     refused,
+    get connections() {
+      return connections;
+    },
     subscribe() {
       const id = randomBytes(8).toString('hex');
       const ecdh = createECDH('prime256v1');

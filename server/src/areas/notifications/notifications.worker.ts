@@ -122,6 +122,9 @@ export async function sendDue(deps: AppDeps, sender: PushSender): Promise<number
         outcomes.dropped.push(c.id);
         continue;
       }
+      // Encrypting is synchronous (about a millisecond): let waiting requests in between two messages,
+      // so a fan-out to a thousand devices does not hold up the pages.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       const answer = await sender.send(c, payloadOf(event), event.id, keys);
       if (answer.status >= 200 && answer.status < 300) outcomes.delivered.push(c.id);
       else if (answer.status === 404 || answer.status === 410) outcomes.gone.push(c.subscription_id);
