@@ -230,6 +230,43 @@ describe.each(databases)('albums and links (%s)', (kind) => {
     expect((await openAsGuest(tokenOf(third.url))).body.error?.message).toBe(albumMessages.gone);
   });
 
+  it("a member lowered to a pending account stops their links at once, has them back when raised, and a deleted member's links stop", async () => {
+    const owner = await member('owner', 3);
+    const family = await member('family', 2);
+    const pic = await picture(family.cookie, 'Picnic');
+    await owner.call.pictures.approve({ id: pic.id });
+    await drainJobs(s.deps);
+    const { id } = await family.call.albums.create({ name: 'Picnic', private: false });
+    await family.call.albums.addPictures({ albumId: id, pictureIds: [pic.id] });
+    const view = tokenOf((await family.call.shares.create({ albumId: id })).url);
+    const upload = tokenOf((await family.call.shares.createUpload({ albumId: id })).url);
+    const uploadInfo = (token: string) => s.app.inject({ method: 'GET', url: `/trpc/shares.uploadInfo?input=${encodeURIComponent(JSON.stringify({ token }))}` });
+    let n = 0;
+    /** What a guest gets from each door of both links: the album, a file, a thumbnail, the upload page, an upload. */
+    const doors = async () => {
+      const data = await png(undefined, `#${(0x200000 + ++n * 7919).toString(16).slice(-6)}`);
+      return [
+        (await openAsGuest(view)).status,
+        (await get(`/api/shared/${view}/${pic.target}`)).statusCode,
+        (await get(`/api/shared/${view}/${pic.target.slice(0, 32)}.thumb.webp`)).statusCode,
+        (await uploadInfo(upload)).statusCode,
+        (await guestUpload(upload, { name: 'g.png', data }, { name: 'Aunt May' })).statusCode,
+      ];
+    };
+    expect(await doors()).toEqual([200, 200, 200, 200, 200]);
+    await owner.call.admin.setLevel({ name: 'family', level: 0 });
+    expect(await doors()).toEqual([404, 404, 404, 404, 404]);
+    expect((await openAsGuest(view)).body.error?.message).toBe(albumMessages.gone);
+    await owner.call.admin.setLevel({ name: 'family', level: 2 });
+    expect(await doors()).toEqual([200, 200, 200, 200, 200]);
+    // Lowered to a friend (level 1): view links are theirs to make, upload links (level 2) no longer.
+    await owner.call.admin.setLevel({ name: 'family', level: 1 });
+    expect(await doors()).toEqual([200, 200, 200, 404, 404]);
+    await owner.call.admin.setLevel({ name: 'family', level: 2 });
+    await s.db.deleteFrom('users').where('id', '=', family.user.id).execute();
+    expect(await doors()).toEqual([404, 404, 404, 404, 404]);
+  });
+
   it('a password (argon2) guards the album and its files; wrong passwords are limited like logins', async () => {
     const owner = await member('owner', 3);
     const pic = await picture(owner.cookie);

@@ -8,7 +8,7 @@ import { limitKey } from '../auth/limits.ts';
 import { originalKey, parseFileName, variantKey } from '../pictures/pictures.files.ts';
 import { storeUpload } from '../pictures/pictures.http.ts';
 import * as repo from './albums.repository.ts';
-import { liveLink, passMatches } from './shares.service.ts';
+import { isLive, liveLink, passMatches } from './shares.service.ts';
 
 type Params = { token?: string; file?: string };
 
@@ -69,9 +69,7 @@ async function guestUpload(req: FastifyRequest, deps: AppDeps): Promise<GuestUpl
         const name = guestNameSchema.safeParse(fields.name ?? '');
         if (!name.success) throw new AppError('BAD_REQUEST', name.error.issues[0]?.message ?? 'Your name is not valid');
         const now = await repo.shareById(trx, link.id, true);
-        if (!now || now.revoked_at !== null || (now.expires_at !== null && now.expires_at.getTime() <= Date.now())) {
-          throw new AppError('NOT_FOUND', albumMessages.gone);
-        }
+        if (!now || !isLive(now)) throw new AppError('NOT_FOUND', albumMessages.gone);
         if (now.uses >= UPLOAD_LINK_MAX_FILES) throw new AppError('FORBIDDEN', albumMessages.capFiles);
         if (Number(now.upload_bytes) + Number(row.size_bytes) > UPLOAD_LINK_MAX_BYTES) throw new AppError('FORBIDDEN', albumMessages.capBytes);
         await repo.countUse(trx, link.id, Number(row.size_bytes));
