@@ -100,11 +100,13 @@ describeInBrowser('live: a pending account waits on its own page', () => {
     const owner = await site.newPage();
     await signUpOwner(owner);
     const phone = await scriptedPage(site, PHONE);
+    // The page's stream is open before the owner approves (it is what tells the page).
+    const streaming = phone.page.waitForRequest((r) => r.url().endsWith('/events'));
     await signUp(phone.page, 'newbie', 'newbie-password');
     await phone.page.waitForURL('**/preauth');
     await phone.page.getByRole('heading', { name: 'Account pending' }).waitFor();
-    // The page's stream is open before the owner approves (it is what tells the page).
-    await phone.page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/events')));
+    await streaming;
+    await phone.page.waitForTimeout(300);
     const approved = Date.now();
     await setLevel(owner, 'newbie', 1);
     await phone.page.waitForURL('**/personal', { timeout: 5_000 });
