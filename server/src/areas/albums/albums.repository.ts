@@ -105,7 +105,15 @@ export async function deleteAlbum(db: Executor, id: number): Promise<void> {
 
 export function insertShare(
   db: Executor,
-  values: { token_hash: string; kind: 'view' | 'upload'; album_id: number | null; created_by: number; expires_at: Date; password_hash: string | null },
+  values: {
+    token_hash: string;
+    kind: 'view' | 'upload';
+    album_id: number | null;
+    created_by: number;
+    expires_at: Date;
+    password_hash: string | null;
+    include_location: boolean;
+  },
 ): Promise<ShareRecord> {
   return db
     .insertInto('album_shares')

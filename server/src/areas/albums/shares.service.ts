@@ -83,7 +83,7 @@ export async function create(
   deps: AppDeps,
   user: SessionUser,
   origin: string | null,
-  input: { albumId: number; expiresInDays?: number | undefined; password?: string | undefined },
+  input: { albumId: number; expiresInDays?: number | undefined; password?: string | undefined; includeLocation?: boolean | undefined },
 ): Promise<CreatedShare> {
   await changeableAlbum(deps, user, input.albumId);
   const token = randomBytes(16).toString('base64url');
@@ -95,6 +95,7 @@ export async function create(
     created_by: user.id,
     expires_at: expiry(input.expiresInDays),
     password_hash: password === '' ? null : await deps.passwords.hash(password),
+    include_location: input.includeLocation === true,
   });
   return { id: row.id, url: linkUrl(deps, origin, SHARED_PAGE, token) };
 }
@@ -114,6 +115,7 @@ export async function createUpload(
     created_by: user.id,
     expires_at: expiry(input.expiresInDays),
     password_hash: null,
+    include_location: false,
   });
   return { id: row.id, url: linkUrl(deps, origin, UPLOAD_PAGE, token) };
 }
@@ -132,6 +134,7 @@ function toLink(user: SessionUser, row: ActiveRow): ShareLink {
     createdAt: row.created_at.toISOString(),
     expiresAt: row.expires_at?.toISOString() ?? null,
     hasPassword: row.password_hash !== null,
+    includesLocation: row.kind === 'view' && row.include_location,
     uses: row.kind === 'view' ? row.uses : 0,
     uploads: row.kind === 'upload' ? row.uses : 0,
     uploadBytes: Number(row.upload_bytes),
