@@ -28,6 +28,7 @@ const STALE: Record<LiveArea, QueryKey[]> = {
   albums: [[['albums']]],
   gameServers: [[['gameServers']]],
   accounts: [[['admin', 'waitingCount']], [['admin', 'users']]],
+  account: [[['auth', 'status']]],
 };
 
 /** Reconnect delays after a refused or failed connection (the browser retries a dropped one itself). */

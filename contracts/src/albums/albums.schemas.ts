@@ -21,7 +21,8 @@ export const albumPicturesInput = z.object({
 const days = z.number({ error: albumMessages.badDays }).int({ error: albumMessages.badDays }).min(1, { error: albumMessages.badDays }).max(SHARE_MAX_DAYS, { error: albumMessages.badDays });
 /** An optional password: blank means none. */
 const sharePassword = text({ label: 'Password', max: SHARE_PASSWORD_MAX });
-export const createShareInput = z.object({ albumId, expiresInDays: days.optional(), password: sharePassword.optional() });
+/** `includeLocation`: originals keep their GPS position for the link's guests (off unless the sharer ticks it). */
+export const createShareInput = z.object({ albumId, expiresInDays: days.optional(), password: sharePassword.optional(), includeLocation: z.boolean().optional() });
 export const createUploadShareInput = z.object({ albumId: albumId.optional(), expiresInDays: days.optional() });
 export const shareIdInput = z.object({ id: rowId(albumMessages.linkNotFound) });
 export const sharesOfAlbumInput = z.object({ albumId });
@@ -57,6 +58,8 @@ export type ShareLink = {
   createdAt: string;
   expiresAt: string | null;
   hasPassword: boolean;
+  /** A view link's guests download originals with their GPS position (else it is removed). */
+  includesLocation: boolean;
   uses: number;
   uploads: number;
   uploadBytes: number;

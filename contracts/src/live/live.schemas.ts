@@ -17,6 +17,8 @@ export const LIVE_AREAS = {
   gameServers: 'gameServers.list',
   /** Accounts waiting for approval (level 0): the navbar's and the hub's count for admins. */
   accounts: 'admin.waitingCount',
+  /** One's own account (its level): told to that account alone, so a pending page moves on once approved. */
+  account: 'auth.status',
 } as const satisfies Record<string, ProcedurePath>;
 
 export type LiveArea = keyof typeof LIVE_AREAS;

@@ -263,6 +263,7 @@ function ShareDialog({ album, level, onClose }: { album: Album; level: number; o
   const links = trpc.shares.list.useQuery({ albumId: album.id });
   const [days, setDays] = useState(String(SHARE_DEFAULT_DAYS));
   const [password, setPassword] = useState('');
+  const [includeLocation, setIncludeLocation] = useState(false);
   const [made, setMade] = useState<{ kind: string; url: string } | null>(null);
   const refresh = () => utils.shares.invalidate();
   const create = trpc.shares.create.useMutation({
@@ -293,7 +294,7 @@ function ShareDialog({ album, level, onClose }: { album: Album; level: number; o
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          create.mutate({ albumId: album.id, expiresInDays, ...(password ? { password } : {}) });
+          create.mutate({ albumId: album.id, expiresInDays, ...(password ? { password } : {}), ...(includeLocation ? { includeLocation } : {}) });
         }}
       >
         <label className="share-days">
@@ -301,6 +302,10 @@ function ShareDialog({ album, level, onClose }: { album: Album; level: number; o
           <input type="number" min={1} max={SHARE_MAX_DAYS} value={days} onChange={(event) => setDays(event.target.value)} />
         </label>
         <TextInput label="Password (optional)" value={password} onValueChange={setPassword} maxLength={200} autoComplete="new-password" />
+        <label className="share-location">
+          <input type="checkbox" checked={includeLocation} onChange={(event) => setIncludeLocation(event.target.checked)} /> Include location
+          <span className="small"> (where each picture was taken stays in the originals guests download; otherwise it is removed)</span>
+        </label>
         <div className="link-row">
           <button type="submit" className="button primary" disabled={create.isPending}>
             Create view link
@@ -339,7 +344,8 @@ function ShareDialog({ album, level, onClose }: { album: Album; level: number; o
 }
 
 export function describeLink(link: ShareLink): string {
-  const kind = link.kind === 'view' ? `View link${link.hasPassword ? ' with password' : ''}` : 'Upload link';
+  const kind =
+    link.kind === 'view' ? `View link${link.hasPassword ? ' with password' : ''}${link.includesLocation ? ', location included' : ''}` : 'Upload link';
   const until = link.expiresAt ? `until ${new Date(link.expiresAt).toLocaleDateString()}` : 'no expiry';
   const uses = link.kind === 'view' ? `opened ${link.uses} ${link.uses === 1 ? 'time' : 'times'}` : `${link.uploads} ${link.uploads === 1 ? 'upload' : 'uploads'}`;
   return `${kind} · ${until} · ${uses}`;
