@@ -121,7 +121,8 @@ export function text(opts: TextOptions) {
   const rawMax = opts.trim ? max * 2 + 64 : max;
   const raw = z.string({ error: textMessages.notText(label) }).superRefine((value, ctx) => {
     if (value.length > rawMax) return refuse(ctx, textMessages.tooLong(label, max));
-    if (hasControlCharacters(value, opts.multiline) || LONE_SURROGATE.test(value)) return refuse(ctx, textMessages.control(label));
+    if (hasControlCharacters(value, opts.multiline)) return refuse(ctx, textMessages.control(label));
+    if (LONE_SURROGATE.test(value)) return refuse(ctx, textMessages.brokenCharacter(label));
     if (opts.visible && DIRECTION_OVERRIDE.test(value)) return refuse(ctx, textMessages.invisible(label));
   });
   return (opts.trim ? raw.trim() : raw).superRefine((value, ctx) => {
