@@ -25,6 +25,7 @@ function renderAccount() {
         return { ok: true };
       },
       'auth.changePassword': () => ({ message: 'Password changed. Every other device is signed out.' }),
+      'auth.passkeys': () => [],
     },
   });
   return view;
@@ -41,11 +42,22 @@ describe('AccountPage', () => {
     await user.click(within(form).getByRole('button', { name: 'Change password' }));
     expect(within(form).getByRole('alert')).toHaveTextContent('New password and Confirm new password do not match');
     expect(calls.filter((c) => c.path === 'auth.changePassword')).toEqual([]);
+    // The same password as the current one is no change.
+    await user.clear(within(form).getByLabelText('New password'));
+    await user.clear(within(form).getByLabelText('Confirm new password'));
+    await user.type(within(form).getByLabelText('New password'), 'old-secret');
+    await user.type(within(form).getByLabelText('Confirm new password'), 'old-secret');
+    await user.click(within(form).getByRole('button', { name: 'Change password' }));
+    expect(within(form).getByRole('alert')).toHaveTextContent('The new password is the same as the current one; choose another');
+    expect(calls.filter((c) => c.path === 'auth.changePassword')).toEqual([]);
+    await user.clear(within(form).getByLabelText('New password'));
+    await user.type(within(form).getByLabelText('New password'), 'new-secret-1');
+    expect(within(form).getByRole('checkbox', { name: 'Also remove my passkeys and tokens' })).toBeChecked();
     await user.clear(within(form).getByLabelText('Confirm new password'));
     await user.type(within(form).getByLabelText('Confirm new password'), 'new-secret-1');
     await user.click(within(form).getByRole('button', { name: 'Change password' }));
     expect(await within(form).findByText('Password changed. Every other device is signed out.')).toBeInTheDocument();
-    expect(calls.find((c) => c.path === 'auth.changePassword')?.input).toEqual({ currentPassword: 'old-secret', newPassword: 'new-secret-1', confirmPassword: 'new-secret-1' });
+    expect(calls.find((c) => c.path === 'auth.changePassword')?.input).toEqual({ currentPassword: 'old-secret', newPassword: 'new-secret-1', confirmPassword: 'new-secret-1', removeKeys: true });
   });
 
   it('lists devices with a Sign out for each other one', async () => {
