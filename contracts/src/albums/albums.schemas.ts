@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { rowId } from '../row-id.ts';
-import { text } from '../text.ts';
+import { nameText, text } from '../text.ts';
 import type { Picture } from '../pictures/pictures.schemas.ts';
 import { ALBUM_BATCH_MAX, ALBUM_NAME_MAX, albumMessages, GUEST_NAME_MAX, SHARE_MAX_DAYS, SHARE_PASSWORD_MAX, type ShareKind } from './albums.rules.ts';
 
@@ -34,7 +34,8 @@ export const unlockShareInput = z.object({ token, password: z.string().max(SHARE
 export const uploadInfoInput = z.object({ token });
 /** A guest reads one picture's hearts and comments: the link (and its pass) and a picture of its album. */
 export const guestSocialInput = z.object({ token, pass: z.string().max(200).optional(), pictureId });
-export const guestNameSchema = text({ label: 'Your name', max: GUEST_NAME_MAX, trim: true, min: 1 });
+/** A guest's name, shown beside their pictures: held to member names' rules (no invisible or direction-changing characters, no look-alike letters). */
+export const guestNameSchema = nameText({ label: 'Your name', max: GUEST_NAME_MAX, trim: true, min: 1 });
 
 export type AlbumSummary = {
   id: number;

@@ -366,6 +366,11 @@ describe.each(databases)('albums and links (%s)', (kind) => {
     const data = await png(undefined, '#123456');
     const noName = await guestUpload(token, { name: 'g.png', data }, { name: '  ' });
     expect([noName.statusCode, noName.json()]).toEqual([400, { message: 'Your name may not be empty' }]);
+    // A guest's name is held to member names' rules: no direction overrides, nothing only invisible.
+    for (const name of ['\u202eyaM tnuA', '\u200b\u200b', 'Aunt\u2066 May']) {
+      const tricked = await guestUpload(token, { name: 'g.png', data }, { name });
+      expect([name, tricked.statusCode, tricked.json()]).toEqual([name, 400, { message: 'Your name may not contain invisible or direction-changing characters' }]);
+    }
     const notPicture = await guestUpload(token, { name: 'g.txt', data: Buffer.from('hello there') }, { name: 'Aunt May' });
     expect(notPicture.statusCode).toBe(415);
     expect(await s.db.selectFrom('pictures').select('id').execute()).toEqual([]);
