@@ -100,6 +100,7 @@ export async function runReport(args: ReportArgs, io: ReportIo): Promise<number>
   const planned = reportRuns(args);
   const total = planned.reduce((n, r) => n + r.spec.games, 0);
   const started = performance.now();
+  io.stderr.write(`playing ${total} games on ${workers} worker${workers === 1 ? '' : 's'}\n`);
   const progress = createProgress(io.stderr, total);
   let rows: GameRow[][];
   try {

@@ -6,7 +6,7 @@ import type { BalanceReport, Comparison, Outlier, ReportRun } from './report.ts'
 
 const W = 520;
 const H = 220;
-const PAD = { left: 48, right: 12, top: 12, bottom: 40 };
+const PAD = { left: 48, right: 24, top: 12, bottom: 40 };
 
 function esc(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
