@@ -41,5 +41,5 @@ export { replayGameOptions, toReplayFile, verifyReplayFile } from './replay-file
 export type { ReplayFile, ReplayVerdict } from './replay-file.ts';
 export { replayFragment, parseReplayFragment } from './replay-link.ts';
 export type { ReplayLinkGame } from './replay-link.ts';
-export { dailyDate, dailyScore, dailySeed, isDailyDate, verifyDailyGame } from './daily.ts';
+export { dailyDate, dailyScore, dailySeed, isDailyDate, shiftDailyDate, verifyDailyGame } from './daily.ts';
 export type { DailyScore, DailyVerdict } from './daily.ts';

@@ -1,5 +1,6 @@
-import { useEffect, useRef } from 'react';
-import type { DailyResult } from '@site/contracts/tower-daily';
+import { useEffect, useRef, useState } from 'react';
+import { shiftDailyDate } from '@site/game-engine';
+import { DAILY_PAST_DAYS, DAILY_PERIODS, type DailyPeriod, type DailyResult, type DailyStanding } from '@site/contracts/tower-daily';
 import { trpc } from '../../lib/trpc.ts';
 import type { Game } from './useTowerGame.ts';
 import { LoadProblem } from '../../components/Loaded.tsx';
@@ -11,9 +12,9 @@ export function dailyDateOf(seed: string): string | null {
   return DAILY_SEED.exec(seed)?.[1] ?? null;
 }
 
-/** Today's table: each member's best verified game of the day. */
-export function DailyTable({ table }: { table: readonly DailyResult[] }) {
-  if (table.length === 0) return <p className="muted">Nobody has finished today's tower yet.</p>;
+/** A day's table: each member's best verified game of the day. */
+export function DailyTable({ table, empty = "Nobody has finished today's tower yet." }: { table: readonly DailyResult[]; empty?: string }) {
+  if (table.length === 0) return <p className="muted">{empty}</p>;
   return (
     <div className="table-scroll">
       <table className="tower-daily-table" data-testid="daily-table">
@@ -44,7 +45,7 @@ export function DailyTable({ table }: { table: readonly DailyResult[] }) {
 }
 
 /** On the start screen: today's tower (one seed for every member) and its table. */
-export function DailyCard({ onPlay }: { onPlay: (seed: string) => void }) {
+export function DailyCard({ onPlay }: { onPlay: (seed: string, unranked?: boolean) => void }) {
   const today = trpc.towerDaily.today.useQuery(undefined, { refetchOnWindowFocus: false });
   return (
     <section className="card tower-daily" aria-labelledby="tower-daily-title" data-testid="daily-card">
@@ -61,11 +62,124 @@ export function DailyCard({ onPlay }: { onPlay: (seed: string) => void }) {
           </div>
           <h3>Today's table</h3>
           <DailyTable table={today.data.table} />
+          <DailyLeaderboardView />
+          <PastDailies today={today.data.date} onPlay={(seed) => onPlay(seed, true)} />
         </>
       ) : today.isPending && today.fetchStatus === 'fetching' ? (
         <p className="muted">Loading today's tower…</p>
       ) : null}
     </section>
+  );
+}
+
+const PERIOD_LABELS: Record<DailyPeriod, string> = { week: 'This week', month: 'This month' };
+
+/** The family leaderboard of the week or the month, from the server's verified daily results. */
+function DailyLeaderboardView() {
+  const [period, setPeriod] = useState<DailyPeriod>('week');
+  const board = trpc.towerDaily.leaderboard.useQuery({ period }, { refetchOnWindowFocus: false });
+  return (
+    <div className="tower-daily-leaderboard" data-testid="daily-leaderboard">
+      <h3>Family leaderboard</h3>
+      <div className="tower-row" role="group" aria-label="Leaderboard period">
+        {DAILY_PERIODS.map((p) => (
+          <button key={p} type="button" className={p === period ? 'button primary' : 'button'} aria-pressed={p === period} onClick={() => setPeriod(p)}>
+            {PERIOD_LABELS[p]}
+          </button>
+        ))}
+      </div>
+      <LoadProblem query={board} what="the leaderboard" />
+      {board.data ? (
+        <>
+          <p className="muted">
+            {board.data.from} to {board.data.to}: each member's best verified game of each day. Most days escaped, then most floors, then fewest rounds.
+          </p>
+          <StandingsTable table={board.data.table} />
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+function StandingsTable({ table }: { table: readonly DailyStanding[] }) {
+  if (table.length === 0) return <p className="muted">No verified daily games in this period yet.</p>;
+  return (
+    <div className="table-scroll">
+      <table className="tower-daily-table" data-testid="leaderboard-table">
+        <thead>
+          <tr>
+            <th scope="col">#</th>
+            <th scope="col">Member</th>
+            <th scope="col">Days</th>
+            <th scope="col">Escaped</th>
+            <th scope="col">Floors</th>
+            <th scope="col">Rounds</th>
+          </tr>
+        </thead>
+        <tbody>
+          {table.map((r) => (
+            <tr key={r.member}>
+              <td>{r.rank}</td>
+              <td>{r.member}</td>
+              <td>{r.days}</td>
+              <td>{r.wins}</td>
+              <td>{r.floors}</td>
+              <td>{r.rounds}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The calendar of the past dailies: each day's verified table, and the day's tower to play unranked. */
+function PastDailies({ today, onPlay }: { today: string; onPlay: (seed: string) => void }) {
+  const days = Array.from({ length: DAILY_PAST_DAYS }, (_, i) => shiftDailyDate(today, -(i + 1)));
+  const [chosen, setChosen] = useState<string | null>(null);
+  const day = trpc.towerDaily.day.useQuery({ date: chosen ?? today }, { enabled: chosen !== null, refetchOnWindowFocus: false });
+  return (
+    <div className="tower-daily-past" data-testid="past-dailies">
+      <h3>Past dailies</h3>
+      <p className="muted">Play any of the last {DAILY_PAST_DAYS} days' towers again, unranked: only a game of today's tower enters the tables.</p>
+      <div className="tower-daily-calendar" role="group" aria-label={`The last ${DAILY_PAST_DAYS} days`}>
+        {days.map((d) => (
+          <button key={d} type="button" className={d === chosen ? 'button primary' : 'button'} aria-pressed={d === chosen} aria-label={dayLabel(d)} onClick={() => setChosen(d)}>
+            {dayShort(d)}
+          </button>
+        ))}
+      </div>
+      {chosen ? (
+        <div className="tower-daily-day" data-testid="past-daily">
+          <h4>{dayLabel(chosen)}</h4>
+          <LoadProblem query={day} what={`the tower of ${chosen}`} />
+          {day.data ? <DailyTable table={day.data.table} empty="Nobody finished this day's tower." /> : null}
+          <button type="button" className="button" onClick={() => onPlay(`daily-${chosen}`)}>
+            Play {chosen} unranked
+          </button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+function dayShort(date: string): string {
+  return `${Number(date.slice(8))} ${MONTHS[Number(date.slice(5, 7)) - 1] ?? ''}`;
+}
+
+function dayLabel(date: string): string {
+  return `${WEEKDAYS[new Date(`${date}T00:00:00Z`).getUTCDay()] ?? ''} ${dayShort(date)} ${date.slice(0, 4)}`;
+}
+
+/** On the end screen of a past daily played from the calendar: it is not sent anywhere. */
+export function DailyUnranked({ date }: { date: string }) {
+  return (
+    <p className="muted" data-testid="daily-unranked">
+      The tower of {date}, played unranked: past dailies do not enter the tables.
+    </p>
   );
 }
 

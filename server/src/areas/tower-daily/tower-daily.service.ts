@@ -1,4 +1,4 @@
-import { dailyDate, dailySeed, isDailyDate, verifyDailyGame } from '@site/game-engine';
+import { dailyDate, dailySeed, isDailyDate, shiftDailyDate, verifyDailyGame } from '@site/game-engine';
 import {
   DAILY_PAST_DAYS,
   towerDailyMessages,
@@ -45,16 +45,11 @@ export async function submit(deps: AppDeps, user: SessionUser, input: SubmitDail
   return { result, best, today: await tableOf(deps, input.date) };
 }
 
-/** The day `days` after (or before, when negative) a YYYY-MM-DD day. */
-function shiftDay(date: string, days: number): string {
-  return dailyDate(new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS));
-}
-
 /** A past daily's (or today's) table of verified results: today and the DAILY_PAST_DAYS days before it. */
 export async function day(deps: AppDeps, input: DailyDayInput, now = new Date()): Promise<DailyToday> {
   if (!isDailyDate(input.date)) throw new AppError('BAD_REQUEST', towerDailyMessages.notADate);
   const today = dailyDate(now);
-  if (input.date > today || input.date < shiftDay(today, -DAILY_PAST_DAYS)) throw new AppError('BAD_REQUEST', towerDailyMessages.notInCalendar);
+  if (input.date > today || input.date < shiftDailyDate(today, -DAILY_PAST_DAYS)) throw new AppError('BAD_REQUEST', towerDailyMessages.notInCalendar);
   return tableOf(deps, input.date);
 }
 
@@ -62,8 +57,8 @@ export async function day(deps: AppDeps, input: DailyDayInput, now = new Date())
 export function periodDays(period: DailyLeaderboardInput['period'], today: string): { from: string; to: string } {
   if (period === 'week') {
     const weekday = (new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7;
-    const from = shiftDay(today, -weekday);
-    return { from, to: shiftDay(from, 6) };
+    const from = shiftDailyDate(today, -weekday);
+    return { from, to: shiftDailyDate(from, 6) };
   }
   const [y, m] = today.split('-').map(Number) as [number, number];
   return { from: `${today.slice(0, 7)}-01`, to: dailyDate(new Date(Date.UTC(y, m, 0))) };
