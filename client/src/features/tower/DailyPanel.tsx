@@ -144,7 +144,15 @@ function PastDailies({ today, onPlay }: { today: string; onPlay: (seed: string) 
       <p className="muted">Play any of the last {DAILY_PAST_DAYS} days' towers again, unranked: only a game of today's tower enters the tables.</p>
       <div className="tower-daily-calendar" role="group" aria-label={`The last ${DAILY_PAST_DAYS} days`}>
         {days.map((d) => (
-          <button key={d} type="button" className={d === chosen ? 'button primary' : 'button'} aria-pressed={d === chosen} aria-label={dayLabel(d)} onClick={() => setChosen(d)}>
+          <button
+            key={d}
+            type="button"
+            className={d === chosen ? 'button primary' : 'button'}
+            aria-pressed={d === chosen}
+            aria-label={dayLabel(d)}
+            data-date={d}
+            onClick={() => setChosen(d)}
+          >
             {dayShort(d)}
           </button>
         ))}
