@@ -1,7 +1,5 @@
 import { z } from 'zod';
-
-/** How many days back the calendar of past dailies goes (they are played unranked). */
-export const DAILY_PAST_DAYS = 30;
+import { DAILY_PAST_DAYS, DAILY_PERIODS, type DailyPeriod } from './tower-daily.rules.ts';
 
 /** The longest action log the server replays (a 200-round game is well under 10,000 actions). */
 export const DAILY_MAX_ACTIONS = 20_000;
@@ -19,9 +17,6 @@ export const dailyDayInput = z.object({
   date: z.string({ error: towerDailyMessages.notADate }).regex(/^\d{4}-\d{2}-\d{2}$/, towerDailyMessages.notADate),
 });
 export type DailyDayInput = z.infer<typeof dailyDayInput>;
-
-export const DAILY_PERIODS = ['week', 'month'] as const;
-export type DailyPeriod = (typeof DAILY_PERIODS)[number];
 
 export const dailyLeaderboardInput = z.object({ period: z.enum(DAILY_PERIODS, { error: towerDailyMessages.notAPeriod }) });
 export type DailyLeaderboardInput = z.infer<typeof dailyLeaderboardInput>;
