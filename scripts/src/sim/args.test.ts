@@ -31,6 +31,34 @@ describe('parseArgs', () => {
     expect(parseArgs(['--daily', '2026-11-24', '--policy', 'random'])).toMatchObject({ kind: 'error', message: expect.stringContaining('--policy') });
   });
 
+  it('reads report options: repeatable --policy and --set, --compare, --workers, --out, --site', () => {
+    expect(parseArgs(['report'])).toEqual({
+      kind: 'report',
+      args: { seed: '42', games: 100, policies: ['greedy'], maxRounds: 200, set: {}, compare: false, workers: null, out: 'sim-report', site: null },
+    });
+    const argv = ['report', '--policy', 'random', '--policy=greedy', '--set', 'enemies.drone.hp=2', '--set=waveDecks.lab=drone+runner,bloater', '--compare', '--workers', '3', '--out', 'x', '--site', 'https://home.example.org'];
+    expect(parseArgs(argv)).toEqual({
+      kind: 'report',
+      args: {
+        seed: '42',
+        games: 100,
+        policies: ['random', 'greedy'],
+        maxRounds: 200,
+        set: { 'enemies.drone.hp': 2, 'waveDecks.lab': [['drone', 'runner'], ['bloater']] },
+        compare: true,
+        workers: 3,
+        out: 'x',
+        site: 'https://home.example.org',
+      },
+    });
+    expect(parseArgs(['report', '--compare'])).toEqual({ kind: 'error', message: '--compare compares the current rules with a variant: give the variant with --set PATH=VALUE' });
+    expect(parseArgs(['report', '--workers', '0'])).toEqual({ kind: 'error', message: '--workers must be between 1 and 256, got 0' });
+    expect(parseArgs(['report', '--site', 'https://x.org/path'])).toMatchObject({ kind: 'error', message: expect.stringContaining('--site needs an address') });
+    expect(parseArgs(['report', '--json'])).toEqual({ kind: 'error', message: 'Unknown option --json' });
+    expect(parseArgs(['--seed', '7', '--game', '17', '--set', 'survivor.hp=9'])).toMatchObject({ kind: 'run', args: { seed: '7', game: 17, set: { 'survivor.hp': 9 } } });
+    expect(parseArgs(['--game', '3', '--games', '5'])).toEqual({ kind: 'error', message: '--game plays one game; it cannot be combined with --games' });
+  });
+
   it('asks for help', () => {
     expect(parseArgs(['--help'])).toEqual({ kind: 'help' });
     expect(parseArgs(['--games', '3', '-h'])).toEqual({ kind: 'help' });

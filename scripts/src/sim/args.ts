@@ -143,43 +143,58 @@ function policyOf(value: string): PolicyName | string {
   return isPolicyName(value) ? value : `Unknown policy "${value}" (choose ${POLICY_NAMES.join(' or ')})`;
 }
 
+/**
+ * Reads the options into `into`: the ones both commands share here, the command's own through `own`
+ * (a switch comes with value null). Returns the flags given, or the help or error to answer instead.
+ */
+function readOptions(
+  argv: readonly string[],
+  valued: readonly string[],
+  switches: readonly string[],
+  into: { seed: string; games: number; maxRounds: number; set: RuleOverrides },
+  own: (flag: string, value: string | null) => string | null,
+): Set<string> | ParsedArgs {
+  const flags = readFlags(argv, valued, switches);
+  if (flags === 'help') return { kind: 'help' };
+  if (typeof flags === 'string') return { kind: 'error', message: flags };
+  for (const { flag, value } of flags) {
+    const common = value === null ? undefined : commonOption(flag, value, into);
+    const problem = common === undefined ? own(flag, value) : common;
+    if (problem !== null) return { kind: 'error', message: problem };
+  }
+  return new Set(flags.map((f) => f.flag));
+}
+
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (argv[0] === 'report') return parseReportArgs(argv.slice(1));
   const args: SimArgs = { seed: '42', games: 100, policy: 'greedy', maxRounds: DEFAULT_MAX_ROUNDS, json: false, replay: null, daily: null, game: null, set: {} };
-  const flags = readFlags(argv, ['--seed', '--games', '--policy', '--max-rounds', '--replay', '--daily', '--game', '--set'], ['--json']);
-  if (flags === 'help') return { kind: 'help' };
-  if (typeof flags === 'string') return { kind: 'error', message: flags };
-  const error = (message: string): ParsedArgs => ({ kind: 'error', message });
-  for (const { flag, value } of flags) {
+  const given = readOptions(argv, ['--seed', '--games', '--policy', '--max-rounds', '--replay', '--daily', '--game', '--set'], ['--json'], args, (flag, value) => {
     if (value === null) {
       args.json = true;
-      continue;
+      return null;
     }
-    const common = commonOption(flag, value, args);
-    if (typeof common === 'string') return error(common);
-    if (common === null) continue;
     switch (flag) {
       case '--policy': {
         const policy = policyOf(value);
-        if (!isPolicyName(policy)) return error(policy);
+        if (!isPolicyName(policy)) return policy;
         args.policy = policy;
-        break;
+        return null;
       }
       case '--replay':
         args.replay = value;
-        break;
+        return null;
       case '--daily':
-        if (!isDailyDate(value)) return error(`--daily needs a real day written YYYY-MM-DD, got "${value}"`);
+        if (!isDailyDate(value)) return `--daily needs a real day written YYYY-MM-DD, got "${value}"`;
         args.daily = value;
-        break;
-      case '--game': {
-        if (!/^\d+$/.test(value) || Number(value) >= MAX_GAMES) return error(`--game needs a game number from 0, got "${value}"`);
+        return null;
+      default:
+        if (!/^\d+$/.test(value) || Number(value) >= MAX_GAMES) return `--game needs a game number from 0, got "${value}"`;
         args.game = Number(value);
-        break;
-      }
+        return null;
     }
-  }
-  const given = new Set(flags.map((f) => f.flag));
+  });
+  if (!(given instanceof Set)) return given;
+  const error = (message: string): ParsedArgs => ({ kind: 'error', message });
   if (args.daily !== null) {
     const clash = ['--seed', '--policy', '--replay', '--game', '--set'].find((flag) => given.has(flag));
     if (clash) return error(`--daily plays every policy on the day's seed; it cannot be combined with ${clash}`);
@@ -190,43 +205,37 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 
 function parseReportArgs(argv: readonly string[]): ParsedArgs {
   const args: ReportArgs = { seed: '42', games: 100, policies: [], maxRounds: DEFAULT_MAX_ROUNDS, set: {}, compare: false, workers: null, out: 'sim-report', site: null };
-  const flags = readFlags(argv, ['--seed', '--games', '--policy', '--max-rounds', '--set', '--workers', '--out', '--site'], ['--compare']);
-  if (flags === 'help') return { kind: 'help' };
-  if (typeof flags === 'string') return { kind: 'error', message: flags };
-  const error = (message: string): ParsedArgs => ({ kind: 'error', message });
-  for (const { flag, value } of flags) {
+  const given = readOptions(argv, ['--seed', '--games', '--policy', '--max-rounds', '--set', '--workers', '--out', '--site'], ['--compare'], args, (flag, value) => {
     if (value === null) {
       args.compare = true;
-      continue;
+      return null;
     }
-    const common = commonOption(flag, value, args);
-    if (typeof common === 'string') return error(common);
-    if (common === null) continue;
     switch (flag) {
       case '--policy': {
         const policy = policyOf(value);
-        if (!isPolicyName(policy)) return error(policy);
+        if (!isPolicyName(policy)) return policy;
         if (!args.policies.includes(policy)) args.policies.push(policy);
-        break;
+        return null;
       }
       case '--workers': {
         const workers = positiveInteger(flag, value, 256);
-        if (typeof workers === 'string') return error(workers);
+        if (typeof workers === 'string') return workers;
         args.workers = workers;
-        break;
+        return null;
       }
       case '--out':
         args.out = value;
-        break;
-      case '--site':
-        if (!/^https?:\/\/[^/\s]+$/.test(value)) return error(`--site needs an address like https://home.example.org (no path), got "${value}"`);
+        return null;
+      default:
+        if (!/^https?:\/\/[^/\s]+$/.test(value)) return `--site needs an address like https://home.example.org (no path), got "${value}"`;
         args.site = value;
-        break;
+        return null;
     }
-  }
+  });
+  if (!(given instanceof Set)) return given;
   if (args.policies.length === 0) args.policies.push('greedy');
-  if (args.compare && Object.keys(args.set).length === 0) return error('--compare compares the current rules with a variant: give the variant with --set PATH=VALUE');
+  if (args.compare && Object.keys(args.set).length === 0) {
+    return { kind: 'error', message: '--compare compares the current rules with a variant: give the variant with --set PATH=VALUE' };
+  }
   return { kind: 'report', args };
 }
-
-

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { shiftDailyDate } from '@site/game-engine';
 import { DAILY_PAST_DAYS, DAILY_PERIODS, type DailyPeriod, type DailyResult, type DailyStanding } from '@site/contracts/tower-daily';
 import { trpc } from '../../lib/trpc.ts';
@@ -12,36 +12,56 @@ export function dailyDateOf(seed: string): string | null {
   return DAILY_SEED.exec(seed)?.[1] ?? null;
 }
 
-/** A day's table: each member's best verified game of the day. */
-export function DailyTable({ table, empty = "Nobody has finished today's tower yet." }: { table: readonly DailyResult[]; empty?: string }) {
-  if (table.length === 0) return <p className="muted">{empty}</p>;
+type Column<T> = { label: string; cell: (row: T) => ReactNode };
+
+/** A ranked table of members (a day's results, a period's standings), one row per member. */
+function RankTable<T extends { rank: number; member: string }>({ rows, columns, testId, empty }: { rows: readonly T[]; columns: Column<T>[]; testId: string; empty: string }) {
+  if (rows.length === 0) return <p className="muted">{empty}</p>;
   return (
     <div className="table-scroll">
-      <table className="tower-daily-table" data-testid="daily-table">
+      <table className="tower-daily-table" data-testid={testId}>
         <thead>
           <tr>
             <th scope="col">#</th>
             <th scope="col">Member</th>
-            <th scope="col">Rounds</th>
-            <th scope="col">Floors</th>
+            {columns.map((c) => (
+              <th scope="col" key={c.label}>
+                {c.label}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
-          {table.map((r) => (
+          {rows.map((r) => (
             <tr key={r.member}>
               <td>{r.rank}</td>
-              <td>
-                {r.member}
-                {r.won ? ' (escaped)' : ''}
-              </td>
-              <td>{r.rounds}</td>
-              <td>{r.floors}</td>
+              <td>{r.member}{'won' in r && r.won ? ' (escaped)' : ''}</td>
+              {columns.map((c) => (
+                <td key={c.label}>{c.cell(r)}</td>
+              ))}
             </tr>
           ))}
         </tbody>
       </table>
     </div>
   );
+}
+
+const DAY_COLUMNS: Column<DailyResult>[] = [
+  { label: 'Rounds', cell: (r) => r.rounds },
+  { label: 'Floors', cell: (r) => r.floors },
+];
+
+const STANDING_COLUMNS: Column<DailyStanding>[] = [
+  { label: 'Days', cell: (r) => r.days },
+  { label: 'Escaped', cell: (r) => r.wins },
+  { label: 'Floors', cell: (r) => r.floors },
+  { label: 'Rounds', cell: (r) => r.rounds },
+];
+
+/** A day's table: each member's best verified game of the day. */
+export function DailyTable({ table, empty = "Nobody has finished today's tower yet." }: { table: readonly DailyResult[]; empty?: string }) {
+  return <RankTable rows={table} columns={DAY_COLUMNS} testId="daily-table" empty={empty} />;
 }
 
 /** On the start screen: today's tower (one seed for every member) and its table. */
@@ -94,41 +114,9 @@ function DailyLeaderboardView() {
           <p className="muted">
             {board.data.from} to {board.data.to}: each member's best verified game of each day. Most days escaped, then most floors, then fewest rounds.
           </p>
-          <StandingsTable table={board.data.table} />
+          <RankTable rows={board.data.table} columns={STANDING_COLUMNS} testId="leaderboard-table" empty="No verified daily games in this period yet." />
         </>
       ) : null}
-    </div>
-  );
-}
-
-function StandingsTable({ table }: { table: readonly DailyStanding[] }) {
-  if (table.length === 0) return <p className="muted">No verified daily games in this period yet.</p>;
-  return (
-    <div className="table-scroll">
-      <table className="tower-daily-table" data-testid="leaderboard-table">
-        <thead>
-          <tr>
-            <th scope="col">#</th>
-            <th scope="col">Member</th>
-            <th scope="col">Days</th>
-            <th scope="col">Escaped</th>
-            <th scope="col">Floors</th>
-            <th scope="col">Rounds</th>
-          </tr>
-        </thead>
-        <tbody>
-          {table.map((r) => (
-            <tr key={r.member}>
-              <td>{r.rank}</td>
-              <td>{r.member}</td>
-              <td>{r.days}</td>
-              <td>{r.wins}</td>
-              <td>{r.floors}</td>
-              <td>{r.rounds}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
     </div>
   );
 }
