@@ -82,9 +82,9 @@ export async function deleteOpenTask(db: Executor, id: number) {
 
 /** The open To Get items, locked: adding a recipe reads and rewrites their quantities. */
 export function openToGet(db: Executor) {
-  return db.selectFrom('house_tasks').select(['id', 'task', 'quantity']).where('status', '=', 'To Get').orderBy('id').forUpdate().execute();
+  return db.selectFrom('house_tasks').select(['id', 'task', 'quantity', 'note']).where('status', '=', 'To Get').orderBy('id').forUpdate().execute();
 }
 
-export async function setQuantity(db: Executor, id: number, quantity: string | null) {
-  await db.updateTable('house_tasks').set({ quantity }).where('id', '=', id).execute();
+export async function setQuantity(db: Executor, id: number, quantity: string | null, note: string | null) {
+  await db.updateTable('house_tasks').set({ quantity, note }).where('id', '=', id).execute();
 }
