@@ -1,7 +1,15 @@
 import { sql, type Kysely, type Migration } from 'kysely';
+import { DEFAULT_MEALS } from '@site/contracts';
 
 // Typed on Kysely<any> on purpose: a migration must keep compiling whatever today's schema says.
 /* eslint-disable @typescript-eslint/no-explicit-any */
+
+/** Breakfast, Lunch and Dinner, when no meals are named yet (tests call it after emptying every table). */
+export async function insertDefaultMeals(db: Kysely<any>): Promise<void> {
+  const existing = await db.selectFrom('plan_meals').select('id').limit(1).execute();
+  if (existing.length > 0) return;
+  await db.insertInto('plan_meals').values(DEFAULT_MEALS.map((meal, position) => ({ ...meal, position }))).execute();
+}
 
 const DATE = sql`~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'`;
 
@@ -15,11 +23,7 @@ const planTables: Migration = {
       .addColumn('time', 'text', (c) => c.notNull().check(sql`time ~ '^[0-2][0-9]:[0-5][0-9]$'`))
       .addColumn('position', 'integer', (c) => c.notNull())
       .execute();
-    await db.insertInto('plan_meals').values([
-      { name: 'Breakfast', time: '08:00', position: 0 },
-      { name: 'Lunch', time: '12:30', position: 1 },
-      { name: 'Dinner', time: '18:30', position: 2 },
-    ]).execute();
+    await insertDefaultMeals(db);
     const slotColumns = (t: any) =>
       t
         .addColumn('meal_id', 'integer', (c: any) => c.notNull().references('plan_meals.id').onDelete('cascade'))
