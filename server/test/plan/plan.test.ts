@@ -1,10 +1,7 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addDays, choreMessages, mondayOf, planMessages, todayIn, type RecipeInput } from '@site/contracts';
-import { insertKitchenUnits } from '../../src/areas/recipes/recipes.migrations.ts';
-import { insertDefaultMeals } from '../../src/areas/plan/plan.migrations.ts';
-import { callerFor, cookieFor, createUser, databases, useTestServer, type TestServer } from '../helpers.ts';
-
-const ZONE = 'Europe/Oslo';
+import { callerFor, cookieFor, createUser, databases, type TestServer } from '../helpers.ts';
+import { usePlanServer, ZONE } from './plan-server.ts';
 
 /** A recipe for `servings` with the given ingredients in one step. */
 const recipe = (title: string, servings: number, ingredients: { name: string; plural_name?: string; quantity: number | null; unit_abbreviation: string | null }[]): RecipeInput => ({
@@ -21,16 +18,6 @@ async function trpcCall(s: TestServer, path: string, kind: 'query' | 'mutation',
       ? await s.app.inject({ method: 'GET', url: `/trpc/${path}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, headers })
       : await s.app.inject({ method: 'POST', url: `/trpc/${path}`, payload: JSON.stringify(input ?? {}), headers });
   return res.statusCode;
-}
-
-export function usePlanServer(kind: (typeof databases)[number]) {
-  const s = useTestServer(kind, { SITE_TIME_ZONE: ZONE });
-  // The seeded rows the migrations ship (each test starts from empty tables).
-  beforeEach(async () => {
-    await insertKitchenUnits(s.db);
-    await insertDefaultMeals(s.db);
-  });
-  return s;
 }
 
 describe.each(databases)('meal plan (%s)', (kind) => {
