@@ -12,6 +12,8 @@ export const planRoutes = defineArea({
     'plan.applyTemplate': 2,
     'plan.shop': 2,
     'plan.members': 2,
+    // The recipes' titles to choose from (the recipes page itself is the owner's, site.md §6).
+    'plan.recipes': 2,
     'plan.saveMeals': 3,
   },
   pages: {

@@ -55,6 +55,7 @@ export type PlanSetInput = z.infer<typeof planSetInput>;
 export const planClearInput = z.object({ date: planDate, meal: mealName });
 export type PlanClearInput = z.infer<typeof planClearInput>;
 
+export type PlanRecipe = { id: number; title: string };
 export type PlanTemplate = { id: number; name: string; slots: number };
 export const planSaveTemplateInput = z.object({ start: weekStart, name: text({ label: 'Template name', max: PLAN_LIMITS.templateName, trim: true, min: 1 }) });
 export const planApplyTemplateInput = z.object({ id: rowId(planMessages.noTemplate), start: weekStart });

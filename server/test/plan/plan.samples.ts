@@ -21,6 +21,7 @@ export const planSamples = {
   'plan.applyTemplate': { id: 1, start: '2026-12-07' },
   'plan.shop': { start },
   'plan.members': undefined,
+  'plan.recipes': undefined,
   'plan.saveMeals': { meals: [{ name: 'Breakfast', time: '07:30' }, { name: 'Lunch', time: '12:30' }, { name: 'Dinner', time: '18:30' }] },
 } satisfies AreaSamples<typeof planRoutes>;
 

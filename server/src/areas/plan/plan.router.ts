@@ -26,6 +26,7 @@ export const planRouter = router({
     .input(planShopInput)
     .mutation(({ ctx, input }) => plan.shop(ctx.deps, ctx.user, input.start)),
   members: procedure('plan.members').query(({ ctx }) => plan.members(ctx.deps)),
+  recipes: procedure('plan.recipes').query(({ ctx }) => plan.recipes(ctx.deps)),
   saveMeals: procedure('plan.saveMeals')
     .input(planSaveMealsInput)
     .mutation(({ ctx, input }) => plan.saveMeals(ctx.deps, input)),

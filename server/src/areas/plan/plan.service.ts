@@ -9,6 +9,7 @@ import {
   WEEKDAY_NAMES,
   type PlanDate,
   type PlanMeal,
+  type PlanRecipe,
   type PlanSaveMealsInput,
   type PlanSetInput,
   type PlanShopResult,
@@ -35,6 +36,11 @@ export async function memberId(db: Executor, name: string): Promise<number> {
   const found = (await repo.familyMembers(db)).find((m) => m.name.toLocaleLowerCase() === key);
   if (!found) throw new AppError('BAD_REQUEST', planMessages.noMember(name));
   return found.id;
+}
+
+/** Every recipe's id and title, by title: what a slot can be planned with. */
+export async function recipes(deps: AppDeps): Promise<PlanRecipe[]> {
+  return deps.db.selectFrom('recipes').select(['id', 'title']).orderBy('title').orderBy('id').execute();
 }
 
 async function mealId(db: Executor, name: string): Promise<number> {
