@@ -75,8 +75,13 @@ describeInBrowser('the week planned: meal plan, shopping the week, chores and th
   });
 
   it('marks a chore done and the turn passes live on a second member\'s open page; a chore done offline is recorded once', async () => {
-    const { owner, member } = await ownerAndMember(site, 'family');
-    await setLevel(owner, 'family', 2);
+    // The site of the test before: its owner, and 'family' at level 2.
+    const owner = await site.newPage();
+    await logIn(owner, 'owner', 'owner-password');
+    await owner.waitForURL('**/personal');
+    const member = await scriptedPage(site);
+    await logIn(member.page, 'family', 'family-password');
+    await member.page.waitForURL('**/personal');
     const page = member.page;
     await open(page, '/house/chores');
     await page.getByLabel('Chore', { exact: true }).fill('Dishes');
@@ -105,6 +110,7 @@ describeInBrowser('the week planned: meal plan, shopping the week, chores and th
     // Offline on the phone: Done waits, is sent once when the network returns.
     const phone = await scriptedPage(site, PHONE);
     await logIn(phone.page, 'family', 'family-password');
+    await phone.page.waitForURL('**/personal');
     await open(phone.page, '/house/chores');
     await row(phone.page).getByRole('cell', { name: 'family', exact: true }).waitFor();
     await phone.page.context().setOffline(true);

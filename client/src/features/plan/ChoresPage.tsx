@@ -194,10 +194,12 @@ export default function ChoresPage() {
     <main className="page chores-page">
       <header className="page-hero">
         <h1>Chores</h1>
-        <p className="lead">
-          Who does what, in turns. <Link to="/house/plan">Meal plan</Link> · <Link to="/house">House TODO</Link>
-        </p>
+        <p className="lead">Who does what, in turns.</p>
       </header>
+      <nav className="link-row" aria-label="House">
+        <Link className="button" to="/house/plan">Meal plan</Link>
+        <Link className="button" to="/house">House TODO</Link>
+      </nav>
       <SyncStatus waiting={queue.waiting.length} />
       <ChangeMessages messages={queue.messages} onDismiss={queue.dismiss} />
       <section className="card" aria-labelledby="my-week-title">

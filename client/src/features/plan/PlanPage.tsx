@@ -191,10 +191,12 @@ export default function PlanPage() {
     <main className="page plan-page">
       <header className="page-hero">
         <h1>Meal plan</h1>
-        <p className="lead">
-          The family&apos;s week of meals. <Link to="/house/chores">Chores</Link> · <Link to="/house">House TODO</Link>
-        </p>
+        <p className="lead">The family&apos;s week of meals.</p>
       </header>
+      <nav className="link-row" aria-label="House">
+        <Link className="button" to="/house/chores">Chores</Link>
+        <Link className="button" to="/house">House TODO</Link>
+      </nav>
       <nav className="link-row plan-weeks" aria-label="Weeks">
         <button type="button" className="button" onClick={() => move(-7)}>
           Previous week
