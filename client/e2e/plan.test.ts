@@ -50,6 +50,7 @@ describeInBrowser('the week planned: meal plan, shopping the week, chores and th
       await page.getByRole('button', { name: 'Shop for the week' }).click();
       await page.getByRole('status').getByText('Everything for this week is already on House To Get.').waitFor();
       expect(await seriousAxeViolations(page)).toEqual([]);
+      await page.evaluate(() => window.scrollTo(0, 0));
       await site.screenshot(page, viewport === DESKTOP ? 'plan-week-desktop' : 'plan-week-phone', { fullPage: viewport === PHONE });
     }
     // Two lasagnes for 8 (4 onions each), one line; oil in one unit.

@@ -112,8 +112,11 @@ export function todayIn(timeZone: string, now: Date = new Date()): PlanDate {
 }
 
 /** The date an instant falls on in `timeZone`. */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
 export function dateIn(timeZone: string, at: Date): PlanDate {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(at);
+  let format = dayFormats.get(timeZone);
+  if (!format) dayFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })));
+  const parts = format.formatToParts(at);
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('year')}-${part('month')}-${part('day')}`;
 }

@@ -135,7 +135,7 @@ function WeekTools({ start }: { start: PlanDate }) {
           save.mutate({ start, name });
         }}
       >
-        <TextInput label="Template name" value={name} onValueChange={setName} maxLength={PLAN_LIMITS.templateName} compact />
+        <TextInput label="Template name" value={name} onValueChange={setName} maxLength={PLAN_LIMITS.templateName} />
         <button type="submit" className="button" disabled={save.isPending}>
           Save week as template
         </button>

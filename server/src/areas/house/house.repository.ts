@@ -40,6 +40,15 @@ export function insertTask(db: Executor, userId: number, t: NewTask) {
     .executeTakeFirstOrThrow();
 }
 
+/** Many new To Get items in one statement (a week's shopping adds a hundred at once). */
+export async function insertToGet(db: Executor, userId: number, items: { task: string; quantity: string | null; note: string | null }[]) {
+  if (items.length === 0) return;
+  await db
+    .insertInto('house_tasks')
+    .values(items.map((t) => ({ task: t.task, status: 'To Get' as const, type: 'To Get' as const, quantity: t.quantity, note: t.note, added_by: userId })))
+    .execute();
+}
+
 export function findTask(db: Executor, id: number) {
   return db.selectFrom('house_tasks').select([...columns, 'completed_by']).where('id', '=', id).forUpdate().executeTakeFirst();
 }

@@ -146,9 +146,10 @@ export async function addToGet(trx: Executor, user: SessionUser, lines: readonly
     const item = open.find((o) => o.id === update.id)!;
     await repo.setQuantity(trx, update.id, update.quantity, mealsNote(item.note, mealsOf(item.task)));
   }
-  for (const insert of plan.inserts) {
-    const note = mealsNote(null, mealsOf(insert.task));
-    await repo.insertTask(trx, user.id, { task: insert.task, type: 'To Get', quantity: insert.quantity, note, repeatDays: null, dueAt: null });
-  }
+  await repo.insertToGet(
+    trx,
+    user.id,
+    plan.inserts.map((insert) => ({ task: insert.task, quantity: insert.quantity, note: mealsNote(null, mealsOf(insert.task)) })),
+  );
   return { added: plan.inserts.length, merged: plan.updates.length };
 }

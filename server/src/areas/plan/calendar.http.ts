@@ -18,13 +18,13 @@ export function calendarHttp(routes: HttpRegistrar, deps: AppDeps) {
   routes.route('GET /calendar/:file', async (req, reply) => {
     const file = (req.params as { file?: string }).file ?? '';
     if (!file.endsWith('.ics')) throw new AppError('NOT_FOUND', calendarMessages.notFound);
-    const feed = await serveFeed(deps, file.slice(0, -'.ics'.length), uidHost(deps, req.hostname));
-    reply.header('etag', feed.etag).header('last-modified', feed.lastModified.toUTCString()).header('cache-control', 'private, no-cache');
     const match = req.headers['if-none-match'];
     const since = req.headers['if-modified-since'];
-    const notModified =
-      match !== undefined ? match.split(',').some((t) => t.trim().replace(/^W\//, '') === feed.etag) : since !== undefined && Date.parse(since) >= feed.lastModified.getTime();
-    if (notModified) return reply.code(304).send();
+    const fresh = (etag: string, lastModified: Date) =>
+      match !== undefined ? match.split(',').some((t) => t.trim().replace(/^W\//, '') === etag) : since !== undefined && Date.parse(since) >= lastModified.getTime();
+    const feed = await serveFeed(deps, file.slice(0, -'.ics'.length), uidHost(deps, req.hostname), fresh);
+    reply.header('etag', feed.etag).header('last-modified', feed.lastModified.toUTCString()).header('cache-control', 'private, no-cache');
+    if (feed.body === null || fresh(feed.etag, feed.lastModified)) return reply.code(304).send();
     return reply
       .type('text/calendar; charset=utf-8')
       .header('content-disposition', 'inline; filename="family-week.ics"')

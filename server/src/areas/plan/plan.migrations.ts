@@ -108,6 +108,7 @@ const planTables: Migration = {
       .addColumn('everyone', 'boolean', (c) => c.notNull().defaultTo(false))
       .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
       .addColumn('etag', 'text')
+      .addColumn('fingerprint', 'text')
       .addColumn('changed_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
       .execute();
 

@@ -99,6 +99,8 @@ export interface CalendarFeedsTable {
   /** The ETag of the feed as last served, and since when it has been that (its Last-Modified). */
   etag: string | null;
   changed_at: Generated<Date>;
+  /** A hash of what the feed is made from (its rows' ids and change times, the day, the settings): while it holds, a poll is answered without making the feed. */
+  fingerprint: string | null;
 }
 
 export interface PlanTables {
