@@ -196,7 +196,7 @@ export default function ChoresPage() {
         <h1>Chores</h1>
         <p className="lead">Who does what, in turns.</p>
       </header>
-      <nav className="link-row" aria-label="House">
+      <nav className="link-row plan-house-links" aria-label="House">
         <Link className="button" to="/house/plan">Meal plan</Link>
         <Link className="button" to="/house">House TODO</Link>
       </nav>

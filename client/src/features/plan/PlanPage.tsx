@@ -193,7 +193,7 @@ export default function PlanPage() {
         <h1>Meal plan</h1>
         <p className="lead">The family&apos;s week of meals.</p>
       </header>
-      <nav className="link-row" aria-label="House">
+      <nav className="link-row plan-house-links" aria-label="House">
         <Link className="button" to="/house/chores">Chores</Link>
         <Link className="button" to="/house">House TODO</Link>
       </nav>
