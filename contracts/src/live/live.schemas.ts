@@ -8,6 +8,9 @@ import type { ProcedurePath } from '../permissions.ts';
  */
 export const LIVE_AREAS = {
   house: 'house.list',
+  /** The meal plan, and the chores: every family member's pages. */
+  plan: 'plan.week',
+  chores: 'chores.list',
   todo: 'todo.list',
   pictures: 'pictures.pendingCount',
   /** Hearts and comments on any picture: open viewers read their picture's again (pictures.social). */

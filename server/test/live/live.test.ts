@@ -18,6 +18,7 @@ import {
   liveMessages,
 } from '../../src/areas/live/live.http.ts';
 import { parseChange } from '../../src/areas/live/change-feed.ts';
+import { insertDefaultMeals } from '../../src/areas/plan/plan.migrations.ts';
 import { listen } from '../../src/http/ports.ts';
 import { issueToken } from '../../src/areas/auth/api-tokens.service.ts';
 import { watchDatabaseChanges } from '../../src/watch-changes.ts';
@@ -179,6 +180,22 @@ describe.each(databases)('live feed GET /events (%s)', (kind) => {
     expect(res.statusCode).toBe(200);
     await anonymous.until(() => anonymous.changes().includes('house'));
     await member.until(() => member.changes().includes('house'));
+  });
+
+  it('tells a chore done and a meal planned to the family (level 2 and up) only', async () => {
+    const fam = await createUser(live.deps, 'Fam', 2);
+    const famCookie = `sid=${(await live.deps.sessions.create(fam.id)).token}`;
+    const [family, friend, anonymous] = await Promise.all([open(famCookie), open(await cookieFor(live.deps, 1, 'friend')), open()]);
+    const caller = callerFor(live.deps, fam);
+    const { id } = await caller.chores.create({ name: 'Dishes', every: { days: 1 }, who: { anyone: true } });
+    await caller.chores.done({ id });
+    await family.until(() => family.changes().includes('chores'));
+    await insertDefaultMeals(handle.db);
+    await caller.plan.set({ date: '2026-11-30', meal: 'Dinner', text: 'Soup' });
+    await family.until(() => family.changes().includes('plan'));
+    await new Promise((r) => setTimeout(r, QUIET_MS));
+    expect(friend.changes()).toEqual([]);
+    expect(anonymous.changes()).toEqual([]);
   });
 
   it('tells a Todo change to its member only', async () => {
