@@ -31,6 +31,8 @@ function normalise(value: unknown): unknown {
     if (typeof v === 'string' && /[#/][A-Za-z0-9_-]{43}$/.test(v)) return v.replace(/[A-Za-z0-9_-]{43}$/, '<token>');
     // A guest link's token (areas/albums): 16 random bytes in base64url, at the end of its URL.
     if (typeof v === 'string' && /\/(shared|upload)\/[A-Za-z0-9_-]{22}$/.test(v)) return v.replace(/[A-Za-z0-9_-]{22}$/, '<token>');
+    // A calendar feed's address (areas/plan): its token is 32 random bytes in base64url.
+    if (typeof v === 'string' && /\/calendar\/cal_[A-Za-z0-9_-]{43}\.ics$/.test(v)) return v.replace(/cal_[A-Za-z0-9_-]{43}\.ics$/, 'cal_<token>.ics');
     if (typeof v === 'number' && Math.abs(v - Date.now()) < 86_400_000) return '<time>';
     return v;
   }) as unknown;

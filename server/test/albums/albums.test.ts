@@ -28,8 +28,8 @@ describe.each(databases)('albums and links (%s)', (kind) => {
   /** A member with a session cookie. */
   async function member(name: string, level: 1 | 2 | 3) {
     const user = await createUser(s.deps, name, level);
-    const { token } = await s.deps.sessions.create(user.id);
-    return { user, cookie: `sid=${token}`, call: callerFor(s.deps, user) };
+    const { token, tokenHash } = await s.deps.sessions.create(user.id);
+    return { user, cookie: `sid=${token}`, call: callerFor(s.deps, user, tokenHash) };
   }
   let colour = 0;
   async function picture(cookie: string, caption = 'Beach'): Promise<Uploaded> {

@@ -24,7 +24,7 @@ import { issueToken } from '../../src/areas/auth/api-tokens.service.ts';
 import { watchDatabaseChanges } from '../../src/watch-changes.ts';
 import type { Listening } from '../../src/db/notifications.ts';
 import { QueryCounter } from '../../src/db/query-counter.ts';
-import { callerFor, cookieFor, createTestDb, createUser, databases, postJson, testConfig, truncateAll, type TestDb } from '../helpers.ts';
+import { browserCallerFor, callerFor, cookieFor, createTestDb, createUser, databases, postJson, testConfig, truncateAll, type TestDb } from '../helpers.ts';
 import { pictureRow } from '../pictures/pictures.fixtures.ts';
 
 /** The live feed must reach an open page within this long of the commit (the issue's bound). */
@@ -269,7 +269,7 @@ describe.each(databases)('live feed GET /events (%s)', (kind) => {
     await admin.until(() => admin.changes().includes('accounts'));
     const told = admin.changes().length;
     expect((await callerFor(live.deps, owner).admin.waitingCount()).count).toBe(1);
-    await callerFor(live.deps, owner).admin.setLevel({ name: 'newbie', level: 1 });
+    await (await browserCallerFor(live.deps, owner)).admin.setLevel({ name: 'newbie', level: 1 });
     await admin.until(() => admin.changes().length > told);
     expect((await callerFor(live.deps, owner).admin.waitingCount()).count).toBe(0);
     await new Promise((r) => setTimeout(r, QUIET_MS));
@@ -407,7 +407,7 @@ describe.each(databases)('live feed GET /events (%s)', (kind) => {
     // Ann's token revoked (its row deleted, as the account page and a reset do): her Todo is private again.
     await live.deps.db.deleteFrom('api_tokens').where('user_id', '=', ann.id).execute();
     // Bob lowered to a pending account: members' news stops.
-    await callerFor(live.deps, owner).admin.setLevel({ name: 'Bob', level: 0 });
+    await (await browserCallerFor(live.deps, owner)).admin.setLevel({ name: 'Bob', level: 0 });
     await sleep(QUIET_MS);
     const [annBefore, bobBefore] = [annStream.changes().length, bobStream.changes().length];
     await callerFor(live.deps, ann).todo.add({ task: 'two' });
@@ -428,7 +428,7 @@ describe.each(databases)('live feed GET /events (%s)', (kind) => {
       open(`sid=${(await live.deps.sessions.create(other.id)).token}`),
       open(),
     ]);
-    await callerFor(live.deps, owner).admin.setLevel({ name: 'Newbie', level: 1 });
+    await (await browserCallerFor(live.deps, owner)).admin.setLevel({ name: 'Newbie', level: 1 });
     await waiting.until(() => waiting.changes().includes('account'));
     // The same by hand in SQL.
     await sql`update users set level = 2 where id = ${newbie.id}`.execute(handle.db);
