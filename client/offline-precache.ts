@@ -1,17 +1,12 @@
 import { SHELL_ENTRY, SHELL_LAZY_AT_START, staticClosure, type Manifest } from './first-load.ts';
+import { OFFLINE_PAGES } from './src/offline-pages.ts';
 import { pageModules } from './start-hints.ts';
-
-/**
- * The pages that open with no network from the first visit on (their last state and "Offline"), the
- * members hub first (the installed app's start page): what the service worker precaches besides the
- * shell. Every other page's files are kept by the worker as they are loaded (vite.config.ts).
- */
-export const OFFLINE_PAGES: readonly string[] = ['/personal', '/house', '/personal/todo'];
 
 /**
  * What the service worker precaches, as paths of the build folder: index.html, the shell (the app's
  * entry and what it imports, with its styles), the modules it loads at start (the offline reading) and
- * the OFFLINE_PAGES' chunks. Workbox fetches a precache one file after another (workbox#2528), and
+ * the OFFLINE_PAGES' chunks; every other page's files are kept by the worker as they load
+ * (vite.config.ts). Workbox fetches a precache one file after another (workbox#2528), and
  * the worker is ready only when the last one has arrived, so this stays a handful of files, most of
  * them already in the browser's HTTP cache from the page's own load (hashed names, cached a year).
  */

@@ -208,6 +208,8 @@ function serviceWorker() {
     integration: { closeBundleOrder: 'post' },
     workbox: {
       globPatterns: ['index.html', 'assets/**/*.{js,css}'],
+      // One file: the worker's runtime is not a second round trip before the precache starts.
+      inlineWorkboxRuntime: true,
       manifestTransforms: [
         async (entries) => {
           const wanted = new Set(['index.html', ...offlinePrecache(readManifest(outDir, 'manifest.json'), await readFile(path.join(root, 'src', 'routes.ts'), 'utf8'))]);

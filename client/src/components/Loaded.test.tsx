@@ -112,17 +112,17 @@ describe('saying the site is offline, once', () => {
     expect(container.querySelector('.sync-status')).toHaveTextContent(/^2 changes waiting$/);
   });
 
-  it('says the device is not ready to work offline yet while the first service worker is still caching the site', () => {
+  it('says the device is not ready to work offline yet while the first service worker is still caching the site', async () => {
     const worker = Object.assign(new EventTarget(), { state: 'installing' as ServiceWorkerState });
     const registration = Object.assign(new EventTarget(), { active: null, installing: worker, waiting: null });
-    act(() => followReadiness(registration as unknown as ServiceWorkerRegistration));
+    let activate = () => {};
+    const ready = new Promise<ServiceWorkerRegistration>((resolve) => (activate = () => resolve(registration as unknown as ServiceWorkerRegistration)));
+    act(() => followReadiness(registration as unknown as ServiceWorkerRegistration, { ready }));
     const { container } = render(<OfflineBanner />);
     act(() => reportReachable(false));
     expect(container.querySelector('.offline-banner')).toHaveTextContent(NOT_READY_OFFLINE_TEXT);
-    act(() => {
-      worker.state = 'activated';
-      worker.dispatchEvent(new Event('statechange'));
-    });
+    // The precache is in: the worker is active.
+    await act(async () => activate());
     expect(container.querySelector('.offline-banner')).toHaveTextContent(OFFLINE_BANNER_TEXT);
   });
 });

@@ -105,35 +105,32 @@ export function useOfflineReadiness(): { readiness: OfflineReadiness; justReady:
   return { readiness: now, justReady: now === 'ready' && becameReadyHere };
 }
 
-/** Follows the registration until it has an active worker (its precache complete). */
-export function followReadiness(reg: ServiceWorkerRegistration): void {
+/** Follows the registration until it has an active worker (its precache complete: `container.ready`). */
+export function followReadiness(reg: ServiceWorkerRegistration, container: Pick<ServiceWorkerContainer, 'ready'> = navigator.serviceWorker): void {
   if (reg.active) {
     setReadiness('ready', false);
     return;
   }
   setReadiness('preparing');
-  const worker = reg.installing ?? reg.waiting;
-  const onState = () => {
-    if (worker?.state === 'activating' || worker?.state === 'activated') setReadiness('ready');
-    // A failed install (the network went before the precache was in): the next visit tries again.
-    else if (worker?.state === 'redundant' && !reg.active) setReadiness('unsupported');
-  };
-  worker?.addEventListener('statechange', onState);
-  reg.addEventListener('updatefound', () => {
-    const next = reg.installing;
-    next?.addEventListener('statechange', () => {
-      if (next.state === 'activating' || next.state === 'activated') setReadiness('ready');
-    });
+  void container.ready.then(() => setReadiness('ready'));
+  // A failed install (the network went before the precache was in): not ready; the next visit tries again.
+  const worker = reg.installing;
+  worker?.addEventListener('statechange', () => {
+    if (worker.state === 'redundant' && !reg.active) setReadiness('unsupported');
   });
 }
 
-/** Registers the service worker after the page has loaded (never competing with the first load). */
-export function registerServiceWorker(): void {
+/**
+ * Registers the service worker after the page has loaded (never competing with the first load). On a
+ * page no worker answers (a first visit), `warm` runs then too: it fetches, in parallel, what the
+ * worker will precache one file after another.
+ */
+export function registerServiceWorker(warm: () => void = () => {}): void {
   if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
-  // A page no worker answered, on a browser none is active for yet: its first visit.
-  if (!navigator.serviceWorker.controller) setReadiness('preparing');
-  else setReadiness('ready');
+  const first = !navigator.serviceWorker.controller;
+  setReadiness(first ? 'preparing' : 'ready');
   const register = () => {
+    if (first) warm();
     navigator.serviceWorker
       .register(SW_URL, { scope: '/' })
       .then((reg) => {
