@@ -81,6 +81,11 @@ describeInBrowser('albums: an album, its view link for a guest, revoking, and a 
     const thumbSrc = await guest.locator('.picture-grid img').getAttribute('src');
     await owner.getByTestId('share-list').getByRole('button', { name: 'Revoke' }).click();
     await owner.getByText('No working links.').waitFor();
+    // The guest's page, still open, finds out at its next load (the picture, its hearts and comments): no broken image.
+    await guest.getByRole('button', { name: 'Open Beach day' }).click();
+    await guestHeading(guest, 'This link is no longer shared');
+    await expect(guest.getByText('Could not load the hearts and comments').count()).resolves.toBe(0);
+    await expect(guest.locator('img').count()).resolves.toBe(0);
     await guest.reload();
     await guestHeading(guest, 'This link is no longer shared');
     await expect(guest.locator('.picture-grid img').count()).resolves.toBe(0);
