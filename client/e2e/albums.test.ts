@@ -44,6 +44,9 @@ describeInBrowser('albums: an album, its view link for a guest, revoking, and a 
     await site.screenshot(owner, 'albums-album-desktop');
     await owner.getByRole('button', { name: 'Share' }).click();
     await owner.getByLabel('Password (optional)').waitFor();
+    // Every field of the dialog in the form's type size.
+    const fontSize = (label: string) => owner.getByLabel(label).evaluate((input) => getComputedStyle(input).fontSize);
+    await expect(fontSize('Expires after (days)')).resolves.toBe(await fontSize('Password (optional)'));
     await owner.getByRole('button', { name: 'Create view link' }).click();
     const viewLink = await expect.poll(() => owner.getByLabel('View link').inputValue()).toMatch(/\/shared\/[A-Za-z0-9_-]{22}$/).then(() => owner.getByLabel('View link').inputValue());
     await owner.getByTestId('share-list').getByRole('button', { name: 'Revoke' }).waitFor();

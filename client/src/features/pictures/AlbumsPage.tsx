@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { ALBUM_NAME_MAX, ALBUMS_PATH, albumPath, SHARE_DEFAULT_DAYS, SHARE_MAX_DAYS, type Album, type ShareLink } from '@site/contracts/albums';
 import { DEFAULT_GALLERY_PATH } from '@site/contracts/pictures';
@@ -262,6 +262,7 @@ function ShareDialog({ album, level, onClose }: { album: Album; level: number; o
   const utils = trpc.useUtils();
   const links = trpc.shares.list.useQuery({ albumId: album.id });
   const [days, setDays] = useState(String(SHARE_DEFAULT_DAYS));
+  const daysId = useId();
   const [password, setPassword] = useState('');
   const [made, setMade] = useState<{ kind: string; url: string } | null>(null);
   const refresh = () => utils.shares.invalidate();
@@ -296,10 +297,11 @@ function ShareDialog({ album, level, onClose }: { album: Album; level: number; o
           create.mutate({ albumId: album.id, expiresInDays, ...(password ? { password } : {}) });
         }}
       >
-        <label className="share-days">
-          Expires after (days){' '}
-          <input type="number" min={1} max={SHARE_MAX_DAYS} value={days} onChange={(event) => setDays(event.target.value)} />
-        </label>
+        {/* A field as the form's others (components/TextInput.tsx): the same label and type. */}
+        <div className="field share-days">
+          <label htmlFor={daysId}>Expires after (days)</label>
+          <input id={daysId} type="number" min={1} max={SHARE_MAX_DAYS} value={days} onChange={(event) => setDays(event.target.value)} />
+        </div>
         <TextInput label="Password (optional)" value={password} onValueChange={setPassword} maxLength={200} autoComplete="new-password" />
         <div className="link-row">
           <button type="submit" className="button primary" disabled={create.isPending}>

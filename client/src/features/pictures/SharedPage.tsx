@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { albumMessages, SHARED_PAGE, sharedMediaUrl, type OpenShareReply } from '@site/contracts/albums';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
+import { TextInput } from '../../components/TextInput.tsx';
 import { LoadFailed, LoadProblem } from '../../components/Loaded.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { Thumb, type UrlOf } from './media.tsx';
@@ -82,10 +83,7 @@ function PasswordForm({ token, onPass }: { token: string; onPass: (pass: string)
         }}
       >
         <h1>{albumMessages.passwordNeeded}</h1>
-        <label className="guest-field">
-          Password
-          <input type="password" value={password} onChange={(event) => setPassword(event.target.value)} autoComplete="current-password" required />
-        </label>
+        <TextInput label="Password" type="password" value={password} onValueChange={setPassword} autoComplete="current-password" required />
         <ErrorBubble message={unlock.error ? unlock.error.message : null} />
         <button type="submit" className="button primary" disabled={unlock.isPending}>
           Open the album
