@@ -9,7 +9,7 @@ import { viewerOf } from '../../lib/access.ts';
 import { useLive } from '../../lib/live.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { AddToAlbum } from './albums.tsx';
-import { Thumb } from './media.tsx';
+import { PlayMark, Thumb } from './media.tsx';
 import { Viewer } from './Viewer.tsx';
 import { MemberSocial } from './ViewerSocial.tsx';
 import './pictures.css';
@@ -181,11 +181,13 @@ function AlbumView({ id }: { id: number }) {
             {selecting ? (
               <label className={`picture-tile selectable${selected.has(picture.id) ? ' selected' : ''}`}>
                 <Thumb picture={picture} index={i} />
+                <PlayMark picture={picture} />
                 <input type="checkbox" checked={selected.has(picture.id)} onChange={() => toggle(picture.id)} aria-label={`Select ${picture.desc || 'picture'}`} />
               </label>
             ) : (
               <button type="button" className="picture-tile" onClick={() => setOpen(i)} aria-label={`Open ${picture.desc || 'picture'}`}>
                 <Thumb picture={picture} index={i} />
+                <PlayMark picture={picture} />
               </button>
             )}
           </li>

@@ -5,7 +5,7 @@ import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { LoadFailed, LoadProblem } from '../../components/Loaded.tsx';
 import { trpc } from '../../lib/trpc.ts';
-import { Thumb, type UrlOf } from './media.tsx';
+import { PlayMark, Thumb, type UrlOf } from './media.tsx';
 import { Viewer } from './Viewer.tsx';
 import { SocialPanel } from './ViewerSocial.tsx';
 import './pictures.css';
@@ -136,6 +136,7 @@ function SharedAlbumView({
           <li key={picture.id}>
             <button type="button" className="picture-tile" onClick={() => setOpen(i)} aria-label={`Open ${picture.desc || 'picture'}`}>
               <Thumb picture={picture} index={i} urlOf={urlOf} />
+              <PlayMark picture={picture} />
             </button>
           </li>
         ))}
