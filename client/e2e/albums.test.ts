@@ -29,8 +29,12 @@ describeInBrowser('albums: an album, its view link for a guest, revoking, and a 
     await waitForShell(owner);
     await owner.getByRole('button', { name: 'Open Beach day' }).click();
     const viewer = owner.getByTestId('picture-viewer');
+    // The viewer says which albums hold the picture: none, then Summer.
+    await expect.poll(() => viewer.getByTestId('in-albums').textContent()).toBe('In no album yet.');
     await viewer.getByRole('button', { name: 'Add to album' }).click();
     await viewer.getByRole('status').getByText('Added to Summer').waitFor();
+    await expect.poll(() => viewer.getByTestId('in-albums').textContent()).toBe('In Summer.');
+    await expect(viewer.getByRole('option', { name: 'Summer (has it)' }).count()).resolves.toBe(1);
     // A comment the guest will read (guests see hearts and comments, and cannot add them).
     await viewer.getByLabel('Add a comment').fill('Our first swim of the year');
     await viewer.getByRole('button', { name: 'Comment', exact: true }).click();
