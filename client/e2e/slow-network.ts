@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 /**
  * Lighthouse's mobile network ("Slow 4G", its default for mobile: lighthouse-core/config/constants.js
@@ -25,7 +25,7 @@ export type SlowNetwork = {
  */
 export async function slowNetwork(target: string, network: { rttMs: number; downKbps: number } = LIGHTHOUSE_MOBILE): Promise<SlowNetwork> {
   const requests: ProxiedRequest[] = [];
-  const sockets = new Set<import('node:net').Socket>();
+  const sockets = new Set<Socket>();
   const bytesPerMs = (network.downKbps * 1024) / 8 / 1000;
   /** When the link is next free (ms, Date.now()). */
   let linkFreeAt = 0;
