@@ -121,19 +121,20 @@ export function followReadiness(reg: ServiceWorkerRegistration, container: Pick<
 }
 
 /**
- * Registers the service worker after the page has loaded (never competing with the first load). On a
- * page no worker answers (a first visit), `warm` runs then too: it fetches, in parallel, what the
- * worker will precache one file after another.
+ * Registers the service worker after the page has loaded (never competing with the first load). When
+ * it is the browser's first worker, installing, `warm` runs too: it fetches, in parallel, what the
+ * worker will precache one file after another, so the worker finds it in the browser's cache.
  */
 export function registerServiceWorker(warm: () => void = () => {}): void {
   if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
   const first = !navigator.serviceWorker.controller;
   setReadiness(first ? 'preparing' : 'ready');
   const register = () => {
-    if (first) warm();
     navigator.serviceWorker
       .register(SW_URL, { scope: '/' })
       .then((reg) => {
+        // The browser's first worker is installing: what it will precache, fetched beside it.
+        if (first && reg.installing && !reg.active) warm();
         followReadiness(reg);
         watchRegistration(reg);
         onLiveReconnect(() => void checkForNewVersion());
