@@ -255,7 +255,7 @@ export type DisplayedIngredient = { name: string; quantity: string; unit: string
  * The unit's wording: abbreviations for volumes and masses ('tbsp', 'g'), the (plural) name for
  * counts and for a unit whose abbreviation is its name ('2 cups', never '2 cup').
  */
-function unitText(abbreviation: string | null, plural: boolean, dict: UnitDict): string {
+export function unitText(abbreviation: string | null, plural: boolean, dict: UnitDict): string {
   if (abbreviation === null) return '';
   const unit = dict[abbreviation];
   if (!unit || (unit.dimension !== 'count' && abbreviation !== unit.name)) return abbreviation;
