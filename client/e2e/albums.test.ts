@@ -156,7 +156,10 @@ describeInBrowser('albums: an album, its view link for a guest, revoking, and a 
     await phone.goto(albumUrl);
     await waitForShell(phone);
     await phone.getByRole('button', { name: 'Share' }).click();
-    await phone.getByRole('button', { name: 'Create view link' }).waitFor();
+    // A link whose guests keep where each picture was taken (otherwise their originals come without it).
+    await phone.getByLabel('Include location').check();
+    await phone.getByRole('button', { name: 'Create view link' }).click();
+    await phone.getByTestId('share-list').getByText(/^View link, location included · /).waitFor();
     await site.screenshot(phone, 'albums-share-dialog-phone', { fullPage: true });
     expect(site.pageErrors(phone)).toEqual([]);
   });

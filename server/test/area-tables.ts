@@ -9,6 +9,7 @@ import { financeParity, financeSamples } from './finance/finance.samples.ts';
 import { fivetoolsParity, fivetoolsSamples } from './fivetools/fivetools.samples.ts';
 import { gameServersParity, gameServersSamples } from './game-servers/game-servers.samples.ts';
 import { houseParity, houseSamples } from './house/house.samples.ts';
+import { calendarSamples, choresSamples, planSamples } from './plan/plan.samples.ts';
 import { picturesParity, picturesSamples } from './pictures/pictures.samples.ts';
 import { albumsSamples, sharesSamples } from './albums/albums.samples.ts';
 import { recipesParity, recipesSamples } from './recipes/recipes.samples.ts';
@@ -36,6 +37,9 @@ export const samples = {
   ...backupsSamples,
   ...climbingSamples,
   ...houseSamples,
+  ...planSamples,
+  ...choresSamples,
+  ...calendarSamples,
   ...fivetoolsSamples,
   ...picturesSamples,
   ...albumsSamples,

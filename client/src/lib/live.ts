@@ -26,8 +26,11 @@ const STALE: Record<LiveArea, QueryKey[]> = {
   // Hearts and comments of any picture: each open viewer reads its own picture's again.
   pictureSocial: [[['pictures', 'social']]],
   albums: [[['albums']]],
+  plan: [[['plan']]],
+  chores: [[['chores']]],
   gameServers: [[['gameServers']]],
   accounts: [[['admin', 'waitingCount']], [['admin', 'users']]],
+  account: [[['auth', 'status']]],
 };
 
 /** Reconnect delays after a refused or failed connection (the browser retries a dropped one itself). */

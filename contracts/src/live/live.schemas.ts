@@ -8,6 +8,9 @@ import type { ProcedurePath } from '../permissions.ts';
  */
 export const LIVE_AREAS = {
   house: 'house.list',
+  /** The meal plan, and the chores: every family member's pages. */
+  plan: 'plan.week',
+  chores: 'chores.list',
   todo: 'todo.list',
   pictures: 'pictures.pendingCount',
   /** Hearts and comments on any picture: open viewers read their picture's again (pictures.social). */
@@ -17,6 +20,8 @@ export const LIVE_AREAS = {
   gameServers: 'gameServers.list',
   /** Accounts waiting for approval (level 0): the navbar's and the hub's count for admins. */
   accounts: 'admin.waitingCount',
+  /** One's own account (its level): told to that account alone, so a pending page moves on once approved. */
+  account: 'auth.status',
 } as const satisfies Record<string, ProcedurePath>;
 
 export type LiveArea = keyof typeof LIVE_AREAS;

@@ -4,6 +4,7 @@ import { ChangePasswordCard } from './ChangePasswordCard.tsx';
 import { DevicesCard } from './DevicesCard.tsx';
 import { ApiTokensCard } from './ApiTokensCard.tsx';
 import { PasskeysCard } from './PasskeysCard.tsx';
+import { CalendarFeedCard } from './CalendarFeedCard.tsx';
 
 /** /personal/account: the signed-in member's own account (every level, pending ones too). */
 export default function AccountPage() {
@@ -25,6 +26,7 @@ export default function AccountPage() {
       <DevicesCard />
       <PasskeysCard />
       <ApiTokensCard />
+      <CalendarFeedCard />
     </main>
   );
 }

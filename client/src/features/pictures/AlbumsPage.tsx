@@ -266,6 +266,7 @@ function ShareDialog({ album, level, onClose }: { album: Album; level: number; o
   const [days, setDays] = useState(String(SHARE_DEFAULT_DAYS));
   const daysId = useId();
   const [password, setPassword] = useState('');
+  const [includeLocation, setIncludeLocation] = useState(false);
   const [made, setMade] = useState<{ kind: string; url: string } | null>(null);
   const refresh = () => utils.shares.invalidate();
   const create = trpc.shares.create.useMutation({
@@ -296,7 +297,7 @@ function ShareDialog({ album, level, onClose }: { album: Album; level: number; o
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          create.mutate({ albumId: album.id, expiresInDays, ...(password ? { password } : {}) });
+          create.mutate({ albumId: album.id, expiresInDays, ...(password ? { password } : {}), ...(includeLocation ? { includeLocation } : {}) });
         }}
       >
         {/* A field as the form's others (components/TextInput.tsx): the same label and type. */}
@@ -305,6 +306,10 @@ function ShareDialog({ album, level, onClose }: { album: Album; level: number; o
           <input id={daysId} type="number" min={1} max={SHARE_MAX_DAYS} value={days} onChange={(event) => setDays(event.target.value)} />
         </div>
         <TextInput label="Password (optional)" value={password} onValueChange={setPassword} maxLength={200} autoComplete="new-password" />
+        <label className="share-location">
+          <input type="checkbox" checked={includeLocation} onChange={(event) => setIncludeLocation(event.target.checked)} /> Include location
+          <span className="small"> (where each picture was taken stays in the originals guests download; otherwise it is removed)</span>
+        </label>
         <div className="link-row">
           <button type="submit" className="button primary" disabled={create.isPending}>
             Create view link
@@ -343,7 +348,8 @@ function ShareDialog({ album, level, onClose }: { album: Album; level: number; o
 }
 
 export function describeLink(link: ShareLink): string {
-  const kind = link.kind === 'view' ? `View link${link.hasPassword ? ' with password' : ''}` : 'Upload link';
+  const kind =
+    link.kind === 'view' ? `View link${link.hasPassword ? ' with password' : ''}${link.includesLocation ? ', location included' : ''}` : 'Upload link';
   const until = link.expiresAt ? `until ${new Date(link.expiresAt).toLocaleDateString()}` : 'no expiry';
   const uses = link.kind === 'view' ? `opened ${link.uses} ${link.uses === 1 ? 'time' : 'times'}` : `${link.uploads} ${link.uploads === 1 ? 'upload' : 'uploads'}`;
   return `${kind} · ${until} · ${uses}`;
