@@ -199,6 +199,20 @@ describeInBrowser('the account page: password, devices, reset links', () => {
     const link = await linkIn();
     expect(link).toMatch(/\/reset-password#[A-Za-z0-9_-]{43}$/);
     await site.screenshot(owner, 'admin-reset-link-desktop');
+    // A success has the accent's outline, not the error's.
+    const outline = await box.evaluate((element) => {
+      const colourOf = (value: string) => {
+        const probe = document.createElement('span');
+        probe.style.color = value;
+        element.append(probe);
+        const colour = getComputedStyle(probe).color;
+        probe.remove();
+        return colour;
+      };
+      return { border: getComputedStyle(element).borderTopColor, accent: colourOf('var(--accent-color)'), error: colourOf('var(--error-color)') };
+    });
+    expect(outline.border).toBe(outline.accent);
+    expect(outline.border).not.toBe(outline.error);
     const old = await site.newPage({ viewport: PHONE });
     await old.goto(replaced);
     await waitForShell(old);

@@ -151,7 +151,7 @@ export const environment = [
   {
     name: 'DEV_COMMANDS_FILE',
     default: '(unset)',
-    meaning: 'JSON file of the Dev Dash commands (see "The developer dashboard"); relative to the repository root; checked at start',
+    meaning: 'JSON file of the Dev Dash commands (see docs/dev-dashboard.md); relative to the repository root; checked at start',
   },
   {
     name: 'GAME_HOST',

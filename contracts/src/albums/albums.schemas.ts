@@ -13,6 +13,7 @@ export const albumNameSchema = text({ label: 'Album name', max: ALBUM_NAME_MAX, 
 export const albumIdInput = z.object({ id: albumId });
 export const createAlbumInput = z.object({ name: albumNameSchema, private: z.boolean() });
 export const renameAlbumInput = z.object({ id: albumId, name: albumNameSchema });
+export const pictureOfAlbumsInput = z.object({ pictureId });
 export const albumPicturesInput = z.object({
   albumId,
   pictureIds: z.array(pictureId).min(1, { error: 'Choose at least one picture' }).max(ALBUM_BATCH_MAX, { error: `At most ${ALBUM_BATCH_MAX} pictures at a time` }),

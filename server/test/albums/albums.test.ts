@@ -118,6 +118,26 @@ describe.each(databases)('albums and links (%s)', (kind) => {
     expect(link.url).toMatch(/\/shared\/[A-Za-z0-9_-]{22}$/);
   });
 
+  it('names the albums that hold a picture, of those the member sees (a private album to its owner only)', async () => {
+    const owner = await member('owner', 3);
+    const friend = await member('friend', 1);
+    const pic = await picture(owner.cookie);
+    const other = await picture(owner.cookie, 'Other');
+    const { id: mine } = await friend.call.albums.create({ name: 'My secret', private: true });
+    const { id: family } = await owner.call.albums.create({ name: 'Family', private: false });
+    const { id: empty } = await owner.call.albums.create({ name: 'Empty', private: false });
+    await friend.call.albums.addPictures({ albumId: mine, pictureIds: [pic.id] });
+    await owner.call.albums.addPictures({ albumId: family, pictureIds: [pic.id] });
+    expect(await friend.call.albums.holding({ pictureId: pic.id })).toEqual([family, mine]);
+    expect(await owner.call.albums.holding({ pictureId: pic.id })).toEqual([family]);
+    expect(await owner.call.albums.holding({ pictureId: other.id })).toEqual([]);
+    await owner.call.albums.addPictures({ albumId: empty, pictureIds: [other.id] });
+    expect(await friend.call.albums.holding({ pictureId: other.id })).toEqual([empty]);
+    await owner.call.albums.removePictures({ albumId: family, pictureIds: [pic.id] });
+    expect(await owner.call.albums.holding({ pictureId: pic.id })).toEqual([]);
+    await expect(owner.call.albums.holding({ pictureId: 0 })).rejects.toThrow(albumMessages.noSuchPicture);
+  });
+
   it('a view link opens exactly the album to a guest, with its files; the token is 128 bits and stored only as its hash', async () => {
     const owner = await member('owner', 3);
     const inAlbum = await picture(owner.cookie, 'In the album');

@@ -57,7 +57,7 @@ export function ApiTokensCard() {
       )}
       <ErrorBubble message={error} />
       {create.data && (
-        <div className="confirm-box" role="status" aria-label="New token">
+        <div className="confirm-box done-box" role="status" aria-label="New token">
           <p>
             The token for <strong>{create.data.label}</strong>. Copy it now: it is shown only this once.
           </p>

@@ -92,7 +92,9 @@ describe('the tower page', () => {
     showPage();
     fireEvent.click(screen.getByRole('button', { name: 'New Game' }));
     fireEvent.click(screen.getByRole('button', { name: 'How to play' }));
-    expect(screen.getByRole('heading', { name: 'How to play' })).toBeInTheDocument();
+    // The page's level-one heading while it shows (the game, with its own, is hidden).
+    expect(screen.getByRole('heading', { level: 1, name: 'How to play' })).toBeInTheDocument();
+    expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
     expect(screen.getByTestId('tower-help')).toHaveTextContent('enter');
     fireEvent.click(screen.getByRole('button', { name: 'Back' }));
     expect(screen.queryByTestId('tower-help')).toBeNull();

@@ -25,6 +25,20 @@ export function visibleAlbums(db: Executor, userId: number) {
     .execute();
 }
 
+/** The ids of the albums `userId` sees (family albums and its own private ones) that hold `pictureId`. */
+export async function albumsHolding(db: Executor, userId: number, pictureId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('albums')
+    .innerJoin('album_pictures', 'album_pictures.album_id', 'albums.id')
+    .select('albums.id')
+    .where('album_pictures.picture_id', '=', pictureId)
+    .where((eb) => eb.or([eb('albums.private', '=', false), eb('albums.owner_id', '=', userId)]))
+    .orderBy('albums.created_at', 'desc')
+    .orderBy('albums.id', 'desc')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
 export function findAlbum(db: Executor, id: number): Promise<(AlbumRecord & { owner: string | null }) | undefined> {
   return db
     .selectFrom('albums')
