@@ -11,8 +11,9 @@ import { SERVER_PREFIXES } from '../contracts/src/server-paths.ts';
 import { owner } from './src/owner.config.ts';
 import { colorsToCss } from './src/lib/colors.ts';
 import { compressBuild } from './precompress.ts';
-import { ABOUT_REPORT, APP_REPORT } from './first-load.ts';
+import { ABOUT_REPORT, APP_REPORT, readManifest } from './first-load.ts';
 import { writeStartHints } from './start-hints.ts';
+import { offlinePrecache } from './offline-precache.ts';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const apiTarget = process.env.API_URL ?? `http://localhost:${process.env.PORT ?? '8080'}`;
@@ -187,21 +188,37 @@ const NOT_THE_APP = [
 ];
 
 /**
- * The service worker (Workbox's generateSW through vite-plugin-pwa): precaches the shell and every
- * chunk of this build, answers navigations with the cached index.html when the network is gone, and
- * waits after an update until the page asks it to take over ("Reload for the new version",
- * src/lib/pwa.ts). It runs after the About page's build (closeBundleOrder 'post'), so the build folder
- * is complete when it is listed. The manifest comes from the server (the owner's colours).
+ * The service worker (Workbox's generateSW through vite-plugin-pwa): precaches the shell and the
+ * offline pages (client/offline-precache.ts: a handful of files, so a phone is ready to work offline
+ * within a couple of seconds of its first visit), keeps every other file of /assets as the pages load
+ * it, answers navigations with the cached index.html when the network is gone, and waits after an
+ * update until the page asks it to take over ("Reload for the new version", src/lib/pwa.ts). The
+ * browser's first worker has no older one to wait for: it activates as soon as its precache is in and
+ * claims the open pages. It runs after the About page's build (closeBundleOrder 'post'), so the build
+ * folder and its manifest are complete when it is listed. The manifest comes from the server (the
+ * owner's colours).
  */
 function serviceWorker() {
-  return VitePWA({
+  let outDir = path.join(root, 'dist');
+  const plugins = VitePWA({
     strategies: 'generateSW',
     registerType: 'prompt',
     injectRegister: false,
     manifest: false,
     integration: { closeBundleOrder: 'post' },
     workbox: {
-      globPatterns: ['index.html', 'about/index.html', 'assets/**/*.{js,css,svg,png,webp,woff2}', 'favicon.svg', 'icons/*.png'],
+      globPatterns: ['index.html', 'assets/**/*.{js,css}'],
+      // One file: the worker's runtime is not a second round trip before the precache starts.
+      inlineWorkboxRuntime: true,
+      manifestTransforms: [
+        async (entries) => {
+          const wanted = new Set(['index.html', ...offlinePrecache(readManifest(outDir, 'manifest.json'), await readFile(path.join(root, 'src', 'routes.ts'), 'utf8'))]);
+          const manifest = entries.filter((entry) => wanted.has(entry.url));
+          const missing = [...wanted].filter((url) => !manifest.some((entry) => entry.url === url));
+          if (missing.length > 0) throw new Error(`the service worker's precache misses ${missing.join(', ')}`);
+          return { manifest, warnings: [] };
+        },
+      ],
       // Hashed names are their own revision.
       dontCacheBustURLsMatching: /^assets\//,
       maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
@@ -212,22 +229,32 @@ function serviceWorker() {
       cleanupOutdatedCaches: true,
       // Web Push: shows a pushed notification and opens its page on click (public/push-sw.js).
       importScripts: ['push-sw.js'],
-      // The prerendered About page: from the network, else the copy of the last visit, else the one
-      // this build precached (the first visit to the site is usually before the worker runs).
       runtimeCaching: [
+        // The other pages' files, kept as they load (a hashed name never changes): a page opened online
+        // opens offline too. The oldest go first, so old deploys' files do not pile up.
+        {
+          urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/assets/'),
+          handler: 'CacheFirst',
+          options: { cacheName: 'assets', expiration: { maxEntries: 200, purgeOnQuotaError: true } },
+        },
+        // The prerendered About page: from the network, else the copy of the last visit.
         {
           urlPattern: ({ request, url }) => request.mode === 'navigate' && /^\/about(\/|$)/.test(url.pathname),
           handler: 'NetworkFirst',
-          options: {
-            cacheName: 'about-page',
-            networkTimeoutSeconds: 4,
-            expiration: { maxEntries: 4 },
-            precacheFallback: { fallbackURL: 'about/index.html' },
-          },
+          options: { cacheName: 'about-page', networkTimeoutSeconds: 4, expiration: { maxEntries: 4 } },
         },
       ],
     },
   });
+  // The build folder as Vite resolved it (a build with --outDir lists that one).
+  const outDirOf: Plugin = {
+    name: 'site-precache-out-dir',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+  };
+  return [outDirOf, ...plugins];
 }
 
 export default defineConfig(() => ({

@@ -119,9 +119,17 @@ describeInBrowser('the account page: password, devices, reset links', () => {
     await form.getByLabel('Confirm new password').fill('a brand new secret');
     await form.getByRole('button', { name: 'Change password' }).click();
     await form.getByRole('alert').filter({ hasText: 'The current password is not right' }).waitFor();
+    // The same password again is no change; "Also remove my passkeys and tokens" is on unless unticked.
     await form.getByLabel('Current password').fill('owner-password');
+    await form.getByLabel('New password', { exact: true }).fill('owner-password');
+    await form.getByLabel('Confirm new password').fill('owner-password');
     await form.getByRole('button', { name: 'Change password' }).click();
-    await form.getByRole('status').filter({ hasText: 'Password changed' }).waitFor();
+    await form.getByRole('alert').filter({ hasText: 'The new password is the same as the current one; choose another' }).waitFor();
+    await expect(form.getByRole('checkbox', { name: 'Also remove my passkeys and tokens' }).isChecked()).resolves.toBe(true);
+    await form.getByLabel('New password', { exact: true }).fill('a brand new secret');
+    await form.getByLabel('Confirm new password').fill('a brand new secret');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await form.getByRole('status').filter({ hasText: 'Password changed. Every other device is signed out, and your passkeys and API tokens are removed.' }).waitFor();
     await site.screenshot(laptop, 'account-password-changed-desktop', { fullPage: true });
 
     // The phone's session ended; the laptop's did not.
@@ -182,14 +190,40 @@ describeInBrowser('the account page: password, devices, reset links', () => {
     await owner.getByRole('button', { name: 'Reset link for kid' }).click();
     const box = owner.getByRole('status', { name: 'Reset link' });
     await box.waitFor();
-    const link = (await box.locator('.copy-target').textContent())?.replace(/^COPY > /, '').trim() ?? '';
+    const linkIn = async () => (await box.locator('.copy-target').textContent())?.replace(/^COPY > /, '').trim() ?? '';
+    const replaced = await linkIn();
+    expect(replaced).toMatch(/\/reset-password#[A-Za-z0-9_-]{43}$/);
+    // A second link for the kid replaces the first, which then says so.
+    await owner.getByRole('button', { name: 'Reset link for kid' }).click();
+    await expect.poll(linkIn).not.toBe(replaced);
+    const link = await linkIn();
     expect(link).toMatch(/\/reset-password#[A-Za-z0-9_-]{43}$/);
     await site.screenshot(owner, 'admin-reset-link-desktop');
+    // A success has the accent's outline, not the error's.
+    const outline = await box.evaluate((element) => {
+      const colourOf = (value: string) => {
+        const probe = document.createElement('span');
+        probe.style.color = value;
+        element.append(probe);
+        const colour = getComputedStyle(probe).color;
+        probe.remove();
+        return colour;
+      };
+      return { border: getComputedStyle(element).borderTopColor, accent: colourOf('var(--accent-color)'), error: colourOf('var(--error-color)') };
+    });
+    expect(outline.border).toBe(outline.accent);
+    expect(outline.border).not.toBe(outline.error);
+    const old = await site.newPage({ viewport: PHONE });
+    await old.goto(replaced);
+    await waitForShell(old);
+    await old.getByRole('alert').filter({ hasText: 'This reset link was replaced by a newer one. Use the newest link you were sent, or ask an admin for a new one.' }).waitFor();
 
     const visitor = await site.newPage({ viewport: PHONE });
     await visitor.goto(link);
     await waitForShell(visitor);
     await visitor.getByText('A new password for').waitFor();
+    // Before anything is sent, it says what will end.
+    await visitor.getByText('Setting it signs out every device signed in to the account, and removes its passkeys and API tokens.').waitFor();
     await visitor.getByLabel('New password', { exact: true }).fill('kid-new-password');
     await visitor.getByLabel('Confirm new password').fill('kid-new-password');
     await visitor.getByRole('button', { name: 'Set password' }).click();

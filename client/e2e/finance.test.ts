@@ -45,6 +45,11 @@ describeInBrowser('finance: charity entries with documentation', () => {
     await expect(page.getByTestId('total-count').textContent()).resolves.toBe('1');
     expect(await seriousAxeViolations(page)).toEqual([]);
     await site.screenshot(page, 'finance-desktop', { fullPage: true });
+    // The next entry refused by the checks: "Entry added." goes, the refusal stays alone.
+    await page.getByRole('status').getByText('Entry added.', { exact: true }).waitFor();
+    await form.getByRole('button', { name: 'Add Entry' }).click();
+    await form.getByRole('alert').getByText('Recipient may not be null').waitFor();
+    await expect(page.getByText('Entry added.', { exact: true }).count()).resolves.toBe(0);
 
     // The viewer shows the PDF over the page, served with its type from the bytes; Escape closes it.
     const documentResponse = page.waitForResponse((r) => r.url().includes('/private/finance/') && r.url().includes('/documentation'));

@@ -301,6 +301,11 @@ export type AxeViolation = { id: string; impact: string | null; help: string; no
 
 /** Runs axe-core in the page and returns the serious and critical violations. */
 export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+  return (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Runs axe-core in the page and returns every violation, whatever its impact (a test names the rules it holds). */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   // Evaluated through the DevTools protocol: the site's CSP (rightly) refuses inline script tags.
   await page.evaluate(axeSource);
@@ -309,7 +314,7 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
     const result = await axe.run(document);
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
   });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  return violations;
 }
 
 export { expect };

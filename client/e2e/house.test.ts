@@ -1,5 +1,5 @@
 import { it } from 'vitest';
-import { PHONE, describeInBrowser, expect, seriousAxeViolations, useSite } from './harness.ts';
+import { PHONE, describeInBrowser, expect, seriousAxeViolations, signUpOwner, startServer, useSite } from './harness.ts';
 import { open, ownerAndMember, setLevel } from './members.ts';
 
 describeInBrowser('house: the shared list', () => {
@@ -69,5 +69,31 @@ describeInBrowser('house: the shared list', () => {
     await expect(page.getByRole('button', { name: /^(Complete|Undo) / }).count()).resolves.toBe(0);
     await expect(page.getByLabel('Task', { exact: true }).count()).resolves.toBe(0);
     await site.screenshot(page, 'house-friend-phone', { fullPage: true });
+  });
+
+  it('says "You are offline" within seconds of the server stopping, once, at 390 px: the live stream\'s drop is the signal', async () => {
+    // A server of its own, to stop.
+    const server = await startServer();
+    const context = await site.browser.newContext({ viewport: PHONE, baseURL: server.baseUrl, serviceWorkers: 'block' });
+    try {
+      const page = await context.newPage();
+      await signUpOwner(page);
+      const live = page.waitForResponse((response) => new URL(response.url()).pathname === '/events');
+      await open(page, '/house');
+      await page.getByRole('heading', { name: 'House To Do:' }).waitFor();
+      await live;
+      await expect(page.locator('.offline-banner').count()).resolves.toBe(0);
+
+      await server.stop();
+      const stopped = Date.now();
+      // The page makes no call of its own meanwhile: only the stream's drop can tell it.
+      await page.locator('.offline-banner').getByText(/^You are offline: /).waitFor({ timeout: 5_000 });
+      console.log(`[house] "You are offline" ${Date.now() - stopped} ms after the server stopped`);
+      await expect(page.getByText(/offline/i).count()).resolves.toBe(1);
+      await site.screenshot(page, 'house-server-stopped-phone');
+    } finally {
+      await context.close();
+      await server.stop();
+    }
   });
 });

@@ -1,9 +1,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { describeInBrowser, expect, launchBrowser, signUpOwner, startServer, useSite, waitForShell, type RunningServer } from './harness.ts';
+import { PHONE, describeInBrowser, expect, launchBrowser, signUp, signUpOwner, startServer, useSite, waitForShell, type RunningServer } from './harness.ts';
 import { delayUntilSeen, expectWithinBound } from './live-bound.ts';
-import { open, ownerAndMember, setLevel } from './members.ts';
+import { open, ownerAndMember, scriptedPage, setLevel } from './members.ts';
 
 async function addHouseTask(page: Page, task: string, type: 'To Do' | 'To Get') {
   await page.getByLabel('Task', { exact: true }).fill(task);
@@ -90,6 +90,31 @@ describeInBrowser('live: every open page follows changes made elsewhere', () => 
     await visitor.context().setOffline(false);
     await visitorToGet.getByRole('cell', { name: 'Butter', exact: true }).waitFor({ timeout: 10_000 });
     await site.screenshot(visitor, 'live-house-visitor-desktop');
+  });
+});
+
+describeInBrowser('live: a pending account waits on its own page', () => {
+  const site = useSite();
+
+  it('moves an open /preauth page (390 px) to the hub by itself within seconds of approval', async () => {
+    const owner = await site.newPage();
+    await signUpOwner(owner);
+    const phone = await scriptedPage(site, PHONE);
+    // The page's stream is open before the owner approves (it is what tells the page).
+    const streaming = phone.page.waitForRequest((r) => r.url().endsWith('/events'));
+    await signUp(phone.page, 'newbie', 'newbie-password');
+    await phone.page.waitForURL('**/preauth');
+    await phone.page.getByRole('heading', { name: 'Account pending' }).waitFor();
+    await streaming;
+    await phone.page.waitForTimeout(300);
+    const approved = Date.now();
+    await setLevel(owner, 'newbie', 1);
+    await phone.page.waitForURL('**/personal', { timeout: 5_000 });
+    const took = Date.now() - approved;
+    await waitForShell(phone.page);
+    await phone.page.getByRole('heading', { name: 'Cool Stuff' }).waitFor();
+    await site.screenshot(phone.page, 'preauth-approved-hub-phone');
+    expect(took).toBeLessThan(5_000);
   });
 });
 

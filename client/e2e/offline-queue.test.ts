@@ -38,7 +38,7 @@ describeInBrowser('offline queue: changes made offline are sent once when the ne
     await owner.getByRole('button', { name: 'Complete Bread' }).waitFor();
 
     await context.setOffline(true);
-    await house.getByText('Offline', { exact: true }).waitFor();
+    await house.locator('.offline-banner').getByText(/^You are offline: /).waitFor();
     // A change the server would refuse is refused at once, not queued.
     await house.getByLabel('Task', { exact: true }).fill('Bins');
     await house.getByLabel('Repeat every N days (To Do)').fill('0');

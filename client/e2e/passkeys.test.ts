@@ -34,6 +34,7 @@ describeInBrowser('passkeys: add on the account page, sign in with it', () => {
       await waitForShell(page);
       const card = page.getByRole('region', { name: 'Passkeys' });
       await card.getByText('No passkeys yet.').waitFor();
+      await card.getByText('An account holds at most 20.', { exact: false }).waitFor();
       await card.getByLabel('Passkey name').fill('Test laptop');
       await card.getByRole('button', { name: 'Add a passkey' }).click();
       await card.getByRole('status').filter({ hasText: 'Passkey Test laptop added.' }).waitFor();
@@ -56,6 +57,23 @@ describeInBrowser('passkeys: add on the account page, sign in with it', () => {
       await waitForShell(page);
       await expect(page.evaluate(() => fetch('/trpc/auth.status').then((r) => r.json()))).resolves.toMatchObject({ result: { data: { user: 'owner', level: 3 } } });
       await site.screenshot(page, 'passkey-signed-in');
+
+      // A password change (its box left ticked) removes the passkey: it no longer signs in.
+      await page.goto('/personal/account');
+      await waitForShell(page);
+      const form = page.getByRole('form', { name: 'Change password' });
+      await form.getByLabel('Current password').fill('owner-password');
+      await form.getByLabel('New password', { exact: true }).fill('a brand new secret');
+      await form.getByLabel('Confirm new password').fill('a brand new secret');
+      await form.getByRole('button', { name: 'Change password' }).click();
+      await form.getByRole('status').filter({ hasText: 'your passkeys and API tokens are removed' }).waitFor();
+      await card.getByText('No passkeys yet.').waitFor();
+      await page.goto('/logout');
+      await page.waitForURL('**/about');
+      await page.goto('/login');
+      await waitForShell(page);
+      await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+      await page.getByText('That passkey is not known here', { exact: false }).waitFor();
     } finally {
       await context.close();
     }

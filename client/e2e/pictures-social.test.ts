@@ -30,8 +30,9 @@ describeInBrowser('pictures: hearts and comments, live; On this day on the hub',
     await setLevel(owner, 'grandma', 1);
     await uploadPicture(owner, 'Beach day', aYearAgoToday(), '#2a6fb0');
 
-    // Grandma on a phone, the owner on a desktop, both looking at the same picture.
-    const phone = await site.newPage({ viewport: PHONE });
+    // Grandma on a phone (a touch screen), the owner on a desktop, both looking at the same picture.
+    const touch = await site.browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true, baseURL: site.server.baseUrl, serviceWorkers: 'block' });
+    const phone = await site.newPage({ context: touch });
     await logIn(phone, 'grandma', 'grandma-password');
     await phone.waitForURL('**/personal');
     await waitForShell(phone);
@@ -55,20 +56,28 @@ describeInBrowser('pictures: hearts and comments, live; On this day on the hub',
         owner,
         'pictures.comment',
         async () => {
-          await ownerViewer.getByLabel('Add a comment').fill('Grandma, this is the beach from last summer!');
-          await ownerViewer.getByRole('button', { name: 'Comment', exact: true }).click();
+          // Several lines: on a keyboard Enter starts a new line, ctrl+Enter sends.
+          const field = ownerViewer.getByLabel('Add a comment');
+          await field.pressSequentially('Grandma, this is the beach');
+          await field.press('Enter');
+          await field.pressSequentially('from last summer!');
+          await field.press('Control+Enter');
         },
         () => phoneViewer.getByTestId('social-comment').getByText('Grandma, this is the beach from last summer!').waitFor(),
       ),
     );
+    await expect(phoneViewer.locator('.social-comment-text').first().innerText()).resolves.toBe('Grandma, this is the beach\nfrom last summer!');
     await expect(phoneViewer.getByTestId('social-comment').locator('strong').textContent()).resolves.toBe('owner');
     delays.push(
       await delayUntilSeen(
         phone,
         'pictures.comment',
         async () => {
-          await phoneViewer.getByLabel('Add a comment').fill('Lovely, thank you!');
-          await phoneViewer.getByRole('button', { name: 'Comment', exact: true }).click();
+          // On a touch screen Enter sends.
+          const field = phoneViewer.getByLabel('Add a comment');
+          await field.tap();
+          await field.fill('Lovely, thank you!');
+          await field.press('Enter');
         },
         () => ownerViewer.getByText('Lovely, thank you!').waitFor(),
       ),
@@ -107,5 +116,6 @@ describeInBrowser('pictures: hearts and comments, live; On this day on the hub',
     }
     expect(site.pageErrors(owner)).toEqual([]);
     expect(site.pageErrors(phone)).toEqual([]);
+    await touch.close();
   });
 });

@@ -66,7 +66,7 @@ describeInBrowser('recipes: authoring, the three views and settings that work', 
     await page.getByText('Sunday mornings.').waitFor();
     const tiles = page.getByRole('list', { name: 'Ingredients', exact: true });
     await expect(tiles.getAttribute('data-view')).resolves.toBe('tiles-3');
-    await expect(tiles.getByRole('listitem').allInnerTexts()).resolves.toEqual(['milk\n1000 ml', 'F\nflour\n1 1/2 cup', 'B\nbutter\n3 tsp']);
+    await expect(tiles.getByRole('listitem').allInnerTexts()).resolves.toEqual(['milk\n1000 ml', 'F\nflour\n1 1/2 cups', 'B\nbutter\n3 tsp']);
     // The uploaded picture is served back as a WebP.
     await expect.poll(() => tiles.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(2);
     await expect(page.getByRole('list', { name: 'Ingredients of step 1' }).count()).resolves.toBe(0);
@@ -74,7 +74,7 @@ describeInBrowser('recipes: authoring, the three views and settings that work', 
     await page.getByRole('list', { name: 'Ingredients of step 1' }).waitFor();
     // The servings control scales every quantity.
     await page.getByRole('button', { name: 'More servings' }).click();
-    await expect(tiles.getByRole('listitem').nth(1).innerText()).resolves.toContain('2 1/4 cup');
+    await expect(tiles.getByRole('listitem').nth(1).innerText()).resolves.toContain('2 1/4 cups');
     expect(await seriousAxeViolations(page), 'page view').toEqual([]);
     await site.screenshot(page, 'recipes-page-desktop', { fullPage: true });
 
@@ -85,14 +85,14 @@ describeInBrowser('recipes: authoring, the three views and settings that work', 
     await page.getByRole('button', { name: 'Add 2 to House To Get' }).click();
     await page.getByRole('status').getByText('2 new, 0 merged').waitFor();
     await page.getByRole('button', { name: 'Add to House To Get' }).click();
-    await page.getByRole('checkbox', { name: '2 1/4 cup flour' }).uncheck();
+    await page.getByRole('checkbox', { name: '2 1/4 cups flour' }).uncheck();
     await page.getByRole('checkbox', { name: '4 1/2 tsp butter' }).uncheck();
     await page.getByRole('button', { name: 'Add 1 to House To Get' }).click();
     await page.getByRole('status').getByText('0 new, 1 merged').waitFor();
     await page.getByRole('link', { name: 'House To Get' }).click();
     const toGet = page.getByRole('region', { name: 'House To Get:' });
     await toGet.getByRole('cell', { name: '3 l milk', exact: true }).waitFor();
-    await expect(toGet.getByRole('cell').allInnerTexts()).resolves.toEqual(['3 l milk', 'Complete', '2 1/4 cup flour', 'Complete']);
+    await expect(toGet.getByRole('cell').allInnerTexts()).resolves.toEqual(['3 l milk', 'Complete', '2 1/4 cups flour', 'Complete']);
     await page.goBack();
     await page.getByRole('heading', { name: 'Pancakes', level: 1 }).waitFor();
 
@@ -145,7 +145,7 @@ describeInBrowser('recipes: authoring, the three views and settings that work', 
     await expect(page.getByTestId('navbar').count()).resolves.toBe(0);
     await expect(page.locator('.loading-cover').count()).resolves.toBe(0);
     await expect(page.evaluate(() => getComputedStyle(document.body).backgroundColor)).resolves.toBe('rgb(255, 255, 255)');
-    await expect(page.locator('.printer-ingredients li').allInnerTexts()).resolves.toEqual(['1000 ml milk', '1 1/2 cup flour', '3 tsp butter']);
+    await expect(page.locator('.printer-ingredients li').allInnerTexts()).resolves.toEqual(['1000 ml milk', '1 1/2 cups flour', '3 tsp butter']);
     await expect(page.locator('.printer-steps li').count()).resolves.toBe(2);
     await site.screenshot(page, 'recipes-printer-desktop');
     expect(await seriousAxeViolations(page), 'printer view').toEqual([]);
@@ -174,7 +174,7 @@ describeInBrowser('recipes: authoring, the three views and settings that work', 
     await waitForShell(page);
     list = page.getByRole('list', { name: 'Ingredients', exact: true });
     await expect(list.getAttribute('data-view')).resolves.toBe('list-fit');
-    await expect(list.getByRole('listitem').allInnerTexts()).resolves.toEqual(['1 qt milk', '3/2 cup flour', '1 tbsp butter']);
+    await expect(list.getByRole('listitem').allInnerTexts()).resolves.toEqual(['1 qt milk', '3/2 cups flour', '1 tbsp butter']);
 
     await page.goto('/personal/recipes/settings');
     await waitForShell(page);

@@ -16,7 +16,7 @@ import {
   type GameState,
 } from '@site/game-engine';
 import { buildTimeline } from '../src/features/tower/timeline.ts';
-import { DESKTOP, PHONE, describeInBrowser, expect, logIn, seriousAxeViolations, signUpOwner, useSite, waitForShell } from './harness.ts';
+import { DESKTOP, PHONE, axeViolations, describeInBrowser, expect, logIn, seriousAxeViolations, signUpOwner, useSite, waitForShell } from './harness.ts';
 
 const SEED = 'e2e-tower-7';
 const PAGE = '/personal/dungeon-crawler';
@@ -133,6 +133,8 @@ describeInBrowser('tower: the game in the browser', () => {
     expect(gap).not.toBeNull();
     expect(gap).toBeGreaterThanOrEqual(0);
     await site.screenshot(page, 'tower-help-desktop');
+    // The help is the page's level-one heading while it shows (axe's page-has-heading-one, a moderate rule).
+    await expect(axeViolations(page).then((all) => all.map((v) => v.id))).resolves.not.toContain('page-has-heading-one');
     await page.getByRole('button', { name: 'Back' }).click();
     await board(page).waitFor();
 

@@ -34,8 +34,17 @@ describeInBrowser('YT-DL: a video saved to this device', () => {
     await waitForShell(page);
     await page.getByText(/Downloads with yt-dlp \d{4}\./).waitFor();
 
-    // A watch link previews through youtube-nocookie, cut at its first '&'.
+    // Under the empty URL field, the next thing follows at the form's usual spacing (its hint line and gap), no empty band.
     const url = page.getByLabel('URL');
+    const band = await page.evaluate(() => {
+      const field = document.querySelector('.ytdl-form .field input')?.getBoundingClientRect();
+      const next = document.querySelector('.ytdl-preview')?.getBoundingClientRect();
+      return field && next ? next.top - field.bottom : -1;
+    });
+    expect(band).toBeGreaterThan(0);
+    expect(band).toBeLessThanOrEqual(32);
+
+    // A watch link previews through youtube-nocookie, cut at its first '&'.
     await url.fill('https://www.youtube.com/watch?v=dQw4w9WgXcQ&list=PL1&t=5');
     await expect(page.locator('iframe[title="Video preview"]').getAttribute('src')).resolves.toBe('https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ');
 

@@ -6,6 +6,7 @@ import { App, createQueryClient, fetchStartup } from './app/App.tsx';
 import { preloadPage } from './app/router.tsx';
 import { createTrpcClient } from './lib/trpc.ts';
 import { registerServiceWorker } from './lib/pwa.ts';
+import { OFFLINE_PAGES } from './offline-pages.ts';
 
 /**
  * How long the first render waits for the startup calls and the first page's chunk. index.html asks
@@ -40,4 +41,5 @@ void Promise.race([
 });
 
 // The build's service worker (offline reading, new versions); the dev server has none.
-if (import.meta.env.PROD) registerServiceWorker();
+// A first visit fetches the offline pages beside its own, so the worker's precache (sequential) finds them in the browser's cache.
+if (import.meta.env.PROD) registerServiceWorker(() => void Promise.all(OFFLINE_PAGES.map((href) => preloadPage(href))));

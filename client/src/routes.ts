@@ -22,6 +22,8 @@ const loaders: Record<PagePath, () => Promise<PageModule>> = {
   '/personal/5etools': () => import('./features/fivetools/FivetoolsPage.tsx'),
   '/personal/climbing-passes': () => import('./features/climbing/ClimbingPassesPage.tsx'),
   '/house': () => import('./features/house/HousePage.tsx'),
+  '/house/plan': () => import('./features/plan/PlanPage.tsx'),
+  '/house/chores': () => import('./features/plan/ChoresPage.tsx'),
   '/personal/pictures': () => import('./features/pictures/PicturesPage.tsx'),
   '/personal/upload-pictures': () => import('./features/pictures/UploadPage.tsx'),
   '/personal/pictures/albums': () => import('./features/pictures/AlbumsPage.tsx'),

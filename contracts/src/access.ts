@@ -4,6 +4,8 @@ export const accessMessages = {
   levelTooLow: 'Your account level does not allow this',
   crossSite: 'Request refused: it came from another site',
   formContentType: 'Request refused: send JSON (application/json)',
+  /** A change to an account (a `BrowserRule`) asked with a personal API token. */
+  browserOnly: 'Only a browser signed in with the account can change it (an API token cannot)',
   internal: 'Something went wrong on the server. Please try again later.',
   /** A change the offline queue kept for one account, sent while another is signed in (header ACCOUNT_HEADER). */
   otherAccount: 'This change was made by another account; it is sent only while that account is signed in',

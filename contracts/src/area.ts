@@ -16,8 +16,19 @@ export type Access = 'public' | Level;
  */
 export type PortRule = { access: Level; alsoOnPort: number };
 
-/** A procedure's rule: an access, or the same with a port that opens it (`PortRule`). */
-export type ProcedureAccess = Access | PortRule;
+/**
+ * A rule for a change to an account (a password, a reset link, a level, a token, a passkey, a
+ * session): it needs the member's own signed-in browser, a session cookie. A personal API token of
+ * any level is refused it (403 `needsPasswordSession`), so a leaked token can never lead to a
+ * password. The procedure gate enforces it from this flag (server/src/trpc/procedures.ts).
+ */
+export type BrowserRule = { access: Level; browser: true; /** No port opens an account change to others. */ alsoOnPort?: never };
+
+/** A procedure's rule: an access, the same with a port that opens it (`PortRule`), or one a token never passes (`BrowserRule`). */
+export type ProcedureAccess = Access | PortRule | BrowserRule;
+
+/** True for a rule only a signed-in browser passes (`BrowserRule`). */
+export const needsBrowser = (rule: ProcedureAccess): rule is BrowserRule => typeof rule === 'object' && 'browser' in rule && rule.browser;
 
 /** A page of the client: who may open it and how the hub and navbar list it. The key is its href. */
 export type PageRow = {

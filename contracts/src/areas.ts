@@ -9,6 +9,7 @@ import { financeRoutes } from './finance/finance.routes.ts';
 import { fivetoolsRoutes } from './fivetools/fivetools.routes.ts';
 import { gameServersRoutes } from './game-servers/game-servers.routes.ts';
 import { houseRoutes } from './house/house.routes.ts';
+import { calendarRoutes, choresRoutes, planRoutes } from './plan/plan.routes.ts';
 import { liveRoutes } from './live/live.routes.ts';
 import { notificationsRoutes, pushRoutes } from './notifications/notifications.routes.ts';
 import { hubRoutes } from './hub/hub.routes.ts';
@@ -34,6 +35,9 @@ export const areaRoutes = [
   hubRoutes,
   climbingRoutes,
   houseRoutes,
+  planRoutes,
+  choresRoutes,
+  calendarRoutes,
   fivetoolsRoutes,
   picturesRoutes,
   albumsRoutes,

@@ -13,6 +13,7 @@ export * from './auth/index.ts';
 export * from './hub/index.ts';
 export * from './climbing/index.ts';
 export * from './house/index.ts';
+export * from './plan/index.ts';
 export * from './live/index.ts';
 export * from './notifications/index.ts';
 export * from './fivetools/index.ts';

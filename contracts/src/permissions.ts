@@ -2,7 +2,7 @@ import { mergeRows, type Access } from './area.ts';
 import { areaRoutes } from './areas.ts';
 import type { Viewer } from './levels.ts';
 
-export type { Access, HttpRouteKey, HttpRow, PageRow, PortRule, ProcedureAccess } from './area.ts';
+export type { Access, BrowserRule, HttpRouteKey, HttpRow, PageRow, PortRule, ProcedureAccess } from './area.ts';
 
 /**
  * Who may do what, in one table of three sections, each the spread of every area's rows

@@ -37,6 +37,22 @@ describe('text', () => {
   });
 });
 
+describe('visible text (comments)', () => {
+  const comment = text({ label: 'Comment', max: 200, trim: true, min: 1, multiline: true, visible: true });
+  it('refuses direction overrides and isolates, half characters (in every text field) and text with nothing to read', () => {
+    expect(firstMessage(comment.safeParse('see gnp.\u202eexe'))).toBe(textMessages.invisible('Comment'));
+    expect(firstMessage(comment.safeParse('\u2066x\u2069'))).toBe(textMessages.invisible('Comment'));
+    expect(firstMessage(comment.safeParse('\u200b \ufeff\u2060'))).toBe(textMessages.nothingVisible('Comment'));
+    expect(firstMessage(comment.safeParse('half \udc00'))).toBe(textMessages.brokenCharacter('Comment'));
+    expect(firstMessage(task.safeParse('\ud83d'))).toBe(textMessages.brokenCharacter('Task'));
+    // A field without `visible` keeps what it took before.
+    expect(task.parse('\u202eabc')).toBe('\u202eabc');
+  });
+  it('takes emoji sequences, right-to-left writing with its marks, and line breaks', () => {
+    for (const value of ['Lena 🧗‍♀️ 👍🏽 🇩🇪', 'مرحبا\u200f!', 'two\nlines', 'نیم\u200cفاصله']) expect(comment.parse(value)).toBe(value);
+  });
+});
+
 describe('nameText', () => {
   const name = nameText({ label: 'Username', max: 64, trim: true, min: 1 });
   it('normalises to NFC', () => {

@@ -22,6 +22,11 @@ export type TextOptions = {
   multiline?: boolean;
   /** The message for an empty value, when the spec names one. */
   emptyMessage?: string;
+  /**
+   * Free text other people read (comments): refuse direction overrides and isolates, which make the
+   * text read differently from how it is stored, and a value of only invisible characters.
+   */
+  visible?: boolean;
 };
 
 // eslint-disable-next-line no-control-regex -- these are exactly the characters refused
@@ -32,6 +37,10 @@ const CONTROL_MULTILINE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]
 // eslint-disable-next-line no-misleading-character-class -- each code point is matched on its own, combining ones included
 const INVISIBLE = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]/;
 
+/** Half of a UTF-16 pair without its other half: never typed, and not a character at all. */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+/** The bidi embeddings, overrides and isolates (LRE..RLO, LRI..PDI): they reorder what is shown. */
+const DIRECTION_OVERRIDE = /[\u202a-\u202e\u2066-\u2069]/;
 
 export function hasControlCharacters(value: string, multiline = false): boolean {
   return (multiline ? CONTROL_MULTILINE : CONTROL_SINGLE_LINE).test(value);
@@ -46,6 +55,7 @@ const EMOJI_UNIT = String.raw`(?:\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F}|(?:\p{
 const EMOJI_SEQUENCE = new RegExp(`${EMOJI_UNIT}(?:\\u200D${EMOJI_UNIT})*`, 'gu');
 /** Invisible too, but not part of the comparison key (lookalikeKey) that stored names were keyed with. */
 const INVISIBLE_MORE = /[\u2028\u2029\ufff9-\ufffb\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}]/u;
+const INVISIBLE_MORE_EVERY = new RegExp(INVISIBLE_MORE.source, 'gu');
 
 /**
  * Whether a name hides characters that are not seen: zero-width, bidi controls, variation selectors,
@@ -55,6 +65,11 @@ const INVISIBLE_MORE = /[\u2028\u2029\ufff9-\ufffb\u{1d173}-\u{1d17a}\u{e0000}-\
 export function hasInvisibleCharacters(value: string): boolean {
   const rest = value.replace(EMOJI_SEQUENCE, '');
   return INVISIBLE.test(rest) || INVISIBLE_MORE.test(rest);
+}
+
+/** Whether nothing of the value would be seen: only white space and invisible characters. */
+export function hasNothingVisible(value: string): boolean {
+  return value.replace(INVISIBLE_ALL, '').replace(INVISIBLE_MORE_EVERY, '').trim() === '';
 }
 
 /** Scripts whose letters look like Latin ones ('а' Cyrillic, 'ο' Greek): one word may not mix them. */
@@ -107,9 +122,12 @@ export function text(opts: TextOptions) {
   const raw = z.string({ error: textMessages.notText(label) }).superRefine((value, ctx) => {
     if (value.length > rawMax) return refuse(ctx, textMessages.tooLong(label, max));
     if (hasControlCharacters(value, opts.multiline)) return refuse(ctx, textMessages.control(label));
+    if (LONE_SURROGATE.test(value)) return refuse(ctx, textMessages.brokenCharacter(label));
+    if (opts.visible && DIRECTION_OVERRIDE.test(value)) return refuse(ctx, textMessages.invisible(label));
   });
   return (opts.trim ? raw.trim() : raw).superRefine((value, ctx) => {
     if (min > 0 && value.length === 0) return refuse(ctx, opts.emptyMessage ?? textMessages.empty(label));
+    if (opts.visible && min > 0 && hasNothingVisible(value)) return refuse(ctx, textMessages.nothingVisible(label));
     if (value.length < min) return refuse(ctx, textMessages.tooShort(label, min));
     if (value.length > max) return refuse(ctx, textMessages.tooLong(label, max));
   });

@@ -1,4 +1,4 @@
-import type { Augment, Die, Enemy, EnemyKind, Item, Weapon } from './types.ts';
+import type { Augment, Die, Enemy, EnemyKind, EnemyRules, Item, Rules, Weapon, WeaponRules, WeaponType } from './types.ts';
 
 /** Survivor constants from the spec. */
 export const SURVIVOR = { hp: 5, actions: 3, movesPerAction: 2, attacksPerAction: 2 } as const;
@@ -6,6 +6,8 @@ export const SURVIVOR = { hp: 5, actions: 3, movesPerAction: 2, attacksPerAction
 export const INVENTORY_SIZE = 4;
 /** XP price of a weapon upgrade at the upgrade station. */
 export const WEAPON_UPGRADE_XP = 3;
+/** XP price of the ocular lasers augment. */
+export const OCULAR_LASERS_XP = 5;
 
 function die(name: string, values: number[], skew: number[] | null = null): Die {
   return { name, faces: values.map((value) => ({ value, image: `${name}-${value}` })), skew };
@@ -13,7 +15,7 @@ function die(name: string, values: number[], skew: number[] | null = null): Die 
 
 type WeaponStats = Omit<Weapon, 'id' | 'x' | 'y'>;
 
-const WEAPONS: Record<string, WeaponStats> = {
+export const WEAPONS: Readonly<Record<WeaponType, WeaponStats>> = {
   revolver: {
     kind: 'weapon',
     type: 'revolver',
@@ -89,26 +91,33 @@ const ARMOR = {
 } as const;
 
 /** Creates an item from a catalogue key ('revolver', 'burstPistol', 'punch', 'ocularLasers', 'vest'). */
-export function makeItem(type: string, id: string, x: number | null = null, y: number | null = null): Item {
-  const weapon = WEAPONS[type];
-  if (weapon) return { ...weapon, damageDice: weapon.damageDice, id, x, y };
+export function makeItem(type: string, id: string, x: number | null = null, y: number | null = null, rules?: Rules): Item {
+  const weapon = (WEAPONS as Record<string, WeaponStats | undefined>)[type];
+  if (weapon) {
+    const changed = rules?.weapons[type as WeaponType];
+    return changed ? { ...weapon, ...weaponNumbers(changed), id, x, y } : { ...weapon, id, x, y };
+  }
   if (type === 'vest') return { ...ARMOR.vest, id, x, y };
   throw new Error(`Unknown item type ${type}`);
 }
 
-export function makeWeapon(type: string, id: string): Weapon {
-  const item = makeItem(type, id);
+function weaponNumbers(r: WeaponRules): Pick<Weapon, 'ammo' | 'ammoMax' | 'range' | 'attackCost' | 'burst' | 'pointBlank'> {
+  return { ammo: r.ammo, ammoMax: r.ammo, range: r.range, attackCost: r.attackCost, burst: r.burst, pointBlank: r.pointBlank };
+}
+
+export function makeWeapon(type: string, id: string, rules?: Rules): Weapon {
+  const item = makeItem(type, id, null, null, rules);
   if (item.kind !== 'weapon') throw new Error(`${type} is not a weapon`);
   return item;
 }
 
-export function baseAugments(): Augment[] {
+export function baseAugments(rules?: Rules): Augment[] {
   return [
     {
       id: 'ocularLasers',
       name: 'Ocular lasers',
       description: 'Adds an unarmed attack: cost 1 quick attack, range 1, no ammo.',
-      cost: 5,
+      cost: rules ? rules.augments.ocularLasers : OCULAR_LASERS_XP,
       installed: false,
     },
   ];
@@ -116,7 +125,7 @@ export function baseAugments(): Augment[] {
 
 type EnemyStats = Omit<Enemy, 'id' | 'x' | 'y' | 'prevX' | 'prevY'>;
 
-const ENEMIES: Record<EnemyKind, EnemyStats> = {
+export const ENEMIES: Readonly<Record<EnemyKind, EnemyStats>> = {
   drone: {
     kind: 'drone',
     name: 'Drone',
@@ -155,6 +164,12 @@ const ENEMIES: Record<EnemyKind, EnemyStats> = {
   },
 };
 
-export function makeEnemy(kind: EnemyKind, id: string, x: number, y: number): Enemy {
-  return { ...ENEMIES[kind], id, x, y, prevX: x, prevY: y };
+/** A new enemy of the catalogue, with a rules variant's numbers when the game has one. */
+export function makeEnemy(kind: EnemyKind, id: string, x: number, y: number, rules?: Rules): Enemy {
+  if (!rules) return { ...ENEMIES[kind], id, x, y, prevX: x, prevY: y };
+  return { ...ENEMIES[kind], ...enemyNumbers(rules.enemies[kind]), id, x, y, prevX: x, prevY: y };
+}
+
+function enemyNumbers(r: EnemyRules): Pick<Enemy, 'hp' | 'hpMax' | 'actions' | 'actionsMax' | 'move' | 'xp'> {
+  return { hp: r.hp, hpMax: r.hp, actions: r.actions, actionsMax: r.actions, move: r.move, xp: r.xp };
 }

@@ -30,6 +30,12 @@ export function dailyDate(now: Date): string {
   return now.toISOString().slice(0, 10);
 }
 
+/** The day `days` after `date` (before it when negative), YYYY-MM-DD: the calendar of past dailies. */
+export function shiftDailyDate(date: string, days: number): string {
+  if (!isDailyDate(date)) throw new Error(notADay(date));
+  return dailyDate(new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000));
+}
+
 /** What the server keeps of a verified daily game: computed from the replayed state, never from a claim. */
 export interface DailyScore {
   won: boolean;

@@ -82,7 +82,7 @@ function spawnWave(d: Draft, grid: Grid): void {
     const cell = grid.spawnCells[d.rng.int(grid.spawnCells.length)] ?? 0;
     const x = cell % grid.width;
     const y = (cell - x) / grid.width;
-    const enemy = makeEnemy(kind, d.newId('e'), x, y);
+    const enemy = makeEnemy(kind, d.newId('e'), x, y, state.rules);
     enemies.push(enemy);
     d.emit({ type: 'spawned', enemyId: enemy.id, kind, x, y });
   }

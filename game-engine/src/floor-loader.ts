@@ -11,7 +11,7 @@ export function loadFloor(d: Draft, index: number, survivors: Survivor[]): void 
   if (!floor) throw new Error(`Missing floor ${index}`);
   d.state.levelIndex = index;
   d.state.survivors = survivors.map((s) => ({ ...s, x: floor.startXY.x, y: floor.startXY.y }));
-  d.state.enemies = floor.startingEnemies.map((e) => makeEnemy(e.kind, d.newId('e'), e.x, e.y));
+  d.state.enemies = floor.startingEnemies.map((e) => makeEnemy(e.kind, d.newId('e'), e.x, e.y, d.state.rules));
   const interactibles: Interactible[] = [];
   if (index > 0) {
     interactibles.push({ id: d.newId('x'), kind: 'entrance', name: 'Stairs down', x: floor.startXY.x, y: floor.startXY.y });
@@ -19,6 +19,6 @@ export function loadFloor(d: Draft, index: number, survivors: Survivor[]): void 
   for (const it of floor.interactibles) interactibles.push({ id: d.newId('x'), ...it });
   interactibles.push({ id: d.newId('x'), kind: 'stairs', name: 'Stairs up', x: floor.stairs.x, y: floor.stairs.y });
   d.state.interactibles = interactibles;
-  d.state.items = floor.floorItems.map((f) => makeItem(f.type, d.newId('i'), f.x, f.y));
+  d.state.items = floor.floorItems.map((f) => makeItem(f.type, d.newId('i'), f.x, f.y, d.state.rules));
   d.state.deck = floor.waveDeck.map((_, i) => i);
 }

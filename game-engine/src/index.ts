@@ -31,13 +31,15 @@ export {
 export { hasActionsLeft } from './turn.ts';
 export { MESSAGES } from './messages.ts';
 export { INVENTORY_SIZE, SURVIVOR, WEAPON_UPGRADE_XP } from './catalogue.ts';
+export { checkRuleValue, deckText, DEFAULT_RULES, ENEMY_KINDS, parseRuleSetting, RULE_PATHS, rulesOf, rulesWith } from './rules.ts';
+export type { RuleOverrides, RulePath, RuleSetting, RulesVerdict, RuleValue } from './rules.ts';
 export { FLOORS, floor1, floor2 } from './floors/index.ts';
 export { seedRng, Rng } from './rng.ts';
 export type { RngState } from './rng.ts';
 export type * from './types.ts';
-export { toReplayFile, verifyReplayFile } from './replay-file.ts';
+export { replayGameOptions, toReplayFile, verifyReplayFile } from './replay-file.ts';
 export type { ReplayFile, ReplayVerdict } from './replay-file.ts';
 export { replayFragment, parseReplayFragment } from './replay-link.ts';
 export type { ReplayLinkGame } from './replay-link.ts';
-export { dailyDate, dailyScore, dailySeed, isDailyDate, verifyDailyGame } from './daily.ts';
+export { dailyDate, dailyScore, dailySeed, isDailyDate, shiftDailyDate, verifyDailyGame } from './daily.ts';
 export type { DailyScore, DailyVerdict } from './daily.ts';

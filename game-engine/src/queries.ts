@@ -1,4 +1,4 @@
-import { INVENTORY_SIZE, WEAPON_UPGRADE_XP } from './catalogue.ts';
+import { rulesOf } from './rules.ts';
 import { distance, gridOfState, hasLineOfSight, inBounds, isPassable, stepCost, DIRECTIONS } from './grid.ts';
 import type { Action, Enemy, GameState, Interactible, Point, Survivor, Thing, Tile, Weapon } from './types.ts';
 import { activeSurvivorOf, canSpendAttacks, canSpendMoves, hasActionsLeft } from './turn.ts';
@@ -154,13 +154,13 @@ export function legalActions(state: GameState): Action[] {
     }
     actions.push({ type: 'drop', itemId: item.id });
   }
-  if (s.inventory.length < INVENTORY_SIZE) {
+  if (s.inventory.length < rulesOf(state).survivor.inventorySize) {
     for (const item of state.items) if (item.x === s.x && item.y === s.y) actions.push({ type: 'pick', itemId: item.id });
   }
   for (const i of state.interactibles) {
     if (distance(i.x, i.y, s.x, s.y) > 1 || s.actions < 1) continue;
     if (i.kind === 'cryochamber') actions.push({ type: 'interact', targetId: i.id, name: 'Sleeper' });
-    if (i.kind === 'upgradeStation' && s.xp >= WEAPON_UPGRADE_XP && s.inventory.some((it) => it.kind === 'weapon' && it.upgradable && !it.upgraded)) {
+    if (i.kind === 'upgradeStation' && s.xp >= rulesOf(state).upgradeXp && s.inventory.some((it) => it.kind === 'weapon' && it.upgradable && !it.upgraded)) {
       actions.push({ type: 'interact', targetId: i.id });
     }
     if (i.kind === 'stairs' && i.x === s.x && i.y === s.y && state.survivors.every((v) => v.hp <= 0 || (v.x === i.x && v.y === i.y))) {

@@ -1,4 +1,7 @@
+import type { GameOptions } from './create.ts';
 import { hashState, replay } from './replay.ts';
+import { rulesWith } from './rules.ts';
+import type { RuleOverrides } from './rules.ts';
 import type { GameState } from './types.ts';
 
 /**
@@ -10,6 +13,8 @@ export interface ReplayFile {
   version: 1;
   seed: string;
   survivorNames?: string[];
+  /** A game of a rules variant: the changed constants (path -> value); absent for the normal game. */
+  rules?: RuleOverrides;
   actions: unknown[];
   finalHash: string;
   status: GameState['status'];
@@ -21,12 +26,14 @@ export function toReplayFile(
   actions: readonly unknown[],
   finalState: GameState,
   survivorNames?: readonly string[],
+  rules?: RuleOverrides,
 ): ReplayFile {
   return {
     format: 'tower-replay',
     version: 1,
     seed: String(seed),
     ...(survivorNames ? { survivorNames: [...survivorNames] } : {}),
+    ...(rules && Object.keys(rules).length > 0 ? { rules: { ...rules } } : {}),
     actions: [...actions],
     finalHash: hashState(finalState),
     status: finalState.status,
@@ -43,7 +50,8 @@ export function verifyReplayFile(json: unknown): ReplayVerdict {
   const problem = replayFileProblem(json);
   if (problem) return { ok: false, message: problem };
   const file = json as ReplayFile;
-  const options = { seed: file.seed, ...(file.survivorNames ? { survivorNames: file.survivorNames } : {}) };
+  const options = replayGameOptions(file);
+  if ('error' in options) return { ok: false, message: options.error };
   const { state, rejected } = replay(options, file.actions);
   const first = rejected[0];
   if (first) {
@@ -54,6 +62,17 @@ export function verifyReplayFile(json: unknown): ReplayVerdict {
     return { ok: false, state, message: `Final state hash ${hash} differs from the recorded ${file.finalHash}` };
   }
   return { ok: true, state, file };
+}
+
+/** The game options of a replay (file or link): its seed, survivor names and rules variant, checked. */
+export function replayGameOptions(game: { seed: string; survivorNames?: readonly string[]; rules?: RuleOverrides }): GameOptions | { error: string } {
+  const variant = rulesWith(game.rules ?? {});
+  if (!variant.ok) return { error: `The replay's rules are not valid: ${variant.message}` };
+  return {
+    seed: game.seed,
+    ...(game.survivorNames ? { survivorNames: game.survivorNames } : {}),
+    ...(game.rules ? { rules: variant.rules } : {}),
+  };
 }
 
 function replayFileProblem(json: unknown): string | null {
@@ -68,5 +87,7 @@ function replayFileProblem(json: unknown): string | null {
   if (names !== undefined && !(Array.isArray(names) && names.every((n) => typeof n === 'string'))) {
     return 'survivorNames must be a list of names';
   }
+  const rules = file.rules;
+  if (rules !== undefined && (rules === null || typeof rules !== 'object' || Array.isArray(rules))) return 'rules must be an object of changes';
   return null;
 }

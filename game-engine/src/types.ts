@@ -167,6 +167,42 @@ export interface FloorDef {
   stairs: Point;
 }
 
+/** The catalogue keys of the weapons. */
+export type WeaponType = 'revolver' | 'burstPistol' | 'punch' | 'ocularLasers';
+
+/** An enemy kind's numbers that a rules variant may change (dice stay the catalogue's). */
+export interface EnemyRules {
+  hp: number;
+  actions: number;
+  move: number;
+  xp: number;
+}
+
+/** A weapon's numbers that a rules variant may change (ammo null: never reloads, not changeable). */
+export interface WeaponRules {
+  ammo: number | null;
+  range: number;
+  attackCost: number;
+  burst: number;
+  pointBlank: number;
+}
+
+/**
+ * Every constant of the rules a game tester may change for a run (`npm run sim -- --set PATH=VALUE`).
+ * DEFAULT_RULES holds the catalogue's and the floors' own values; a game keeps other rules in `state.rules`.
+ */
+export interface Rules {
+  survivor: { hp: number; actions: number; movesPerAction: number; attacksPerAction: number; inventorySize: number };
+  enemies: Record<EnemyKind, EnemyRules>;
+  weapons: Record<WeaponType, WeaponRules>;
+  /** XP price of a weapon upgrade at the upgrade station. */
+  upgradeXp: number;
+  /** XP price of each augment. */
+  augments: { ocularLasers: number };
+  /** Each floor's wave deck, by floor id. */
+  waveDecks: Record<string, EnemyKind[][]>;
+}
+
 /** The whole game. Plain JSON: JSON.parse(JSON.stringify(state)) is an equal state. */
 export interface GameState {
   version: 1;
@@ -192,6 +228,11 @@ export interface GameState {
   activeSurvivorId: string | null;
   /** Counter for stable actor ids ('s1', 'e7', 'i3', 'x2'). */
   nextId: number;
+  /**
+   * Present only in a game played with a rules variant (never in a normal game, so normal states, hashes
+   * and replay files are unchanged); shared between states and never mutated.
+   */
+  rules?: Rules;
 }
 
 interface ActionBase {

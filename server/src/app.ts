@@ -6,6 +6,7 @@ import { serverAreas } from './areas/index.ts';
 import type { ServerArea } from './areas/area.ts';
 import { deleteExpiredSessions } from './identity/sessions.repository.ts';
 import { sweepResetLinks } from './areas/auth/reset-links.ts';
+import { sweepPasskeyChallenges } from './areas/auth/passkeys.ts';
 import { createHttpRegistrar } from './http/routes.ts';
 import { closeExtraListeners, configTrust } from './http/ports.ts';
 import { pingDb } from './db/database.ts';
@@ -105,7 +106,7 @@ export async function buildApp(
   // Expired sessions and attempt counters are refused on sight; this only keeps the tables small.
   let sweeper: NodeJS.Timeout | undefined;
   const sweep = () =>
-    void Promise.all([deleteExpiredSessions(deps.db, new Date()), deps.limits.sweep(), deps.devices.sweep(), sweepResetLinks(deps)]).catch((err: unknown) =>
+    void Promise.all([deleteExpiredSessions(deps.db, new Date()), deps.limits.sweep(), deps.devices.sweep(), sweepResetLinks(deps), sweepPasskeyChallenges(deps)]).catch((err: unknown) =>
       app.log.warn({ err }, 'sweep failed'),
     );
   app.addHook('onReady', async () => {

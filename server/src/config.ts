@@ -55,6 +55,12 @@ export const environment = [
       "The address members open the site at (`https://home.example.org`, no path): reset links printed by `npm run user -- reset-link` start with it; unset, the Admin page uses the address in the browser and `npm run user` this machine's LAN address and `PORT`",
   },
   {
+    name: 'SITE_TIME_ZONE',
+    default: "(the server's own)",
+    meaning:
+      "The IANA time zone the family lives in (`Europe/Oslo`): what day it is for chores and the meal plan, and when a planned meal is eaten in the calendar feed (sent in UTC)",
+  },
+  {
     name: 'DATA_DIR',
     default: './data',
     meaning: 'Where the embedded PGlite database (and later uploaded media) live; relative to the repository root',
@@ -145,7 +151,7 @@ export const environment = [
   {
     name: 'DEV_COMMANDS_FILE',
     default: '(unset)',
-    meaning: 'JSON file of the Dev Dash commands (see "The developer dashboard"); relative to the repository root; checked at start',
+    meaning: 'JSON file of the Dev Dash commands (see docs/dev-dashboard.md); relative to the repository root; checked at start',
   },
   {
     name: 'GAME_HOST',
@@ -231,6 +237,17 @@ const schema = z.object({
     .string()
     .regex(/^https?:\/\/[^/\s]+\/?$/, 'PUBLIC_URL must be http:// or https:// and a host (and port), without a path: https://home.example.org')
     .transform((v) => v.replace(/\/$/, ''))
+    .optional(),
+  SITE_TIME_ZONE: z
+    .string()
+    .refine((zone) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'SITE_TIME_ZONE must be an IANA time zone such as Europe/Oslo')
     .optional(),
   SESSION_DAYS: int(1, 3650).default(30),
   LIVE_STREAM_SECONDS: int(1, 24 * 3600).default(900),
@@ -355,6 +372,8 @@ export type Config = {
   publicHosts: string[];
   /** PUBLIC_URL without a trailing slash, or null. */
   publicUrl: string | null;
+  /** The family's time zone (SITE_TIME_ZONE, else the server's own). */
+  timeZone: string;
   sessionDays: number;
   /** How long a live-feed stream lasts before the page is asked to reconnect (LIVE_STREAM_SECONDS). */
   liveStreamMs: number;
@@ -415,6 +434,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
     trustProxy: e.TRUST_PROXY,
     publicHosts: parseHosts(e.PUBLIC_HOSTS),
     publicUrl: e.PUBLIC_URL ?? null,
+    timeZone: e.SITE_TIME_ZONE ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
     sessionDays: e.SESSION_DAYS,
     liveStreamMs: e.LIVE_STREAM_SECONDS * 1000,
     argon2: { memoryKiB: e.ARGON2_MEMORY_KIB, timeCost: e.ARGON2_TIME_COST, parallelism: e.ARGON2_PARALLELISM },

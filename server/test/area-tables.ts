@@ -10,6 +10,7 @@ import { fivetoolsParity, fivetoolsSamples } from './fivetools/fivetools.samples
 import { gameServersParity, gameServersSamples } from './game-servers/game-servers.samples.ts';
 import { houseParity, houseSamples } from './house/house.samples.ts';
 import { notificationsSamples, pushSamples } from './notifications/notifications.samples.ts';
+import { calendarSamples, choresSamples, planSamples } from './plan/plan.samples.ts';
 import { picturesParity, picturesSamples } from './pictures/pictures.samples.ts';
 import { albumsSamples, sharesSamples } from './albums/albums.samples.ts';
 import { recipesParity, recipesSamples } from './recipes/recipes.samples.ts';
@@ -37,6 +38,9 @@ export const samples = {
   ...backupsSamples,
   ...climbingSamples,
   ...houseSamples,
+  ...planSamples,
+  ...choresSamples,
+  ...calendarSamples,
   ...fivetoolsSamples,
   ...picturesSamples,
   ...albumsSamples,

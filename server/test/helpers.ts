@@ -216,8 +216,13 @@ export async function cookieFor(deps: AppDeps, level: Level, name = `user${level
 }
 
 /** A tRPC caller acting as the given account (or anonymous), without HTTP. */
-export function callerFor(deps: AppDeps, user: SessionUser | null) {
-  return appRouter.createCaller(createContextInner(deps, { user }));
+export function callerFor(deps: AppDeps, user: SessionUser | null, sessionHash: string | null = null) {
+  return appRouter.createCaller(createContextInner(deps, { user, sessionHash }));
+}
+
+/** A caller signed in through a browser (a real session row), as the account-changing procedures demand. */
+export async function browserCallerFor(deps: AppDeps, user: SessionUser) {
+  return callerFor(deps, user, (await deps.sessions.create(user.id)).tokenHash);
 }
 
 /** The `sid` cookie a response set, as a request header value. */

@@ -33,6 +33,8 @@ function normalise(value: unknown): unknown {
     if (typeof v === 'string' && /\/(shared|upload)\/[A-Za-z0-9_-]{22}$/.test(v)) return v.replace(/[A-Za-z0-9_-]{22}$/, '<token>');
     // The site's VAPID public key (an uncompressed P-256 point in base64url), made once per database.
     if (typeof v === 'string' && /^B[A-Za-z0-9_-]{86}$/.test(v)) return '<vapid key>';
+    // A calendar feed's address (areas/plan): its token is 32 random bytes in base64url.
+    if (typeof v === 'string' && /\/calendar\/cal_[A-Za-z0-9_-]{43}\.ics$/.test(v)) return v.replace(/cal_[A-Za-z0-9_-]{43}\.ics$/, 'cal_<token>.ics');
     if (typeof v === 'number' && Math.abs(v - Date.now()) < 86_400_000) return '<time>';
     return v;
   }) as unknown;

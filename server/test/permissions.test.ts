@@ -6,6 +6,7 @@ import {
   ACCOUNT_LEVELS,
   httpRoutes,
   legacyApi,
+  needsBrowser,
   procedures,
   type HttpRoutePath,
   type HttpRow,
@@ -34,6 +35,25 @@ describe('the permission table', () => {
   it('has exactly one procedure per entry, built for that entry', () => {
     expect(Object.keys(appRouter._def.procedures).sort()).toEqual(Object.keys(procedures).sort());
   });
+
+  it('marks every change to an account, and only those, as needing a signed-in browser (never a token)', () => {
+    const browserOnly = (Object.keys(procedures) as ProcedurePath[]).filter((path) => needsBrowser(procedures[path])).sort();
+    expect(browserOnly).toEqual([
+      'admin.resetLink',
+      'admin.setLevel',
+      'auth.addPasskey',
+      'auth.changePassword',
+      'auth.confirmPasskey',
+      'auth.confirmPassword',
+      'auth.passkeyRegistrationOptions',
+      'auth.removePasskey',
+      'auth.renamePasskey',
+      'auth.revokeToken',
+      'auth.signOutDevice',
+      'auth.signOutOthers',
+      'auth.createToken',
+    ].sort());
+  });
 });
 
 function rawOf(res: { statusCode: number; headers: Record<string, unknown>; body: string }): RawResponse {
@@ -54,22 +74,33 @@ describe.each(databases)('permission matrix (%s)', (kind) => {
   const paths = Object.keys(procedures) as ProcedurePath[];
 
   // One test per procedure, called as anonymous and at every level (one database reset, not five),
-  // and again on the port a rule names (8443), as the browser's address gives it.
+  // and again on the port a rule names (8443), as the browser's address gives it. A member calls with
+  // a session cookie; a change to an account is also called with the member's API token, which the
+  // gate refuses at every level.
   it.each(paths)('%s at anonymous and levels 0-3', async (path) => {
     // Some account must exist so that sign-ups are not the first (owner) one.
     await createUser(s.deps, 'existing', 3);
     const rule = procedures[path];
     for (const level of viewers) {
       const user = level === null ? null : await createUser(s.deps, `viewer${level}`, level);
+      const sessionHash = user ? (await s.deps.sessions.create(user.id)).tokenHash : null;
+      if (user && needsBrowser(rule)) {
+        const byToken = createContextInner(s.deps, { user });
+        const refusal = await invoke(path, byToken, samples[path]).then(() => undefined, (error: unknown) => error);
+        const who = `${path} as a level ${level} token`;
+        expect(refusal, who).toBeInstanceOf(TRPCError);
+        const expected = allows(rule, byToken.viewer) ? accessMessages.browserOnly : accessMessages.levelTooLow;
+        expect([(refusal as TRPCError).code, (refusal as TRPCError).message], who).toEqual(['FORBIDDEN', expected]);
+      }
       for (const port of portsOf(rule)) {
-        const ctx = createContextInner(s.deps, { user, port: () => port });
+        const ctx = createContextInner(s.deps, { user, sessionHash, port: () => port });
         const allowed = allows(rule, ctx.viewer, port);
         let refusal: TRPCError | undefined;
         try {
           await invoke(path, ctx, samples[path]);
         } catch (error) {
           if (!(error instanceof TRPCError)) throw error;
-          if (gateMessages.includes(error.message)) refusal = error;
+          if (gateMessages.includes(error.message) || error.message === accessMessages.browserOnly) refusal = error;
           else expect(error.code, `${path} as ${level ?? 'anonymous'}`).not.toBe('INTERNAL_SERVER_ERROR');
         }
         const who = `${path} as ${level === null ? 'anonymous' : `level ${level}`}${port ? ` on port ${port}` : ''}`;

@@ -3,6 +3,7 @@ import { Link, Outlet, useLocation } from 'react-router-dom';
 import { LoadingCover } from '../components/LoadingCover.tsx';
 import { OfflineBanner } from '../components/Loaded.tsx';
 import { NewVersionBar } from '../components/NewVersionBar.tsx';
+import { OfflineReady } from '../components/OfflineReady.tsx';
 import { SkipLink, SkipTarget } from '../components/SkipLink.tsx';
 import { Navbar, type NavLinkComponent } from '../components/navbar/Navbar.tsx';
 import { applyColors } from '../lib/colors.ts';
@@ -71,6 +72,7 @@ export function Shell() {
       )}
       <NewVersionBar />
       <OfflineBanner />
+      <OfflineReady />
       <SkipTarget>{page}</SkipTarget>
     </>
   );

@@ -2,7 +2,9 @@ import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { reportReachable } from '../lib/online.ts';
-import { failureReason, Loaded, type LoadedQuery } from './Loaded.tsx';
+import { resetPwaForTests, followReadiness } from '../lib/pwa.ts';
+import { failureReason, Loaded, NOT_READY_OFFLINE_TEXT, OFFLINE_BANNER_TEXT, OfflineBanner, type LoadedQuery } from './Loaded.tsx';
+import { SyncStatus } from './SyncStatus.tsx';
 
 function show(query: LoadedQuery<string[]>) {
   return render(
@@ -16,6 +18,7 @@ const query = (over: Partial<LoadedQuery<string[]>>): LoadedQuery<string[]> => (
 
 afterEach(() => {
   act(() => reportReachable(true));
+  resetPwaForTests();
 });
 
 describe('failureReason', () => {
@@ -49,6 +52,12 @@ describe('Loaded', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
+  it('offers no Retry when the thing asked for does not exist (a 404 stays a 404)', () => {
+    show(query({ error: { message: 'That album does not exist', data: { code: 'NOT_FOUND', httpStatus: 404 } } }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Could not load your tasks. That album does not exist');
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+  });
+
   it('says "You are offline" at once when nothing is kept and the call is held back, instead of loading forever', () => {
     act(() => reportReachable(false));
     show(query({ fetchStatus: 'paused' }));
@@ -57,13 +66,15 @@ describe('Loaded', () => {
     expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
   });
 
-  it('shows a kept copy marked as not refreshed, with its time and Retry, while offline', () => {
+  it('shows a kept copy with the time it is from while offline, in one sentence that leaves "offline" to the banner', () => {
     act(() => reportReachable(false));
     show(query({ data: ['Milk'], dataUpdatedAt: Date.UTC(2026, 10, 20, 9, 30), fetchStatus: 'paused' }));
     expect(screen.getByText('Milk')).toBeInTheDocument();
-    const note = screen.getByRole('alert');
-    expect(note).toHaveTextContent(/^You are offline: your tasks not refreshed: showing the copy from .*2026/);
-    expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent(/^Showing your tasks as last loaded on .*2026.*\.$/);
+    expect(screen.queryByText(/offline/i)).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+    // Retry cannot help with no network: the page reads again by itself when the site is back.
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
   });
 
   it('marks a kept copy filled in after a failed call (an answer older than the page) even once the failure is gone', () => {
@@ -77,5 +88,41 @@ describe('Loaded', () => {
     show(query({ data: ['Milk'], error: { message: 'Unexpected token', meta: { response: { status: 502 } } }, dataUpdatedAt: Date.now() }));
     expect(screen.getByText('Milk')).toBeInTheDocument();
     expect(screen.getByRole('alert')).toHaveTextContent(/^Could not refresh your tasks: showing the copy from .*\. The server answered with an error \(502\)\./);
+  });
+});
+
+describe('saying the site is offline, once', () => {
+  it('the banner says it in one sentence; the waiting count says nothing of it', () => {
+    const { container, rerender } = render(
+      <>
+        <OfflineBanner />
+        <SyncStatus waiting={0} />
+      </>,
+    );
+    expect(screen.queryByRole('status')).toBeNull();
+    act(() => reportReachable(false));
+    expect(container.querySelector('.offline-banner')).toHaveTextContent(OFFLINE_BANNER_TEXT);
+    expect(screen.getAllByText(/offline/i)).toHaveLength(1);
+    rerender(
+      <>
+        <OfflineBanner />
+        <SyncStatus waiting={2} />
+      </>,
+    );
+    expect(container.querySelector('.sync-status')).toHaveTextContent(/^2 changes waiting$/);
+  });
+
+  it('says the device is not ready to work offline yet while the first service worker is still caching the site', async () => {
+    const worker = Object.assign(new EventTarget(), { state: 'installing' as ServiceWorkerState });
+    const registration = Object.assign(new EventTarget(), { active: null, installing: worker, waiting: null });
+    let activate = () => {};
+    const ready = new Promise<ServiceWorkerRegistration>((resolve) => (activate = () => resolve(registration as unknown as ServiceWorkerRegistration)));
+    act(() => followReadiness(registration as unknown as ServiceWorkerRegistration, { ready }));
+    const { container } = render(<OfflineBanner />);
+    act(() => reportReachable(false));
+    expect(container.querySelector('.offline-banner')).toHaveTextContent(NOT_READY_OFFLINE_TEXT);
+    // The precache is in: the worker is active.
+    await act(async () => activate());
+    expect(container.querySelector('.offline-banner')).toHaveTextContent(OFFLINE_BANNER_TEXT);
   });
 });

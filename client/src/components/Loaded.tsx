@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useOnline } from '../lib/online.ts';
+import { useOfflineReadiness } from '../lib/pwa.ts';
 
 const OFFLINE_TEXT = 'You are offline';
 
@@ -29,6 +30,12 @@ export function failureReason(error: QueryError): string {
   return 'The server did not answer.';
 }
 
+/** A failure a second try cannot mend: the thing asked for does not exist (tRPC's NOT_FOUND, an HTTP 404). */
+export function isNotFound(error: QueryError | null): boolean {
+  const data = error?.data as { code?: unknown; httpStatus?: unknown } | undefined;
+  return data?.code === 'NOT_FOUND' || data?.httpStatus === 404;
+}
+
 function RetryButton({ onRetry }: { onRetry: () => void }) {
   return (
     <button type="button" className="button" onClick={onRetry}>
@@ -39,7 +46,8 @@ function RetryButton({ onRetry }: { onRetry: () => void }) {
 
 /**
  * What a panel shows instead of its contents when they could not be loaded: that loading failed
- * (never an empty list, which would look like lost data), why, and a Retry button.
+ * (never an empty list, which would look like lost data), why, and a Retry button unless the thing
+ * does not exist.
  */
 export function LoadFailed({ what, error, onRetry }: { what: string; error: QueryError | null; onRetry: () => void }) {
   const online = useOnline();
@@ -49,38 +57,53 @@ export function LoadFailed({ what, error, onRetry }: { what: string; error: Quer
         <strong>{online ? `Could not load ${what}.` : `${OFFLINE_TEXT}: could not load ${what}.`}</strong>
         {online && error ? ` ${failureReason(error)}` : ''}
       </p>
-      <RetryButton onRetry={onRetry} />
+      {!isNotFound(error) && <RetryButton onRetry={onRetry} />}
     </div>
   );
 }
 
 /**
  * Above contents that could not be refreshed (a kept offline copy, or the last answer before a
- * refresh failed): they are shown, marked with the time they are from, why they are not fresh, and Retry.
+ * refresh failed): they are shown, marked with the time they are from. Online, why they are not fresh,
+ * and Retry; offline, only the time (the banner says the site is offline, and the page reads again by
+ * itself when it is back).
  */
 function NotRefreshed({ what, error, updatedAt, onRetry }: { what: string; error: QueryError | null; updatedAt: number | undefined; onRetry: () => void }) {
   const online = useOnline();
-  const from = updatedAt ? ` from ${keptAt.format(updatedAt)}` : '';
+  const time = updatedAt ? keptAt.format(updatedAt) : null;
+  if (!online) {
+    return (
+      <p className="load-stale-note" role="status">
+        {`Showing ${what} as last loaded${time ? ` on ${time}` : ''}.`}
+      </p>
+    );
+  }
+  const from = time ? ` from ${time}` : '';
   return (
     <div className="load-failed load-stale" role="alert">
       <p>
-        <strong>{online ? `Could not refresh ${what}` : `${OFFLINE_TEXT}: ${what} not refreshed`}</strong>
+        <strong>{`Could not refresh ${what}`}</strong>
         {`: showing the copy${from}.`}
-        {online && error ? ` ${failureReason(error)}` : ''}
+        {error ? ` ${failureReason(error)}` : ''}
       </p>
       <RetryButton onRetry={onRetry} />
     </div>
   );
 }
 
-/** A line across the top of every page while the browser is offline. */
+export const OFFLINE_BANNER_TEXT = 'You are offline: changes to House and Todo are sent when the connection is back, others cannot be saved until then.';
+export const NOT_READY_OFFLINE_TEXT =
+  "You are offline, and this device is not ready to work offline yet: keep this page open (reloading it would show the browser's own error page).";
+
+/** The one line across the top of every page that says the site cannot be reached, and what that means. */
 export function OfflineBanner() {
   const online = useOnline();
+  const { readiness } = useOfflineReadiness();
   if (online) return null;
   return (
     <p className="offline-banner" role="status">
-      {/* House TODO and TODO keep their changes in the offline queue (lib/offline-queue.ts) and say so with their own badge. */}
-      {OFFLINE_TEXT}. Changes to House TODO and TODO are kept and sent when the connection is back; others cannot be saved until then.
+      {/* House and Todo keep their changes in the offline queue (lib/offline-queue.ts) and count them with their own badge. */}
+      {readiness === 'preparing' ? NOT_READY_OFFLINE_TEXT : OFFLINE_BANNER_TEXT}
     </p>
   );
 }

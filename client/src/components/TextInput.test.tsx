@@ -4,22 +4,43 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { CTRL_ENTER_HINT, TextInput } from './TextInput.tsx';
 
-function Form({ onSubmit }: { onSubmit: () => void }) {
+function Form({ onSubmit, multiline = false }: { onSubmit: (value: string) => void; multiline?: boolean }) {
   const [value, setValue] = useState('');
   return (
     <form
       onSubmit={(event) => {
         event.preventDefault();
-        onSubmit();
+        onSubmit(value);
       }}
     >
-      <TextInput label="Task" value={value} onValueChange={setValue} />
+      <TextInput label="Task" value={value} onValueChange={setValue} multiline={multiline} />
       <button type="submit">Add</button>
     </form>
   );
 }
 
 describe('TextInput', () => {
+  it('multiline: a textarea where Enter starts a new line on a keyboard and ctrl+Enter sends the lines', async () => {
+    const onSubmit = vi.fn();
+    render(<Form onSubmit={onSubmit} multiline />);
+    const field = screen.getByLabelText('Task');
+    expect(field.tagName).toBe('TEXTAREA');
+    await userEvent.type(field, 'milk{Enter}eggs');
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(screen.queryByText(CTRL_ENTER_HINT)).not.toBeInTheDocument();
+    await userEvent.type(field, '{Control>}{Enter}{/Control}');
+    expect(onSubmit).toHaveBeenCalledWith('milk\neggs');
+  });
+
+  it('multiline: Enter sends on a touch screen', async () => {
+    const onSubmit = vi.fn();
+    render(<Form onSubmit={onSubmit} multiline />);
+    const field = screen.getByLabelText('Task');
+    await userEvent.pointer({ keys: '[TouchA]', target: field });
+    await userEvent.type(field, 'milk{Enter}', { skipClick: true });
+    expect(onSubmit).toHaveBeenCalledWith('milk');
+  });
+
   it('answers Enter alone with the hint and does not submit', async () => {
     const onSubmit = vi.fn();
     render(<Form onSubmit={onSubmit} />);

@@ -1,4 +1,4 @@
-import { useId, useState, type InputHTMLAttributes, type KeyboardEvent } from 'react';
+import { useId, useState, type InputHTMLAttributes, type KeyboardEvent, type PointerEvent, type TextareaHTMLAttributes } from 'react';
 import { coarsePointer } from '../lib/pointer.ts';
 
 export const CTRL_ENTER_HINT = 'Hold ctrl to submit with enter';
@@ -16,6 +16,11 @@ type Props = Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'> &
    * the field (the page says what is wrong once, under the table).
    */
   compact?: boolean;
+  /**
+   * A text of several lines (a comment): a textarea where Enter alone starts a new line on a keyboard;
+   * ctrl+Enter sends, and Enter does on a touch screen, as in a one-line field.
+   */
+  multiline?: boolean;
 };
 
 /** Whether the person reached the field by touch (the last pointer down was a finger or pen, else the screen's main pointer is coarse). */
@@ -33,7 +38,7 @@ function usingTouch(lastPointer: string | null): boolean {
  * until the next keystroke: a hint that left on blur moved the form's button away under the mouse,
  * so the click that blurred the field landed on nothing.
  */
-export function TextInput({ label, value, onValueChange, onSubmitShortcut, error, compact, id, className, onPointerDown, ...rest }: Props) {
+export function TextInput({ label, value, onValueChange, onSubmitShortcut, error, compact, multiline, id, className, onPointerDown, ...rest }: Props) {
   const fallbackId = useId();
   const inputId = id ?? fallbackId;
   const hintId = `${inputId}-hint`;
@@ -41,13 +46,16 @@ export function TextInput({ label, value, onValueChange, onSubmitShortcut, error
   const [hint, setHint] = useState<string | null>(null);
   const [pointer, setPointer] = useState<string | null>(null);
 
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement | HTMLTextAreaElement>) => {
     if (event.key !== 'Enter') {
       setHint(null);
       return;
     }
+    const send = event.ctrlKey || event.metaKey || usingTouch(pointer);
+    // A new line of a multi-line text.
+    if (multiline && !send) return;
     event.preventDefault();
-    if (event.ctrlKey || event.metaKey || usingTouch(pointer)) {
+    if (send) {
       setHint(null);
       const form = event.currentTarget.form;
       if (form) form.requestSubmit();
@@ -58,28 +66,32 @@ export function TextInput({ label, value, onValueChange, onSubmitShortcut, error
   };
   const shownError = compact ? null : error;
   const describedBy = [hint ? hintId : null, shownError ? errorId : null].filter(Boolean).join(' ');
+  const shared = {
+    id: inputId,
+    value,
+    'aria-describedby': describedBy || undefined,
+    'aria-invalid': error ? true : undefined,
+    onChange: (event: { target: { value: string } }) => {
+      setHint(null);
+      onValueChange(event.target.value);
+    },
+    onPointerDown: (event: PointerEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+      setPointer(event.pointerType);
+      onPointerDown?.(event as PointerEvent<HTMLInputElement>);
+    },
+    onKeyDown,
+  };
 
   return (
     <div className={`field${compact ? ' compact-field' : ''}${className ? ` ${className}` : ''}`}>
       <label htmlFor={inputId} className={compact ? 'visually-hidden' : undefined}>
         {label}
       </label>
-      <input
-        {...rest}
-        id={inputId}
-        value={value}
-        aria-describedby={describedBy || undefined}
-        aria-invalid={error ? true : undefined}
-        onChange={(event) => {
-          setHint(null);
-          onValueChange(event.target.value);
-        }}
-        onPointerDown={(event) => {
-          setPointer(event.pointerType);
-          onPointerDown?.(event);
-        }}
-        onKeyDown={onKeyDown}
-      />
+      {multiline ? (
+        <textarea {...(rest as TextareaHTMLAttributes<HTMLTextAreaElement>)} rows={3} {...shared} />
+      ) : (
+        <input {...rest} {...shared} />
+      )}
       {shownError && (
         <p className="field-error" id={errorId} role="alert">
           {shownError}

@@ -2,39 +2,9 @@ import type { ReactNode } from 'react';
 import { act, renderHook } from '@testing-library/react';
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakeEventSource } from '../test/event-source.ts';
 import { onLiveReconnect, useLive } from './live.ts';
-
-/** A stand-in for the browser's EventSource: the test plays the server's side. */
-class FakeEventSource {
-  static CONNECTING = 0;
-  static OPEN = 1;
-  static CLOSED = 2;
-  static all: FakeEventSource[] = [];
-  readyState = FakeEventSource.CONNECTING;
-  private listeners = new Map<string, ((event: MessageEvent<string>) => void)[]>();
-  constructor(readonly url: string) {
-    FakeEventSource.all.push(this);
-  }
-  addEventListener(type: string, fn: (event: MessageEvent<string>) => void) {
-    this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);
-  }
-  close() {
-    this.readyState = FakeEventSource.CLOSED;
-  }
-  /** The server sends an event. */
-  emit(type: string, data = '{}') {
-    if (type === 'ready') this.readyState = FakeEventSource.OPEN;
-    for (const fn of this.listeners.get(type) ?? []) fn(new MessageEvent(type, { data }));
-  }
-  /** The connection fails: `closed` when the browser gives up (a refusal), else it is retrying. */
-  fail(closed: boolean) {
-    this.readyState = closed ? FakeEventSource.CLOSED : FakeEventSource.CONNECTING;
-    for (const fn of this.listeners.get('error') ?? []) fn(new MessageEvent('error'));
-  }
-  static open() {
-    return FakeEventSource.all.filter((s) => s.readyState !== FakeEventSource.CLOSED);
-  }
-}
+import { isOnline, reportReachable } from './online.ts';
 
 const houseKey = [['house', 'list'], { type: 'query' }];
 const todoKey = [['todo', 'list'], { type: 'query' }];
@@ -53,9 +23,12 @@ describe('useLive', () => {
   beforeEach(() => {
     FakeEventSource.all = [];
     vi.stubGlobal('EventSource', FakeEventSource);
+    // The server answers /healthz unless a test says otherwise.
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('ok')));
     vi.useFakeTimers();
   });
   afterEach(() => {
+    reportReachable(true);
     // Let any connection left by a test end (the linger time), so the next starts from none.
     vi.advanceTimersByTime(60_000);
     vi.unstubAllGlobals();
@@ -191,6 +164,24 @@ describe('useLive', () => {
     act(() => void window.dispatchEvent(new Event('online')));
     expect(FakeEventSource.all).toHaveLength(3);
     expect(FakeEventSource.open()).toHaveLength(1);
+    hook.unmount();
+  });
+
+  it('takes a dropped stream as a sign the server may be gone: asks /healthz at once and says offline if it does not answer', async () => {
+    const { wrapper } = setup();
+    const hook = renderHook(() => useLive(['house']), { wrapper });
+    const source = FakeEventSource.open()[0]!;
+    source.emit('ready');
+    const fetch = vi.mocked(globalThis.fetch);
+    // A drop while the server is there (a proxy's idle timeout): it answers, nothing changes.
+    source.fail(false);
+    await vi.waitFor(() => expect(fetch).toHaveBeenCalledWith('/healthz', { cache: 'no-store' }));
+    expect(isOnline()).toBe(true);
+    // The server stopped: no answer, so the page says offline now, not at its next call.
+    fetch.mockRejectedValue(new TypeError('Failed to fetch'));
+    source.fail(false);
+    await vi.waitFor(() => expect(isOnline()).toBe(false));
+    expect(fetch).toHaveBeenCalledTimes(2);
     hook.unmount();
   });
 

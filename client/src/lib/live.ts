@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { LIVE_EVENTS, LIVE_PATH, isLiveArea, type LiveArea } from '@site/contracts/live';
 import { liveReconnected } from './live-reconnect.ts';
-import { reportReachable } from './online.ts';
+import { checkReachable, reportReachable } from './online.ts';
 
 export { onLiveReconnect } from './live-reconnect.ts';
 
@@ -26,9 +26,12 @@ const STALE: Record<LiveArea, QueryKey[]> = {
   // Hearts and comments of any picture: each open viewer reads its own picture's again.
   pictureSocial: [[['pictures', 'social']]],
   albums: [[['albums']]],
+  plan: [[['plan']]],
+  chores: [[['chores']]],
   gameServers: [[['gameServers']]],
   accounts: [[['admin', 'waitingCount']], [['admin', 'users']]],
   notifications: [[['notifications', 'unreadCount']], [['notifications', 'list']]],
+  account: [[['auth', 'status']]],
 };
 
 /** Reconnect delays after a refused or failed connection (the browser retries a dropped one itself). */
@@ -37,7 +40,7 @@ const BACKOFF_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
 const LINGER_MS = 5_000;
 const LOCK = 'site-live';
 
-type Message = { type: 'change'; area: LiveArea } | { type: 'resync' } | { type: 'reconnect' };
+type Message = { type: 'change'; area: LiveArea } | { type: 'resync' } | { type: 'reconnect' } | { type: 'lost' };
 
 const watched = new Map<LiveArea, number>();
 const clients = new Set<QueryClient>();
@@ -78,6 +81,9 @@ function apply(message: Message) {
   if (message.type === 'change') invalidate([message.area]);
   else if (message.type === 'resync') invalidate();
   else if (message.type === 'reconnect' && stopConnection) restart();
+  // The stream dropped: the server may be gone; each tab checks at once (lib/online.ts) and says
+  // "offline" if so, instead of looking normal until its next call.
+  else if (message.type === 'lost') void checkReachable();
 }
 
 function share(message: Message) {
@@ -124,6 +130,7 @@ function follow(): () => void {
     });
     es.addEventListener(LIVE_EVENTS.resync, () => share({ type: 'resync' }));
     es.addEventListener('error', () => {
+      if (!stopped && !planned) share({ type: 'lost' });
       // CONNECTING: the browser reconnects by itself. CLOSED: refused (429, 5xx) or unreachable; try again later.
       if (es.readyState !== EventSource.CLOSED || stopped) return;
       const delay = BACKOFF_MS[Math.min(failures++, BACKOFF_MS.length - 1)];

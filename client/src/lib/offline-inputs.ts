@@ -1,5 +1,6 @@
 import { addHouseInput, completeHouseInput, undoHouseInput } from '@site/contracts/house';
 import { addTodoInput, updateTodoInput } from '@site/contracts/todo';
+import { choreDoneInput, choreUndoInput } from '@site/contracts/plan';
 import type { QueueProcedure } from './offline-queue.ts';
 
 /**
@@ -12,4 +13,6 @@ export const QUEUE_INPUTS: Record<QueueProcedure, { safeParse(input: unknown): {
   'house.undo': undoHouseInput,
   'todo.add': addTodoInput,
   'todo.update': updateTodoInput,
+  'chores.done': choreDoneInput,
+  'chores.undo': choreUndoInput,
 };

@@ -19,8 +19,8 @@ import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
  */
 
 /** The procedures the queue sends: the list pages' writes. */
-export type QueueProcedure = 'house.add' | 'house.complete' | 'house.undo' | 'todo.add' | 'todo.update';
-export type QueueArea = 'house' | 'todo';
+export type QueueProcedure = 'house.add' | 'house.complete' | 'house.undo' | 'todo.add' | 'todo.update' | 'chores.done' | 'chores.undo';
+export type QueueArea = 'house' | 'todo' | 'chores';
 
 export type QueuedChange = {
   clientId: string;
@@ -71,7 +71,7 @@ export async function closeQueueForTests(): Promise<void> {
 }
 
 export function areaOf(procedure: QueueProcedure): QueueArea {
-  return procedure.startsWith('house.') ? 'house' : 'todo';
+  return procedure.startsWith('house.') ? 'house' : procedure.startsWith('chores.') ? 'chores' : 'todo';
 }
 
 /** A random (version 4) UUID; `crypto.randomUUID` exists only on HTTPS pages, getRandomValues everywhere. */

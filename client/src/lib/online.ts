@@ -37,6 +37,19 @@ async function ask() {
   }
 }
 
+/**
+ * Asks /healthz once, now: a sign that the server may be gone (the live feed's stream dropped) is
+ * checked at once instead of at the page's next call, which may be minutes away.
+ */
+export async function checkReachable(): Promise<void> {
+  if (!reachable) return;
+  try {
+    await fetch('/healthz', { cache: 'no-store' });
+  } catch {
+    reportReachable(false);
+  }
+}
+
 /** Called with every call to the server: true when it answered (any status), false when it could not be reached. */
 export function reportReachable(ok: boolean): void {
   if (ok === reachable) return;

@@ -2,7 +2,7 @@ import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NewVersionBar } from '../components/NewVersionBar.tsx';
-import { checkForNewVersion, NEW_VERSION_TEXT, registerServiceWorker, resetPwaForTests, watchRegistration } from './pwa.ts';
+import { checkForNewVersion, NEW_VERSION_TEXT, offlineReadiness, registerServiceWorker, resetPwaForTests, watchRegistration } from './pwa.ts';
 
 /** A service worker of the fake registration: its state changes as the browser's do. */
 class FakeWorker extends EventTarget {
@@ -34,6 +34,8 @@ class FakeRegistration extends EventTarget {
 
 class FakeContainer extends EventTarget {
   controller: object | null = null;
+  /** Settles when a worker is active: never, unless a test says so. */
+  ready: Promise<unknown> = new Promise(() => {});
 }
 
 function setUp(controlled = true) {
@@ -110,6 +112,46 @@ describe('a new version', () => {
       expect(registration.update).toHaveBeenCalledOnce();
       vi.advanceTimersByTime(60 * 60 * 1000);
       expect(registration.update).toHaveBeenCalledTimes(2);
+    } finally {
+      Reflect.deleteProperty(navigator, 'serviceWorker');
+      Reflect.deleteProperty(window, 'isSecureContext');
+    }
+  });
+
+  it("on a first visit, fetches what the installing worker will precache beside it, and is 'preparing' until the worker is active", async () => {
+    const registration = new FakeRegistration();
+    const worker = new FakeWorker();
+    registration.installing = worker;
+    let activate = () => {};
+    const ready = new Promise((resolve) => (activate = () => resolve(registration)));
+    const register = vi.fn(async () => registration);
+    const warm = vi.fn();
+    Object.defineProperty(navigator, 'serviceWorker', { configurable: true, value: Object.assign(new FakeContainer(), { register, ready }) });
+    Object.defineProperty(window, 'isSecureContext', { configurable: true, value: true });
+    try {
+      registerServiceWorker(warm);
+      expect(offlineReadiness()).toBe('preparing');
+      await vi.waitFor(() => expect(warm).toHaveBeenCalledOnce());
+      expect(offlineReadiness()).toBe('preparing');
+      activate();
+      await vi.waitFor(() => expect(offlineReadiness()).toBe('ready'));
+    } finally {
+      Reflect.deleteProperty(navigator, 'serviceWorker');
+      Reflect.deleteProperty(window, 'isSecureContext');
+    }
+  });
+
+  it('fetches nothing more when a worker is already active (a later visit, a reload that bypassed it)', async () => {
+    const registration = Object.assign(new FakeRegistration(), { active: new FakeWorker() });
+    const register = vi.fn(async () => registration);
+    const warm = vi.fn();
+    Object.defineProperty(navigator, 'serviceWorker', { configurable: true, value: Object.assign(new FakeContainer(), { register, ready: Promise.resolve(registration) }) });
+    Object.defineProperty(window, 'isSecureContext', { configurable: true, value: true });
+    try {
+      registerServiceWorker(warm);
+      await vi.waitFor(() => expect(register).toHaveBeenCalled());
+      await vi.waitFor(() => expect(offlineReadiness()).toBe('ready'));
+      expect(warm).not.toHaveBeenCalled();
     } finally {
       Reflect.deleteProperty(navigator, 'serviceWorker');
       Reflect.deleteProperty(window, 'isSecureContext');

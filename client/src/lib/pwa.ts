@@ -9,6 +9,10 @@ import { onLiveReconnect } from './live-reconnect.ts';
  * mixes two versions. The page then offers "Reload for the new version", which tells the waiting
  * worker to take over and reloads once it has. The page looks for a new version when the live feed
  * reconnects (a deploy restarts the server), when the tab becomes visible again, and every hour.
+ *
+ * Whether this browser can open the site with no network (`useOfflineReadiness`): 'preparing' from
+ * the first visit's start until the browser's first worker has its precache in (it is then active, and
+ * a reload is answered by it), 'ready' after, 'unsupported' with no worker at all.
  */
 
 export const SW_URL = '/sw.js';
@@ -18,12 +22,28 @@ const HOURLY_MS = 60 * 60 * 1000;
 let registration: ServiceWorkerRegistration | null = null;
 let waiting: ServiceWorker | null = null;
 let reloadAsked = false;
+export type OfflineReadiness = 'unsupported' | 'preparing' | 'ready';
+let readiness: OfflineReadiness = 'unsupported';
+/** The worker became ready while this page was open (its first visit): the page says so once. */
+let becameReadyHere = false;
 const listeners = new Set<() => void>();
+
+function notify() {
+  for (const listener of listeners) listener();
+}
+
+/** `announce`: the worker got ready now, not already before (a reload that bypassed it). */
+function setReadiness(next: OfflineReadiness, announce = true) {
+  if (next === readiness) return;
+  becameReadyHere = announce && next === 'ready' && readiness === 'preparing';
+  readiness = next;
+  notify();
+}
 
 function setWaiting(worker: ServiceWorker | null) {
   if (worker === waiting) return;
   waiting = worker;
-  for (const listener of listeners) listener();
+  notify();
 }
 
 /** Follows `reg` until a new worker is installed and waiting while an older one controls the page. */
@@ -61,25 +81,61 @@ export function reloadForNewVersion(): void {
   waiting.postMessage({ type: 'SKIP_WAITING' });
 }
 
+function subscribe(onChange: () => void) {
+  listeners.add(onChange);
+  return () => void listeners.delete(onChange);
+}
+
 /** Whether a new version waits (the "Reload for the new version" bar). */
 export function useNewVersion(): boolean {
   return useSyncExternalStore(
-    (onChange) => {
-      listeners.add(onChange);
-      return () => void listeners.delete(onChange);
-    },
+    subscribe,
     () => waiting !== null,
     () => false,
   );
 }
 
-/** Registers the service worker after the page has loaded (never competing with the first load). */
-export function registerServiceWorker(): void {
+export function offlineReadiness(): OfflineReadiness {
+  return readiness;
+}
+
+/** Whether the site opens with no network on this browser, and whether it became so while this page was open. */
+export function useOfflineReadiness(): { readiness: OfflineReadiness; justReady: boolean } {
+  const now = useSyncExternalStore(subscribe, offlineReadiness, () => 'unsupported' as const);
+  return { readiness: now, justReady: now === 'ready' && becameReadyHere };
+}
+
+/** Follows the registration until it has an active worker (its precache complete: `container.ready`). */
+export function followReadiness(reg: ServiceWorkerRegistration, container: Pick<ServiceWorkerContainer, 'ready'> = navigator.serviceWorker): void {
+  if (reg.active) {
+    setReadiness('ready', false);
+    return;
+  }
+  setReadiness('preparing');
+  void container.ready.then(() => setReadiness('ready'));
+  // A failed install (the network went before the precache was in): not ready; the next visit tries again.
+  const worker = reg.installing;
+  worker?.addEventListener('statechange', () => {
+    if (worker.state === 'redundant' && !reg.active) setReadiness('unsupported');
+  });
+}
+
+/**
+ * Registers the service worker after the page has loaded (never competing with the first load). When
+ * it is the browser's first worker, installing, `warm` runs too: it fetches, in parallel, what the
+ * worker will precache one file after another, so the worker finds it in the browser's cache.
+ */
+export function registerServiceWorker(warm: () => void = () => {}): void {
   if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
+  const first = !navigator.serviceWorker.controller;
+  setReadiness(first ? 'preparing' : 'ready');
   const register = () => {
     navigator.serviceWorker
       .register(SW_URL, { scope: '/' })
       .then((reg) => {
+        // The browser's first worker is installing: what it will precache, fetched beside it.
+        if (first && reg.installing && !reg.active) warm();
+        followReadiness(reg);
         watchRegistration(reg);
         onLiveReconnect(() => void checkForNewVersion());
         document.addEventListener('visibilitychange', () => {
@@ -89,6 +145,7 @@ export function registerServiceWorker(): void {
       })
       .catch(() => {
         // No worker (a private window that refuses one, a blocked script): the site works online as before.
+        setReadiness('unsupported');
       });
   };
   if (document.readyState === 'complete') register();
@@ -100,5 +157,7 @@ export function resetPwaForTests(): void {
   registration = null;
   waiting = null;
   reloadAsked = false;
+  readiness = 'unsupported';
+  becameReadyHere = false;
   listeners.clear();
 }

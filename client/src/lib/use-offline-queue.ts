@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AddHouseInput, CompleteHouseInput, UndoHouseInput } from '@site/contracts/house';
 import type { AddTodoInput, UpdateTodoInput } from '@site/contracts/todo';
+import type { ChoreDoneInput, ChoreUndoInput } from '@site/contracts/plan';
 import { afterLoadWhenIdle } from './idle.ts';
 import { isOnline, onOnlineChange } from './online.ts';
 import {
@@ -78,12 +79,16 @@ export function useOfflineQueue(options: OfflineQueueOptions) {
           return utils.client.todo.add.mutate(input as AddTodoInput, opts);
         case 'todo.update':
           return utils.client.todo.update.mutate(input as UpdateTodoInput, opts);
+        case 'chores.done':
+          return utils.client.chores.done.mutate(input as ChoreDoneInput, opts);
+        case 'chores.undo':
+          return utils.client.chores.undo.mutate(input as ChoreUndoInput, opts);
       }
     },
     /** The server says another account is signed in now: ask it who, so the page follows (lib/persist.ts drops the others' changes). */
     onOtherAccount: () => void utils.auth.status.invalidate(),
     /** After answers: the page reads its list again. */
-    onAnswered: () => void (area === 'house' ? utils.house.list.invalidate() : utils.todo.list.invalidate()),
+    onAnswered: () => void (area === 'house' ? utils.house.list.invalidate() : area === 'chores' ? utils.chores.invalidate() : utils.todo.list.invalidate()),
   };
   const latest = useRef({ ...options, ...calls });
   useEffect(() => {

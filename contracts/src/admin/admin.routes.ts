@@ -3,8 +3,10 @@ import { defineArea } from '../area.ts';
 export const adminRoutes = defineArea({
   procedures: {
     'admin.users': 3,
-    'admin.setLevel': 3,
-    'admin.resetLink': 3,
+    // Both lead to a password (a reset link; a level that lets an account of one's own make links):
+    // an admin's signed-in browser only, never a personal API token.
+    'admin.setLevel': { access: 3, browser: true },
+    'admin.resetLink': { access: 3, browser: true },
     'admin.waitingCount': 3,
   },
   pages: {

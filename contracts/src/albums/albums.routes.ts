@@ -9,6 +9,8 @@ export const albumsRoutes = defineArea({
   procedures: {
     'albums.list': 1,
     'albums.get': 1,
+    // The ids of the albums this member sees that hold one picture (the viewer's "Add to album").
+    'albums.holding': 1,
     'albums.create': 1,
     'albums.addPictures': 1,
     'albums.removePictures': 1,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { rowId } from '../row-id.ts';
-import { text } from '../text.ts';
+import { nameText, text } from '../text.ts';
 import type { Picture } from '../pictures/pictures.schemas.ts';
 import { ALBUM_BATCH_MAX, ALBUM_NAME_MAX, albumMessages, GUEST_NAME_MAX, SHARE_MAX_DAYS, SHARE_PASSWORD_MAX, type ShareKind } from './albums.rules.ts';
 
@@ -13,6 +13,7 @@ export const albumNameSchema = text({ label: 'Album name', max: ALBUM_NAME_MAX, 
 export const albumIdInput = z.object({ id: albumId });
 export const createAlbumInput = z.object({ name: albumNameSchema, private: z.boolean() });
 export const renameAlbumInput = z.object({ id: albumId, name: albumNameSchema });
+export const pictureOfAlbumsInput = z.object({ pictureId });
 export const albumPicturesInput = z.object({
   albumId,
   pictureIds: z.array(pictureId).min(1, { error: 'Choose at least one picture' }).max(ALBUM_BATCH_MAX, { error: `At most ${ALBUM_BATCH_MAX} pictures at a time` }),
@@ -21,7 +22,8 @@ export const albumPicturesInput = z.object({
 const days = z.number({ error: albumMessages.badDays }).int({ error: albumMessages.badDays }).min(1, { error: albumMessages.badDays }).max(SHARE_MAX_DAYS, { error: albumMessages.badDays });
 /** An optional password: blank means none. */
 const sharePassword = text({ label: 'Password', max: SHARE_PASSWORD_MAX });
-export const createShareInput = z.object({ albumId, expiresInDays: days.optional(), password: sharePassword.optional() });
+/** `includeLocation`: originals keep their GPS position for the link's guests (off unless the sharer ticks it). */
+export const createShareInput = z.object({ albumId, expiresInDays: days.optional(), password: sharePassword.optional(), includeLocation: z.boolean().optional() });
 export const createUploadShareInput = z.object({ albumId: albumId.optional(), expiresInDays: days.optional() });
 export const shareIdInput = z.object({ id: rowId(albumMessages.linkNotFound) });
 export const sharesOfAlbumInput = z.object({ albumId });
@@ -33,7 +35,8 @@ export const unlockShareInput = z.object({ token, password: z.string().max(SHARE
 export const uploadInfoInput = z.object({ token });
 /** A guest reads one picture's hearts and comments: the link (and its pass) and a picture of its album. */
 export const guestSocialInput = z.object({ token, pass: z.string().max(200).optional(), pictureId });
-export const guestNameSchema = text({ label: 'Your name', max: GUEST_NAME_MAX, trim: true, min: 1 });
+/** A guest's name, shown beside their pictures: held to member names' rules (no invisible or direction-changing characters, no look-alike letters). */
+export const guestNameSchema = nameText({ label: 'Your name', max: GUEST_NAME_MAX, trim: true, min: 1 });
 
 export type AlbumSummary = {
   id: number;
@@ -57,6 +60,8 @@ export type ShareLink = {
   createdAt: string;
   expiresAt: string | null;
   hasPassword: boolean;
+  /** A view link's guests download originals with their GPS position (else it is removed). */
+  includesLocation: boolean;
   uses: number;
   uploads: number;
   uploadBytes: number;

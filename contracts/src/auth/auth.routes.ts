@@ -2,24 +2,29 @@ import { defineArea } from '../area.ts';
 
 const statusOut = { user: 'user', authenticated: 'level', authentication: 'level' } as const;
 
+/** The member's own account changes: a signed-in browser only, never a personal API token. */
+const browser = { access: 0, browser: true } as const;
+
 export const authRoutes = defineArea({
   procedures: {
     'auth.status': 'public',
     'auth.signup': 'public',
     'auth.login': 'public',
     'auth.logout': 'public',
-    'auth.changePassword': 0,
+    'auth.changePassword': browser,
     'auth.devices': 0,
-    'auth.signOutDevice': 0,
-    'auth.signOutOthers': 0,
+    'auth.signOutDevice': browser,
+    'auth.signOutOthers': browser,
     'auth.tokens': 0,
-    'auth.createToken': 0,
-    'auth.revokeToken': 0,
+    'auth.createToken': browser,
+    'auth.revokeToken': browser,
     'auth.passkeys': 0,
-    'auth.passkeyRegistrationOptions': 0,
-    'auth.addPasskey': 0,
-    'auth.renamePasskey': 0,
-    'auth.removePasskey': 0,
+    'auth.passkeyRegistrationOptions': browser,
+    'auth.addPasskey': browser,
+    'auth.renamePasskey': browser,
+    'auth.removePasskey': browser,
+    'auth.confirmPassword': browser,
+    'auth.confirmPasskey': browser,
     'auth.passkeyLoginOptions': 'public',
     'auth.passkeyLogin': 'public',
     'auth.resetStatus': 'public',

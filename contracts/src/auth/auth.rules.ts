@@ -1,3 +1,4 @@
+import { accessMessages } from '../access.ts';
 import { textMessages } from '../text-messages.ts';
 
 /*
@@ -9,6 +10,16 @@ export const NAME_MAX = 64;
 export const PASSWORD_MAX = 256;
 /** OWASP ASVS 2.1.1: at least 8 characters. Checked by the server after the spec's checks. */
 export const PASSWORD_MIN = 8;
+
+/**
+ * Adding a passkey or an API token needs a sign-in (or a confirmation with the password or a passkey)
+ * this recent. Ten minutes covers signing in and then adding a passkey or a token at once (a passkey
+ * ceremony itself has 5), while a cookie left on a borrowed computer, or taken from one, is almost
+ * always used later than that: it then cannot add a way in of its own that outlives the session.
+ */
+export const REAUTH_MINUTES = 10;
+/** Passkeys one account may hold (a phone, a laptop and a few security keys fit easily). */
+export const PASSKEYS_MAX = 20;
 
 export const authMessages = {
   nameEmpty: 'Username may not be empty',
@@ -33,17 +44,26 @@ export const authMessages = {
   currentPasswordWrong: 'The current password is not right',
   newPasswordsDiffer: 'New password and Confirm new password do not match',
   passwordChanged: 'Password changed. Every other device is signed out.',
-  needsPasswordSession: 'Only a browser signed in with the account can change it (an API token cannot)',
+  passwordChangedAndKeys: 'Password changed. Every other device is signed out, and your passkeys and API tokens are removed.',
+  passwordUnchanged: 'The new password is the same as the current one; choose another',
+  confirmNeeded: `To add a passkey or a token, confirm it is you: enter your password again (you signed in more than ${REAUTH_MINUTES} minutes ago).`,
+  confirmed: 'Confirmed. You can add a passkey or a token now.',
+  needsPasswordSession: accessMessages.browserOnly,
   unknownDevice: 'That device is signed out already',
   unknownToken: 'That token is revoked already',
   resetUsed: 'This reset link has been used already. Ask an admin for a new one.',
   resetExpired: 'This reset link has expired (links last 24 hours). Ask an admin for a new one.',
   resetUnknown: 'This reset link is not valid. Copy the whole link, or ask an admin for a new one.',
-  resetDone: 'Your password is set, and every device that was signed in is signed out. Log in with the new password.',
+  resetReplaced: 'This reset link was replaced by a newer one. Use the newest link you were sent, or ask an admin for a new one.',
+  resetDone: 'Your password is set: every device that was signed in is signed out, and the account\'s passkeys and API tokens are removed. Log in with the new password.',
+  /** The reset page, before the new password is sent. */
+  resetWillEnd: 'Setting it signs out every device signed in to the account, and removes its passkeys and API tokens.',
   passkeyFailed: 'That passkey could not be checked. Try again, or sign in with your password.',
   passkeyUnknown: 'That passkey is not known here (it may have been removed). Sign in with your password.',
   passkeyChallengeGone: 'The passkey request has expired or was used already. Try again.',
   unknownPasskey: 'That passkey is removed already',
+  passkeyLimit: `An account may have at most ${PASSKEYS_MAX} passkeys. Remove one first.`,
+  passkeyRequestsThrottled: 'Too many passkey requests from this address. Wait a few minutes and try again.',
   passkeyUnavailable: 'Passkeys need the site\'s own address: open it by its name (or set PUBLIC_URL)',
 } as const;
 
@@ -61,6 +81,11 @@ export function signupProblem(input: { name: string; password: string; confirmPa
   if (input.name.length > NAME_MAX) return authMessages.nameTooLong;
   if (input.password.length > PASSWORD_MAX) return authMessages.passwordTooLong;
   return null;
+}
+
+/** The change-password form's checks: the new-password ones, and a new password that differs from the current one. */
+export function changePasswordProblem(input: { currentPassword: string; newPassword: string; confirmPassword: string }): string | null {
+  return newPasswordProblem(input) ?? (input.newPassword === input.currentPassword ? authMessages.passwordUnchanged : null);
 }
 
 /** The new-password checks every form runs before sending (change password, reset link); the server runs them again. */

@@ -27,6 +27,8 @@ export const changePasswordInput = z.object({
   currentPassword: text({ label: 'Current password', max: PASSWORD_MAX }),
   newPassword: text({ label: 'New password', max: PASSWORD_MAX }),
   confirmPassword: text({ label: 'Confirm new password', max: PASSWORD_MAX }),
+  /** "Also remove my passkeys and tokens", on unless the member unticks it. */
+  removeKeys: z.boolean().default(true),
 });
 export type ChangePasswordInput = z.infer<typeof changePasswordInput>;
 
@@ -51,7 +53,7 @@ export const resetPasswordInput = z.object({
   confirmPassword: text({ label: 'Confirm new password', max: PASSWORD_MAX }),
 });
 export type ResetPasswordInput = z.infer<typeof resetPasswordInput>;
-export const resetStatusOutput = z.object({ state: z.enum(['valid', 'used', 'expired', 'unknown']), name: z.string().nullable() });
+export const resetStatusOutput = z.object({ state: z.enum(['valid', 'used', 'expired', 'replaced', 'unknown']), name: z.string().nullable() });
 export type ResetStatus = z.infer<typeof resetStatusOutput>;
 
 /** A personal API token as the account page lists it (the token itself is shown once, at creation). */
@@ -91,5 +93,8 @@ const credentialResponse = z.object({
 });
 export const addPasskeyInput = z.object({ name: passkeyName, response: credentialResponse });
 export const passkeyLoginInput = z.object({ response: credentialResponse });
+/** Confirms a session before adding a passkey or a token (REAUTH_MINUTES): the password again, or a passkey's answer. */
+export const confirmPasswordInput = z.object({ password: passwordField });
+export const confirmPasskeyInput = passkeyLoginInput;
 export const passkeyIdInput = z.object({ id: rowId('Name the passkey by its id') });
 export const renamePasskeyInput = z.object({ id: passkeyIdInput.shape.id, name: passkeyName });

@@ -26,11 +26,15 @@ export function confirmMatches(action: DevAction, typed: string | undefined): bo
   return typeof typed === 'string' && typed.trim().toLowerCase() === phrase;
 }
 
+/** Where the commands file is explained (the repository's docs; the README only links to it). */
+export const DEV_DASHBOARD_DOC = 'docs/dev-dashboard.md';
+
 export const devMessages = {
   confirm: (phrase: string) => `Type '${phrase}' to confirm`,
   busy: (action: string, who: string) => `${action} is already running (started by ${who}); one action runs at a time`,
   notConfigured: (action: string) =>
-    `${action} is not configured: name a JSON file in DEV_COMMANDS_FILE with a "${action}" entry ({"argv": [...], "cwd": ..., "timeoutSeconds": ...}); see the README section "The developer dashboard"`,
+    `${action} is not configured: name a JSON file in DEV_COMMANDS_FILE with a "${action}" entry ({"argv": [...], "cwd": ..., "timeoutSeconds": ...}); see ${DEV_DASHBOARD_DOC}`,
+  noCommands: `No dev commands are configured: set DEV_COMMANDS_FILE to a JSON file naming what each button runs (see ${DEV_DASHBOARD_DOC}).`,
   badFile: (problem: string) => `The dev commands file is not valid: ${problem}`,
   unknownRun: 'No run has that number',
   runId: 'Choose a run by its number',

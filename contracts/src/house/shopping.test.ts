@@ -29,7 +29,7 @@ describe('recipe to House To Get: the merge rules', () => {
     expect(addAmounts({ quantity: 200, unit: 'g' }, { quantity: 0.5, unit: 'kg' }, 'as-written', dict)).toEqual({ quantity: 700, unit: 'g' });
     expect(addAmounts({ quantity: 600, unit: 'g' }, { quantity: 0.5, unit: 'kg' }, 'metric', dict)).toEqual({ quantity: 1.1, unit: 'kg' });
     expect(addAmounts({ quantity: 2, unit: 'clove' }, { quantity: 1, unit: 'clove' }, 'metric', dict)).toEqual({ quantity: 3, unit: 'clove' });
-    expect(writeAmount(addAmounts({ quantity: 1, unit: 'cup' }, { quantity: 8, unit: 'tbsp' }, 'american', dict)!, dict)).toBe('1 1/2 cup');
+    expect(writeAmount(addAmounts({ quantity: 1, unit: 'cup' }, { quantity: 8, unit: 'tbsp' }, 'american', dict)!, dict)).toBe('1 1/2 cups');
   });
 
   it('never adds across dimensions or different count units', () => {

@@ -5,6 +5,7 @@ import {
   parseQuantity,
   roundMetric,
   toSystem,
+  unitText,
   type Measured,
   type MeasurementSystem,
   type UnitDict,
@@ -51,14 +52,13 @@ export function readAmount(text: string | null, dict: UnitDict): Measured | null
   return quantity === null || unit === null ? null : { quantity, unit };
 }
 
-/** An amount as the list stores it: metric in decimals, the others as fractions; counts by their (plural) name. */
+/** An amount as the list stores it: metric in decimals, the others as fractions; counts and named units ('cups') as the recipe page writes them. */
 export function writeAmount(amount: Measured, dict: UnitDict): string | null {
   if (amount.quantity === null) return null;
   const unit = amount.unit === null ? undefined : dict[amount.unit];
   const number = unit?.system === 'metric' ? formatMetric(amount.quantity, unit) : formatQuantity(amount.quantity, PLAIN);
   if (amount.unit === null || !unit) return amount.unit === null ? number : `${number} ${amount.unit}`;
-  const word = unit.dimension === 'count' ? (amount.quantity === 1 ? unit.name : unit.plural_name) : amount.unit;
-  return `${number} ${word}`;
+  return `${number} ${unitText(amount.unit, amount.quantity > 1, dict)}`;
 }
 
 /** An amount in the chosen system ('as-written': the system its own unit belongs to), rounded as recipes write it. */

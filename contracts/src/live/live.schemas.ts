@@ -8,6 +8,9 @@ import type { ProcedurePath } from '../permissions.ts';
  */
 export const LIVE_AREAS = {
   house: 'house.list',
+  /** The meal plan, and the chores: every family member's pages. */
+  plan: 'plan.week',
+  chores: 'chores.list',
   todo: 'todo.list',
   pictures: 'pictures.pendingCount',
   /** Hearts and comments on any picture: open viewers read their picture's again (pictures.social). */
@@ -19,6 +22,8 @@ export const LIVE_AREAS = {
   accounts: 'admin.waitingCount',
   /** A member's own notifications (the navbar's bell): told to that member only. */
   notifications: 'notifications.unreadCount',
+  /** One's own account (its level): told to that account alone, so a pending page moves on once approved. */
+  account: 'auth.status',
 } as const satisfies Record<string, ProcedurePath>;
 
 export type LiveArea = keyof typeof LIVE_AREAS;

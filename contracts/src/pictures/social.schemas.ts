@@ -6,7 +6,7 @@ import { COMMENT_MAX, socialMessages } from './social.rules.ts';
 const pictureId = rowId(socialMessages.badId);
 const commentId = rowId(socialMessages.badCommentId);
 
-export const commentText = text({ label: 'Comment', max: COMMENT_MAX, trim: true, min: 1, multiline: true });
+export const commentText = text({ label: 'Comment', max: COMMENT_MAX, trim: true, min: 1, multiline: true, visible: true });
 
 export const socialInput = z.object({ id: pictureId });
 export const heartInput = z.object({ id: pictureId, on: z.boolean({ error: socialMessages.badOn }) });

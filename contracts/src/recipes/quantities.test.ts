@@ -211,9 +211,9 @@ describe('displayIngredient', () => {
     expect(displayIngredient(milk, dict, { ...mixed, system: 'metric' }).text).toBe('235 ml milk');
     expect(displayIngredient({ ...milk, quantity: 1000, unit_abbreviation: 'ml' }, dict, { ...mixed, system: 'metric' }).text).toBe('1 l milk');
     expect(displayIngredient({ ...milk, quantity: 3, unit_abbreviation: 'tsp' }, dict, { ...mixed, system: 'american' }).text).toBe('1 tbsp milk');
-    expect(displayIngredient(milk, dict, { ...mixed, system: 'as-written', servings: 6, baseServings: 4 }).text).toBe('1 1/2 cup milk');
-    expect(displayIngredient(milk, dict, { ...decimals, system: 'as-written', servings: 6, baseServings: 4 }).text).toBe('1.5 cup milk');
-    expect(displayIngredient(milk, dict, { ...improper, system: 'as-written', servings: 6, baseServings: 4 }).text).toBe('3/2 cup milk');
+    expect(displayIngredient(milk, dict, { ...mixed, system: 'as-written', servings: 6, baseServings: 4 }).text).toBe('1 1/2 cups milk');
+    expect(displayIngredient(milk, dict, { ...decimals, system: 'as-written', servings: 6, baseServings: 4 }).text).toBe('1.5 cups milk');
+    expect(displayIngredient(milk, dict, { ...improper, system: 'as-written', servings: 6, baseServings: 4 }).text).toBe('3/2 cups milk');
   });
 });
 
@@ -243,10 +243,21 @@ describe('metric as cooks write it (issue 21 point 7)', () => {
     expect(line(2, 'oz', metric)).toBe('57 g x');
   });
 
-  it('keeps kitchen fractions for American', () => {
+  it('keeps kitchen fractions for American volumes, and weighs ounces and pounds in tenths as a kitchen scale shows them', () => {
     expect(line(5, 'ml', american)).toBe('1 tsp x');
-    expect(line(250, 'g', american)).toBe('8 5/6 oz x');
-    expect(line(1.5, 'cup', asWritten)).toBe('1 1/2 cup x');
+    expect(line(250, 'g', american)).toBe('8.8 oz x');
+    expect(line(1, 'kg', american)).toBe('2.2 lb x');
+    expect(line(28.35, 'g', american)).toBe('1 oz x');
+    // As written, a recipe's own "1/2 lb" stays a fraction.
+    expect(line(0.5, 'lb', asWritten)).toBe('1/2 lb x');
+    expect(line(1.5, 'cup', asWritten)).toBe('1 1/2 cups x');
+  });
+
+  it('writes a unit whose abbreviation is its name in the plural when the amount is not 1', () => {
+    expect(line(2, 'cup', asWritten)).toBe('2 cups x');
+    expect(line(1, 'cup', asWritten)).toBe('1 cup x');
+    expect(line(0.5, 'cup', asWritten)).toBe('1/2 cup x');
+    expect(line(2, 'tbsp', asWritten)).toBe('2 tbsp x');
   });
 
   it('property: a metric line never shows a fraction, in any system, scaled or not', () => {
@@ -263,9 +274,9 @@ describe('metric as cooks write it (issue 21 point 7)', () => {
 
   it('scales and converts both ends of a range', () => {
     expect(line(2, 'dl', asWritten, { quantity_max: 2.5 })).toBe('2-2.5 dl x');
-    expect(line(2, 'cup', asWritten, { quantity_max: 3, servings: 8, baseServings: 4 } as never)).toBe('2-3 cup x');
+    expect(line(2, 'cup', asWritten, { quantity_max: 3, servings: 8, baseServings: 4 } as never)).toBe('2-3 cups x');
     expect(displayIngredient({ name: 'x', plural_name: 'x', quantity: 2, quantity_max: 3, unit_abbreviation: 'cup' }, dict, { ...asWritten, servings: 8, baseServings: 4 }).text).toBe(
-      '4-6 cup x',
+      '4-6 cups x',
     );
     expect(line(1, 'tsp', metric, { quantity_max: 2 })).toBe('5-10 ml x');
     expect(displayIngredient({ name: 'sprig', plural_name: 'sprigs', quantity: 4, quantity_max: 5, unit_abbreviation: 'sprig' }, dict, asWritten).text).toBe('4-5 sprigs sprigs');

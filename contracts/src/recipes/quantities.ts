@@ -251,25 +251,34 @@ export type IngredientLike = {
 export type DisplayOptions = NumberStyle & { system: MeasurementSystem; servings?: number; baseServings?: number | null };
 export type DisplayedIngredient = { name: string; quantity: string; unit: string; text: string };
 
-/** The unit's wording: abbreviations for volumes and masses, the (plural) name for counts. */
-function unitText(abbreviation: string | null, plural: boolean, dict: UnitDict): string {
+/**
+ * The unit's wording: abbreviations for volumes and masses ('tbsp', 'g'), the (plural) name for
+ * counts and for a unit whose abbreviation is its name ('2 cups', never '2 cup').
+ */
+export function unitText(abbreviation: string | null, plural: boolean, dict: UnitDict): string {
   if (abbreviation === null) return '';
   const unit = dict[abbreviation];
-  if (!unit || unit.dimension !== 'count') return abbreviation;
+  if (!unit || (unit.dimension !== 'count' && abbreviation !== unit.name)) return abbreviation;
   return plural ? unit.plural_name : unit.name;
 }
 
-/** One amount in the unit it is shown in: metric units in decimals, the others in the member's number style. */
-function amountText(value: number | null, unit: string | null, dict: UnitDict, style: NumberStyle): string {
+/**
+ * One amount in the unit it is shown in: metric units in decimals; a mass converted to ounces or
+ * pounds in tenths, as a kitchen scale shows it ('8.8 oz', never '8 5/6 oz'); the others in the
+ * member's number style.
+ */
+function amountText(value: number | null, unit: string | null, dict: UnitDict, options: DisplayOptions): string {
   if (value === null) return '';
-  const metric = unit === null ? undefined : dict[unit];
-  return metric?.system === 'metric' ? formatMetric(value, metric) : formatQuantity(value, style);
+  const shown = unit === null ? undefined : dict[unit];
+  if (shown?.system === 'metric') return formatMetric(value, shown);
+  if (options.system === 'american' && shown?.dimension === 'mass') return value > 0 && value < 0.05 ? '< 0.1' : oneDecimal.format(value);
+  return formatQuantity(value, options);
 }
 
 /**
  * An ingredient as the member reads it: scaled to the chosen servings, converted to their system,
  * written in their number style (metric always in decimals); plural_name when the quantity shown is
- * not 1, and no number for an empty quantity. A range keeps both ends, each scaled and converted
+ * not 1, a plural unit above 1, and no number for an empty quantity. A range keeps both ends, each scaled and converted
  * into the unit of the first. `text` is the whole line: '1 1/2 cup flour', '2 cloves garlic',
  * '2-2.5 dl milk', 'salt'.
  */
@@ -289,9 +298,11 @@ export function displayIngredient(ingredient: IngredientLike, dict: UnitDict, op
   const first = amountText(measured.quantity, measured.unit, dict, options);
   const second = top === null ? '' : amountText(top, measured.unit, dict, options);
   const quantity = second !== '' && second !== first ? `${first}-${second}` : first;
-  const one = second === '' && measured.quantity !== null && first !== '' && displayedValue(measured.quantity, options) === 1;
+  const one = second === '' && measured.quantity !== null && first !== '' && Number(first) === 1;
   const name = one ? ingredient.name : ingredient.plural_name || ingredient.name;
-  const unit = quantity === '' && measured.quantity === null ? unitText(measured.unit, false, dict) : unitText(measured.unit, !one, dict);
+  // A unit is plural above one ('2 cups', '1 1/2 cups'), singular up to it ('1/2 cup', '1 clove').
+  const several = second !== '' || (measured.quantity !== null && first !== '' && !one && displayedValue(measured.quantity, options) > 1);
+  const unit = unitText(measured.unit, several, dict);
   return { name, quantity, unit, text: [quantity, unit, name].filter((part) => part !== '').join(' ') };
 }
 

@@ -5,5 +5,7 @@ export const towerDailyRoutes = defineArea({
   procedures: {
     'towerDaily.today': { access: 3, alsoOnPort: 8443 },
     'towerDaily.submit': { access: 3, alsoOnPort: 8443 },
+    'towerDaily.day': { access: 3, alsoOnPort: 8443 },
+    'towerDaily.leaderboard': { access: 3, alsoOnPort: 8443 },
   },
 });

@@ -14,7 +14,7 @@ export function augment(state: GameState, action: AugmentAction, s: Survivor): A
   const w = d.survivor(s.id);
   w.xp -= found.cost;
   w.augments = w.augments.map((a) => (a === found ? { ...a, installed: true } : a));
-  if (found.id === 'ocularLasers') w.unarmed = [...w.unarmed, makeWeapon('ocularLasers', d.newId('i'))];
+  if (found.id === 'ocularLasers') w.unarmed = [...w.unarmed, makeWeapon('ocularLasers', d.newId('i'), state.rules)];
   d.emit({ type: 'augmented', survivorId: w.id, augmentId: found.id });
   return done(d);
 }

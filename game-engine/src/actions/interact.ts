@@ -1,4 +1,4 @@
-import { upgradeWeapon, WEAPON_UPGRADE_XP } from '../catalogue.ts';
+import { upgradeWeapon } from '../catalogue.ts';
 import { makeSurvivor } from '../create.ts';
 import { Draft } from '../draft.ts';
 import { distance } from '../grid.ts';
@@ -7,6 +7,7 @@ import { MESSAGES, reject } from '../messages.ts';
 import { settleTurn } from '../turn.ts';
 import type { ApplyResult, GameState, Interactible, InteractAction, Survivor, Weapon } from '../types.ts';
 import { done } from './result.ts';
+import { rulesOf } from '../rules.ts';
 
 /** Uses an interactible on the survivor's tile or an adjacent one (the stairs: on the tile). */
 export function interact(state: GameState, action: InteractAction, s: Survivor): ApplyResult {
@@ -55,12 +56,13 @@ function useUpgradeStation(state: GameState, action: InteractAction, s: Survivor
       it.kind === 'weapon' && it.upgradable && !it.upgraded && (action.weaponId === undefined || it.id === action.weaponId),
   );
   if (!weapon) return reject('no_upgradable_weapon', MESSAGES.noUpgradableWeapon);
-  if (s.xp < WEAPON_UPGRADE_XP) return reject('not_enough_xp', MESSAGES.notEnoughXp);
+  const price = rulesOf(state).upgradeXp;
+  if (s.xp < price) return reject('not_enough_xp', MESSAGES.notEnoughXp);
   if (s.actions < 1) return reject('not_enough_actions', MESSAGES.notEnoughActions);
   const d = new Draft(state);
   const w = d.survivor(s.id);
   w.actions -= 1;
-  w.xp -= WEAPON_UPGRADE_XP;
+  w.xp -= price;
   const inventory = d.inventory(w);
   inventory[inventory.indexOf(weapon)] = upgradeWeapon(weapon);
   d.emit({ type: 'upgraded', survivorId: w.id, itemId: weapon.id });

@@ -6,21 +6,21 @@ describe('parseArgs', () => {
   it('has defaults', () => {
     expect(parseArgs([])).toEqual({
       kind: 'run',
-      args: { seed: '42', games: 100, policy: 'greedy', maxRounds: 200, json: false, replay: null, daily: null },
+      args: { seed: '42', games: 100, policy: 'greedy', maxRounds: 200, json: false, replay: null, daily: null, game: null, set: {} },
     });
   });
 
   it('reads every option, with a space or an equals sign', () => {
     expect(parseArgs(['--seed', 'abc', '--games=1000', '--policy', 'random', '--json', '--replay', 'g.json', '--max-rounds=50'])).toEqual({
       kind: 'run',
-      args: { seed: 'abc', games: 1000, policy: 'random', maxRounds: 50, json: true, replay: 'g.json', daily: null },
+      args: { seed: 'abc', games: 1000, policy: 'random', maxRounds: 50, json: true, replay: 'g.json', daily: null, game: null, set: {} },
     });
   });
 
   it('reads --daily: a real day, not with --seed, --policy or --replay', () => {
     expect(parseArgs(['--daily', '2026-11-24', '--games', '1000'])).toEqual({
       kind: 'run',
-      args: { seed: '42', games: 1000, policy: 'greedy', maxRounds: 200, json: false, replay: null, daily: '2026-11-24' },
+      args: { seed: '42', games: 1000, policy: 'greedy', maxRounds: 200, json: false, replay: null, daily: '2026-11-24', game: null, set: {} },
     });
     expect(parseArgs(['--daily=2026-02-30'])).toEqual({ kind: 'error', message: '--daily needs a real day written YYYY-MM-DD, got "2026-02-30"' });
     expect(parseArgs(['--daily', '24.11.2026'])).toEqual({ kind: 'error', message: '--daily needs a real day written YYYY-MM-DD, got "24.11.2026"' });
@@ -29,6 +29,34 @@ describe('parseArgs', () => {
       message: "--daily plays every policy on the day's seed; it cannot be combined with --seed",
     });
     expect(parseArgs(['--daily', '2026-11-24', '--policy', 'random'])).toMatchObject({ kind: 'error', message: expect.stringContaining('--policy') });
+  });
+
+  it('reads report options: repeatable --policy and --set, --compare, --workers, --out, --site', () => {
+    expect(parseArgs(['report'])).toEqual({
+      kind: 'report',
+      args: { seed: '42', games: 100, policies: ['greedy'], maxRounds: 200, set: {}, compare: false, workers: null, out: 'sim-report', site: null },
+    });
+    const argv = ['report', '--policy', 'random', '--policy=greedy', '--set', 'enemies.drone.hp=2', '--set=waveDecks.lab=drone+runner,bloater', '--compare', '--workers', '3', '--out', 'x', '--site', 'https://home.example.org'];
+    expect(parseArgs(argv)).toEqual({
+      kind: 'report',
+      args: {
+        seed: '42',
+        games: 100,
+        policies: ['random', 'greedy'],
+        maxRounds: 200,
+        set: { 'enemies.drone.hp': 2, 'waveDecks.lab': [['drone', 'runner'], ['bloater']] },
+        compare: true,
+        workers: 3,
+        out: 'x',
+        site: 'https://home.example.org',
+      },
+    });
+    expect(parseArgs(['report', '--compare'])).toEqual({ kind: 'error', message: '--compare compares the current rules with a variant: give the variant with --set PATH=VALUE' });
+    expect(parseArgs(['report', '--workers', '0'])).toEqual({ kind: 'error', message: '--workers must be between 1 and 256, got 0' });
+    expect(parseArgs(['report', '--site', 'https://x.org/path'])).toMatchObject({ kind: 'error', message: expect.stringContaining('--site needs an address') });
+    expect(parseArgs(['report', '--json'])).toEqual({ kind: 'error', message: 'Unknown option --json' });
+    expect(parseArgs(['--seed', '7', '--game', '17', '--set', 'survivor.hp=9'])).toMatchObject({ kind: 'run', args: { seed: '7', game: 17, set: { 'survivor.hp': 9 } } });
+    expect(parseArgs(['--game', '3', '--games', '5'])).toEqual({ kind: 'error', message: '--game plays one game; it cannot be combined with --games' });
   });
 
   it('asks for help', () => {
@@ -61,11 +89,26 @@ describe('progress bar', () => {
     };
   }
 
-  it('stays silent when stderr is not a terminal', () => {
+  it('writes a plain line at every tenth of a long run when stderr is not a terminal', () => {
     const out = stream(false);
-    const p = createProgress(out, 1000);
-    for (let i = 1; i <= 1000; i++) p.update(i, 1000);
+    let t = 0;
+    const p = createProgress(out, 1000, { now: () => t });
+    for (let i = 1; i <= 1000; i++) {
+      t = i * 2;
+      p.update(i, 1000);
+    }
     p.finish();
+    const lines = out.text.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(10);
+    expect(lines[0]).toBe('100/1000 games, 500/s, 2 s left');
+    expect(lines[9]).toBe('1000/1000 games, 500/s, 0 s left');
+    expect(out.text).not.toContain('\r');
+  });
+
+  it('stays quiet for a short run that is not on a terminal', () => {
+    const out = stream(false);
+    const p = createProgress(out, 50, { now: () => 0 });
+    for (let i = 1; i <= 50; i++) p.update(i, 50);
     expect(out.text).toBe('');
   });
 

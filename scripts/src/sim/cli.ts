@@ -1,6 +1,7 @@
 /**
- * npm run sim -- --seed 42 --games 1000 --policy random|greedy [--json] [--replay FILE]
+ * npm run sim -- --seed 42 --games 1000 --policy random|greedy [--json] [--replay FILE] [--set PATH=VALUE]
  * npm run sim -- --daily 2026-11-24 --games 1000 [--json]
+ * npm run sim -- report --seed 42 --games 10000 [--policy P ...] [--set PATH=VALUE ... --compare] [--workers N] [--out DIR]
  * A thin shell: argument parsing, simulation and formatting live in the modules next to this one.
  * stdout carries only the results (identical for identical arguments); timing and progress go to stderr.
  */
@@ -12,6 +13,9 @@ import { formatDaily, formatDailyJson, formatSummary, formatSummaryJson } from '
 import { POLICY_NAMES } from './policies.ts';
 import { createProgress } from './progress.ts';
 import { checkReplayFile, formatReplayCheck, howToWatch, replayFileText, resolveReplayPath } from './replay-io.ts';
+import { rulesOfOverrides } from './games.ts';
+import { Stopped } from './pool.ts';
+import { runReport } from './report-cli.ts';
 import { runSimulation } from './simulate.ts';
 
 function verify(file: string, args: SimArgs): number {
@@ -28,6 +32,8 @@ function simulate(args: SimArgs, replayPath: string | null): number {
     games: args.games,
     policy: args.policy,
     maxRounds: args.maxRounds,
+    rules: rulesOfOverrides(args.set),
+    ...(args.game !== null ? { games: 1, firstGame: args.game } : {}),
     recordFirst: replayPath !== null,
     onProgress: (done, total) => progress.update(done, total),
   });
@@ -36,9 +42,9 @@ function simulate(args: SimArgs, replayPath: string | null): number {
   const seconds = (performance.now() - started) / 1000;
   process.stderr.write(`elapsed ${seconds.toFixed(2)} s (${(args.games / Math.max(seconds, 0.001)).toFixed(0)} games/s)\n`);
   if (replayPath !== null && first) {
-    fs.writeFileSync(replayPath, replayFileText(first), { flag: 'wx' });
-    process.stderr.write(`replay of game 0 (seed ${first.seed}, ${first.outcome}, ${first.actionCount} actions) written to ${replayPath}\n`);
-    process.stderr.write(howToWatch(replayPath, first));
+    fs.writeFileSync(replayPath, replayFileText(first, args.set), { flag: 'wx' });
+    process.stderr.write(`replay of game ${args.game ?? 0} (seed ${first.seed}, ${first.outcome}, ${first.actionCount} actions) written to ${replayPath}\n`);
+    process.stderr.write(howToWatch(replayPath, first, args.set));
   }
   return 0;
 }
@@ -64,7 +70,23 @@ function daily(date: string, args: SimArgs): number {
   return 0;
 }
 
-function main(argv: readonly string[]): number {
+/** Ctrl+C stops the workers, says how far the run got and writes nothing. */
+async function report(args: Extract<ReturnType<typeof parseArgs>, { kind: 'report' }>['args']): Promise<number> {
+  const controller = new AbortController();
+  const onInterrupt = () => controller.abort();
+  process.once('SIGINT', onInterrupt);
+  try {
+    return await runReport(args, { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), signal: controller.signal });
+  } catch (error) {
+    if (!(error instanceof Stopped)) throw error;
+    process.stderr.write(`\nsim: stopped by Ctrl+C after ${error.done} of ${error.total} games; no report written\n`);
+    return 130;
+  } finally {
+    process.off('SIGINT', onInterrupt);
+  }
+}
+
+async function main(argv: readonly string[]): Promise<number> {
   const parsed = parseArgs(argv);
   if (parsed.kind === 'help') {
     process.stdout.write(`${USAGE}\n`);
@@ -74,6 +96,7 @@ function main(argv: readonly string[]): number {
     process.stderr.write(`sim: ${parsed.message}\n\n${USAGE}\n`);
     return 2;
   }
+  if (parsed.kind === 'report') return report(parsed.args);
   const { args } = parsed;
   if (args.daily !== null) return daily(args.daily, args);
   const replayPath = args.replay === null ? null : resolveReplayPath(args.replay);
@@ -81,4 +104,4 @@ function main(argv: readonly string[]): number {
   return simulate(args, replayPath);
 }
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

@@ -3,7 +3,7 @@
  * `legalActions(state)` contains. Policies never use Math.random: their randomness comes from their
  * own Rng, seeded from the game seed, so the same game seed always gives the same game.
  */
-import { activeSurvivor, findWeapon, legalActions, floorTiles, Rng, seedRng, WEAPON_UPGRADE_XP } from '@site/game-engine';
+import { activeSurvivor, findWeapon, legalActions, floorTiles, Rng, rulesOf, seedRng } from '@site/game-engine';
 import type { Action, Die, Enemy, GameState, Item, FloorDef, Point, Survivor, Weapon } from '@site/game-engine';
 
 export const POLICY_NAMES = ['random', 'greedy'] as const;
@@ -80,7 +80,8 @@ function greedyChoice(state: GameState, s: Survivor, legal: Action[], rng: Rng):
   if (upgrade) return upgrade;
 
   const augment = legal.find((a) => a.type === 'augment');
-  if (augment && s.xp - (upgradePending(state, s) ? WEAPON_UPGRADE_XP : 0) >= 5) return augment;
+  const rules = rulesOf(state);
+  if (augment && s.xp - (upgradePending(state, s) ? rules.upgradeXp : 0) >= rules.augments.ocularLasers) return augment;
 
   const pick = legal.find((a) => a.type === 'pick' && wants(s, state.items.find((it) => it.id === a.itemId)));
   if (pick) return pick;
@@ -180,7 +181,7 @@ function goalOf(state: GameState, s: Survivor): { point: Point; reach: number } 
   const item = nearest(s, state.items.filter((it) => wants(s, it)));
   if (item && item.x !== null && item.y !== null) return { point: { x: item.x, y: item.y }, reach: 0 };
   const station = state.interactibles.find((i) => i.kind === 'upgradeStation');
-  if (station && s.xp >= WEAPON_UPGRADE_XP && upgradePending(state, s)) return { point: station, reach: 1 };
+  if (station && s.xp >= rulesOf(state).upgradeXp && upgradePending(state, s)) return { point: station, reach: 1 };
   const floor = state.levels[state.levelIndex];
   const stairs = state.interactibles.find((i) => i.kind === 'stairs') ?? floor?.stairs ?? s;
   return { point: stairs, reach: 0 };

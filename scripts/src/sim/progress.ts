@@ -1,4 +1,7 @@
-/** A one-line progress bar on stderr, drawn only on a terminal and only for long runs. */
+/**
+ * Progress of a long run on stderr: a one-line bar redrawn in place on a terminal (games done, rate, time
+ * left), and plain lines at every tenth of the run when stderr is a file or a pipe. Short runs stay quiet.
+ */
 
 export interface ProgressOptions {
   /** Show from the start when there are more games than this. */
@@ -29,7 +32,25 @@ export function createProgress(stream: ProgressStream, total: number, options: P
   const afterMs = options.afterMs ?? 1000;
   let drawn = false;
   let lastDraw = -Infinity;
-  if (!stream.isTTY) return { update() {}, finish() {} };
+  let lastTenth = 0;
+  const numbers = (done: number, t: number) => {
+    const rate = done / Math.max(0.001, (t - start) / 1000);
+    const eta = rate > 0 ? (total - done) / rate : 0;
+    return `${done}/${total} games, ${rate.toFixed(0)}/s, ${eta.toFixed(0)} s left`;
+  };
+  if (!stream.isTTY) {
+    return {
+      update(done) {
+        const tenth = Math.floor((done / total) * 10);
+        if (tenth <= lastTenth) return;
+        lastTenth = tenth;
+        const t = now();
+        if (total <= manyGames && t - start < afterMs) return;
+        stream.write(`${numbers(done, t)}\n`);
+      },
+      finish() {},
+    };
+  }
   return {
     update(done) {
       const t = now();
@@ -39,9 +60,7 @@ export function createProgress(stream: ProgressStream, total: number, options: P
       drawn = true;
       const width = Math.max(10, Math.min(40, (stream.columns ?? 80) - 40));
       const filled = Math.round((done / total) * width);
-      const rate = done / Math.max(0.001, (t - start) / 1000);
-      const eta = rate > 0 ? (total - done) / rate : 0;
-      stream.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} games, ${rate.toFixed(0)}/s, ${eta.toFixed(0)} s left `);
+      stream.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${numbers(done, t)} `);
     },
     finish() {
       if (drawn) stream.write('\r\x1b[2K');

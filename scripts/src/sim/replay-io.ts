@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { TOWER_REPLAY_PAGE } from '@site/contracts/tower';
 import { replayFragment, toReplayFile, verifyReplayFile } from '@site/game-engine';
-import type { ReplayFile } from '@site/game-engine';
+import type { ReplayFile, RuleOverrides } from '@site/game-engine';
 import type { GameRecord } from './simulate.ts';
 
 /**
@@ -17,14 +17,15 @@ export function resolveReplayPath(file: string, env: NodeJS.ProcessEnv = process
   return path.resolve(env.INIT_CWD ?? cwd, file);
 }
 
-export function replayFileOf(game: GameRecord): ReplayFile {
+/** The replay file of a recorded game; `rules`: the variant it was played with (--set). */
+export function replayFileOf(game: GameRecord, rules: RuleOverrides = {}): ReplayFile {
   if (!game.actions) throw new Error(`Game ${game.seed} was played without recording its actions`);
-  return toReplayFile(game.seed, game.actions, game.finalState);
+  return toReplayFile(game.seed, game.actions, game.finalState, undefined, rules);
 }
 
 /** Pretty JSON with one action per line, so a replay stays readable and diffable. */
-export function replayFileText(game: GameRecord): string {
-  const file = replayFileOf(game);
+export function replayFileText(game: GameRecord, rules: RuleOverrides = {}): string {
+  const file = replayFileOf(game, rules);
   const placeholder = '\u0000actions\u0000';
   const actions = file.actions.map((a) => `    ${JSON.stringify(a)}`).join(',\n');
   const text = JSON.stringify({ ...file, actions: placeholder }, null, 2);
@@ -75,9 +76,9 @@ export function formatReplayCheck(file: string, check: ReplayCheck): string {
 const MAX_PRINTED_LINK = 4000;
 
 /** How to watch a written replay in the browser: the replay page's file picker, and a link when it is short enough. */
-export function howToWatch(file: string, game: GameRecord): string {
+export function howToWatch(file: string, game: GameRecord, rules: RuleOverrides = {}): string {
   const lines = [`open it at ${TOWER_REPLAY_PAGE} on the site and choose ${file}`];
-  const link = `${TOWER_REPLAY_PAGE}${replayFragment(replayFileOf(game))}`;
+  const link = `${TOWER_REPLAY_PAGE}${replayFragment(replayFileOf(game, rules))}`;
   if (link.length <= MAX_PRINTED_LINK) lines.push(`or open the link ${link}`);
   return `${lines.join('\n')}\n`;
 }

@@ -6,7 +6,7 @@
  * own PRNG is seeded from that game seed (see policySeed), so any single game can be replayed alone.
  */
 import { apply, createGame, hashState, FLOORS } from '@site/game-engine';
-import type { Action, EnemyKind, GameEvent, GameState } from '@site/game-engine';
+import type { Action, EnemyKind, GameEvent, GameState, Rules } from '@site/game-engine';
 import { createPolicy } from './policies.ts';
 import type { PolicyName } from './policies.ts';
 
@@ -27,6 +27,8 @@ export interface PlayOptions {
   record?: boolean;
   /** Seeds the policy's own choices; default the game seed (see policySeed). */
   policyKey?: string;
+  /** A rules variant (rulesWith); default the normal rules. */
+  rules?: Rules;
 }
 
 export type Outcome = 'won' | 'lost' | 'capped';
@@ -41,6 +43,10 @@ export interface GameRecord {
   actionCount: number;
   /** Survivors killed, by the kind of enemy that dealt the killing blow. */
   deaths: Record<EnemyKind, number>;
+  /** Survivors alive at the end. */
+  survivorsLeft: number;
+  /** Fewest king moves any survivor stood from the top floor's stairs (null: never on the top floor). */
+  closestToTop: number | null;
   finalState: GameState;
   finalHash: string;
   /** The accepted actions in order, when recorded. */
@@ -58,7 +64,9 @@ export function playGame(seed: string, policyName: PolicyName, options: PlayOpti
   const policy = createPolicy(policyName, options.policyKey ?? seed);
   const log: Action[] | null = options.record ? [] : null;
   const deaths = emptyDeaths();
-  let state = createGame({ seed });
+  let state = createGame(options.rules ? { seed, rules: options.rules } : { seed });
+  const top = state.levels.length - 1;
+  let closestToTop: number | null = null;
   let actionCount = 0;
   while (state.status === 'playing' && state.round <= maxRounds && actionCount < maxActions) {
     const action = policy.choose(state);
@@ -70,6 +78,7 @@ export function playGame(seed: string, policyName: PolicyName, options: PlayOpti
     log?.push(action);
     countDeaths(state, result.state, result.events, deaths);
     state = result.state;
+    if (state.levelIndex === top) closestToTop = closestTo(state, top, closestToTop);
   }
   const outcome: Outcome = state.status === 'playing' ? 'capped' : state.status;
   return {
@@ -79,10 +88,24 @@ export function playGame(seed: string, policyName: PolicyName, options: PlayOpti
     level: state.levelIndex + 1,
     actionCount,
     deaths,
+    survivorsLeft: state.survivors.filter((s) => s.hp > 0).length,
+    closestToTop,
     finalState: state,
     finalHash: hashState(state),
     actions: log,
   };
+}
+
+function closestTo(state: GameState, top: number, best: number | null): number | null {
+  const stairs = state.levels[top]?.stairs;
+  if (!stairs) return best;
+  let closest = best;
+  for (const s of state.survivors) {
+    if (s.hp <= 0) continue;
+    const d = Math.max(Math.abs(s.x - stairs.x), Math.abs(s.y - stairs.y));
+    if (closest === null || d < closest) closest = d;
+  }
+  return closest;
 }
 
 /**
@@ -116,6 +139,8 @@ export interface SimulationOptions extends Omit<PlayOptions, 'record'> {
   sameSeed?: boolean;
   /** Called after every game with the number of games finished. */
   onProgress?: (done: number, total: number) => void;
+  /** The index of the first game (default 0): `--game I` plays game I of a run alone. */
+  firstGame?: number;
 }
 
 export interface SimulationSummary {
@@ -167,11 +192,14 @@ export function runSimulation(options: SimulationOptions): SimulationResult {
   let roundsMax = 0;
   let actionsTotal = 0;
   let first: GameRecord | null = null;
+  const from = options.firstGame ?? 0;
+  const rules = options.rules ? { rules: options.rules } : {};
   for (let i = 0; i < options.games; i++) {
     const record = i === 0 && options.recordFirst === true;
+    const index = from + i;
     const game = options.sameSeed
-      ? playGame(options.seed, options.policy, { maxRounds, maxActions, record, policyKey: gameSeed(options.seed, i) })
-      : playGame(gameSeed(options.seed, i), options.policy, { maxRounds, maxActions, record });
+      ? playGame(options.seed, options.policy, { maxRounds, maxActions, record, policyKey: gameSeed(options.seed, index), ...rules })
+      : playGame(gameSeed(options.seed, index), options.policy, { maxRounds, maxActions, record, ...rules });
     if (i === 0) first = game;
     if (game.outcome === 'won') wins += 1;
     else if (game.outcome === 'lost') losses += 1;
@@ -196,8 +224,8 @@ export function runSimulation(options: SimulationOptions): SimulationResult {
       policy: options.policy,
       sameSeed: options.sameSeed === true,
       gameSeeds: options.sameSeed
-        ? `${options.seed} for every game; the policy's choices are seeded from ${options.seed}-<i>, i = 0..${Math.max(0, games - 1)}`
-        : `${options.seed}-<i> for i = 0..${Math.max(0, games - 1)}`,
+        ? `${options.seed} for every game; the policy's choices are seeded from ${options.seed}-<i>, i = ${from}..${Math.max(from, from + games - 1)}`
+        : `${options.seed}-<i> for i = ${from}..${Math.max(from, from + games - 1)}`,
       maxRounds,
       wins,
       losses,

@@ -8,6 +8,7 @@ import { financeArea } from './finance/index.ts';
 import { fivetoolsArea } from './fivetools/index.ts';
 import { gameServersArea } from './game-servers/index.ts';
 import { houseArea } from './house/index.ts';
+import { calendarArea, choresArea, planArea } from './plan/index.ts';
 import { liveArea } from './live/index.ts';
 import { notificationsArea, pushArea } from './notifications/index.ts';
 import { picturesArea } from './pictures/index.ts';
@@ -32,6 +33,9 @@ export const serverAreas = {
   backups: backupsArea,
   climbing: climbingArea,
   house: houseArea,
+  plan: planArea,
+  chores: choresArea,
+  calendar: calendarArea,
   fivetools: fivetoolsArea,
   pictures: picturesArea,
   albums: albumsArea,

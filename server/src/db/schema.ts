@@ -6,6 +6,7 @@ import type { FinanceTables } from '../areas/finance/finance.tables.ts';
 import type { FivetoolsTables } from '../areas/fivetools/fivetools.tables.ts';
 import type { GameServersTables } from '../areas/game-servers/game-servers.tables.ts';
 import type { HouseTables } from '../areas/house/house.tables.ts';
+import type { PlanTables } from '../areas/plan/plan.tables.ts';
 import type { IdentityTables } from '../identity/identity.tables.ts';
 import type { ClientChangesTables } from '../client-changes/client-changes.tables.ts';
 import type { NotificationsTables } from '../areas/notifications/notifications.tables.ts';
@@ -30,6 +31,7 @@ export interface Tables
     SettingsTables,
     ClimbingTables,
     HouseTables,
+    PlanTables,
     FivetoolsTables,
     PicturesTables,
     AlbumsTables,

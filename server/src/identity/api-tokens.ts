@@ -10,11 +10,15 @@ const TOKEN_SHAPE = /^site_[A-Za-z0-9_-]{43}$/;
 
 export const newApiToken = () => `site_${randomBytes(32).toString('base64url')}`;
 
-/** The Bearer token of an Authorization header, or null when there is none ('' when it is there but empty). */
+/**
+ * The personal API token of an Authorization header (`Bearer site_...`), or null for any other: no
+ * header, Basic credentials a proxy's own password prompt (nginx `auth_basic`) forwards, or a Bearer
+ * of another kind. Only a token of ours decides who is asking; with anything else the cookie does.
+ */
 export function bearerOf(header: string | undefined): string | null {
   if (header === undefined) return null;
-  const match = /^Bearer[ \t]+(\S*)\s*$/i.exec(header);
-  return match ? (match[1] ?? '') : '';
+  const match = /^Bearer[ \t]+(site_\S*)\s*$/i.exec(header);
+  return match?.[1] ?? null;
 }
 
 /**

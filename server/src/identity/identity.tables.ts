@@ -21,6 +21,8 @@ export interface SessionsTable {
   /** The browser's User-Agent and the client address at sign-in, for the account page's device list. */
   user_agent: string | null;
   ip: string | null;
+  /** When the member last confirmed it is them in this session (password or passkey again), or null. */
+  confirmed_at: ColumnType<Date | null, never, Date>;
 }
 
 /**

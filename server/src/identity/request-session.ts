@@ -79,8 +79,9 @@ export function sessionTokenOf(req: FastifyRequest): string | null {
 
 /**
  * The one lookup of who is asking, for every request, tRPC, /api and the HTTP routes alike:
- * - `Authorization: Bearer TOKEN`: the member of that personal API token, at the member's level now
- *   (an unknown or revoked token is anonymous; the cookie is then not looked at);
+ * - `Authorization: Bearer site_...`: the member of that personal API token, at the member's level
+ *   now (an unknown or revoked token is anonymous; the cookie is then not looked at). Any other
+ *   Authorization header (a proxy's Basic credentials) is not ours and is ignored;
  * - else the session cookie: an unknown or expired token clears the cookie, a renewed one writes it
  *   again. A session the cache answers for (nearly every signed-in request) is resolved at once,
  *   without a promise.

@@ -27,7 +27,7 @@ export type SessionStore = {
   /** Forget the cached account so its next request reads the new level from the database. */
   forgetUser(userId: number): void;
   clearCache(): void;
-  /** A change another process made (session-events.ts): 'user:<id>' or 'session:<token hash>'. */
+  /** A change another process made (session-events.ts): 'user:<id>', or 'session:<hash>' (a session ended, or a personal API token was revoked: live streams watch either by its hash). */
   applyChange(message: string): void;
   /** While false every lookup reads the database (the change listener is down). */
   setCacheTrusted(trusted: boolean): void;

@@ -170,6 +170,13 @@ export function createLocalStorage(root: string, opts: { sweepOlderThanMs?: numb
       reply.header('x-content-type-options', 'nosniff');
       if (sendOpts.csp) reply.header('content-security-policy', sendOpts.csp);
       if (sendOpts.downloadName) reply.header('content-disposition', contentDisposition(sendOpts.downloadName));
+      const { rewrite } = sendOpts;
+      if (rewrite && (result.statusCode === 200 || result.statusCode === 206)) {
+        const etag = reply.getHeader('etag');
+        if (typeof etag === 'string') reply.header('etag', etag.replace(/"$/, `-${rewrite.tag}"`));
+        const start = result.statusCode === 206 ? Number(/^bytes (\d+)-/.exec(String(reply.getHeader('content-range') ?? ''))?.[1] ?? 0) : 0;
+        return reply.send(rewrite.transform(result.stream, start));
+      }
       return reply.send(result.stream);
     },
   };

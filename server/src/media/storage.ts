@@ -54,6 +54,12 @@ export type SendOptions = {
   csp?: string;
   /** Offer the file as a download under this name (UTF-8, RFC 6266/5987). */
   downloadName?: string;
+  /**
+   * Rewrites the bytes sent without changing their length (a guest's copy without the position:
+   * pictures.location.ts), so a range of the answer is the same range of the stored file. `start` is
+   * the offset in the file of the stream's first byte. The answer's ETag names the rewritten bytes.
+   */
+  rewrite?: { tag: string; transform(body: Readable, start: number): Readable };
 };
 
 export type StoredFile = { key: string; size: number };

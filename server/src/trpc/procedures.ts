@@ -1,5 +1,5 @@
 import { TRPCError } from '@trpc/server';
-import { accessMessages, allows, procedures, type ProcedureAccess, type ProcedurePath } from '@site/contracts';
+import { accessMessages, allows, needsBrowser, procedures, type BrowserRule, type ProcedureAccess, type ProcedurePath } from '@site/contracts';
 import { AppError } from '../errors.ts';
 import { t } from './trpc.ts';
 
@@ -38,18 +38,32 @@ function memberGuard(access: Exclude<ProcedureAccess, 'public'>) {
   });
 }
 
+/**
+ * After the member gate, for a change to an account (`BrowserRule`): the caller must have come with a
+ * session cookie, never a personal API token, and the handler gets that session's hash. This is the
+ * one place the rule is enforced, read from the row, so no account change can forget it.
+ */
+const browserOnly = t.middleware(({ ctx, next }) => {
+  const sessionHash = ctx.sessionHash;
+  if (sessionHash === null) throw toTRPCError(new AppError('FORBIDDEN', accessMessages.browserOnly));
+  return next({ ctx: { sessionHash } });
+});
+
 const publicBase = t.procedure.use(publicGuard());
 const memberBase = (access: Exclude<ProcedureAccess, 'public'>) => t.procedure.use(memberGuard(access));
+const browserBase = (rule: BrowserRule) => memberBase(rule).use(browserOnly);
+
+type BaseOf<A> = A extends 'public' ? typeof publicBase : A extends BrowserRule ? ReturnType<typeof browserBase> : ReturnType<typeof memberBase>;
 
 /**
  * The only way to start a procedure: its access comes from the permission table in contracts, so a
  * procedure without an entry there cannot be written. Unless the row says 'public', handlers get a
- * non-null `ctx.user`. The path is recorded in the meta, and root.ts checks that every procedure
+ * non-null `ctx.user`; a `BrowserRule` row's handlers also a non-null `ctx.sessionHash`. The path is recorded in the meta, and root.ts checks that every procedure
  * sits at the path it was built for.
  */
-export function procedure<P extends ProcedurePath>(path: P): (typeof procedures)[P] extends 'public' ? typeof publicBase : ReturnType<typeof memberBase> {
+export function procedure<P extends ProcedurePath>(path: P): BaseOf<(typeof procedures)[P]> {
   const access: ProcedureAccess = procedures[path];
-  const base = access === 'public' ? publicBase : memberBase(access);
+  const base = access === 'public' ? publicBase : needsBrowser(access) ? browserBase(access) : memberBase(access);
   return base.meta({ path }) as never;
 }
 

@@ -5,6 +5,7 @@ import type { AreaSamples } from '../area-tables.ts';
 export const albumsSamples = {
   'albums.list': undefined,
   'albums.get': { id: 1 },
+  'albums.holding': { pictureId: 1 },
   'albums.create': { name: 'Holidays', private: false },
   'albums.addPictures': { albumId: 1, pictureIds: [1] },
   'albums.removePictures': { albumId: 1, pictureIds: [1] },

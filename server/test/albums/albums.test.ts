@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
+import exifr from 'exifr';
 import { sql } from 'kysely';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { accessMessages, albumMessages, UPLOAD_LINK_MAX_BYTES, UPLOAD_LINK_MAX_FILES, type OpenShareReply, type PictureSocial } from '@site/contracts';
 import { GUEST_AUTHOR } from '../../src/areas/albums/shares.service.ts';
@@ -14,6 +17,8 @@ import { filesUnder, multipart, png, tempMediaDir, uploadVia, type Upload } from
 
 type Uploaded = { id: number; target: string };
 
+const require = createRequire(import.meta.url);
+
 describe.each(databases)('albums and links (%s)', (kind) => {
   const mediaDir = tempMediaDir();
   const s = useTestServer(kind, { MEDIA_DIR: mediaDir, LOGIN_MAX_FAILURES: '3', SIGNUP_MAX_PER_ADDRESS: '2' });
@@ -23,8 +28,8 @@ describe.each(databases)('albums and links (%s)', (kind) => {
   /** A member with a session cookie. */
   async function member(name: string, level: 1 | 2 | 3) {
     const user = await createUser(s.deps, name, level);
-    const { token } = await s.deps.sessions.create(user.id);
-    return { user, cookie: `sid=${token}`, call: callerFor(s.deps, user) };
+    const { token, tokenHash } = await s.deps.sessions.create(user.id);
+    return { user, cookie: `sid=${token}`, call: callerFor(s.deps, user, tokenHash) };
   }
   let colour = 0;
   async function picture(cookie: string, caption = 'Beach'): Promise<Uploaded> {
@@ -111,6 +116,26 @@ describe.each(databases)('albums and links (%s)', (kind) => {
     expect((await friend.call.albums.get({ id: mine })).name).toBe('My secret');
 
     expect(link.url).toMatch(/\/shared\/[A-Za-z0-9_-]{22}$/);
+  });
+
+  it('names the albums that hold a picture, of those the member sees (a private album to its owner only)', async () => {
+    const owner = await member('owner', 3);
+    const friend = await member('friend', 1);
+    const pic = await picture(owner.cookie);
+    const other = await picture(owner.cookie, 'Other');
+    const { id: mine } = await friend.call.albums.create({ name: 'My secret', private: true });
+    const { id: family } = await owner.call.albums.create({ name: 'Family', private: false });
+    const { id: empty } = await owner.call.albums.create({ name: 'Empty', private: false });
+    await friend.call.albums.addPictures({ albumId: mine, pictureIds: [pic.id] });
+    await owner.call.albums.addPictures({ albumId: family, pictureIds: [pic.id] });
+    expect(await friend.call.albums.holding({ pictureId: pic.id })).toEqual([family, mine]);
+    expect(await owner.call.albums.holding({ pictureId: pic.id })).toEqual([family]);
+    expect(await owner.call.albums.holding({ pictureId: other.id })).toEqual([]);
+    await owner.call.albums.addPictures({ albumId: empty, pictureIds: [other.id] });
+    expect(await friend.call.albums.holding({ pictureId: other.id })).toEqual([empty]);
+    await owner.call.albums.removePictures({ albumId: family, pictureIds: [pic.id] });
+    expect(await owner.call.albums.holding({ pictureId: pic.id })).toEqual([]);
+    await expect(owner.call.albums.holding({ pictureId: 0 })).rejects.toThrow(albumMessages.noSuchPicture);
   });
 
   it('a view link opens exactly the album to a guest, with its files; the token is 128 bits and stored only as its hash', async () => {
@@ -230,6 +255,90 @@ describe.each(databases)('albums and links (%s)', (kind) => {
     expect((await openAsGuest(tokenOf(third.url))).body.error?.message).toBe(albumMessages.gone);
   });
 
+  it("a member lowered to a pending account stops their links at once, has them back when raised, and a deleted member's links stop", async () => {
+    const owner = await member('owner', 3);
+    const family = await member('family', 2);
+    const pic = await picture(family.cookie, 'Picnic');
+    await owner.call.pictures.approve({ id: pic.id });
+    await drainJobs(s.deps);
+    const { id } = await family.call.albums.create({ name: 'Picnic', private: false });
+    await family.call.albums.addPictures({ albumId: id, pictureIds: [pic.id] });
+    const view = tokenOf((await family.call.shares.create({ albumId: id })).url);
+    const upload = tokenOf((await family.call.shares.createUpload({ albumId: id })).url);
+    const uploadInfo = (token: string) => s.app.inject({ method: 'GET', url: `/trpc/shares.uploadInfo?input=${encodeURIComponent(JSON.stringify({ token }))}` });
+    let n = 0;
+    /** What a guest gets from each door of both links: the album, a file, a thumbnail, the upload page, an upload. */
+    const doors = async () => {
+      const data = await png(undefined, `#${(0x200000 + ++n * 7919).toString(16).slice(-6)}`);
+      return [
+        (await openAsGuest(view)).status,
+        (await get(`/api/shared/${view}/${pic.target}`)).statusCode,
+        (await get(`/api/shared/${view}/${pic.target.slice(0, 32)}.thumb.webp`)).statusCode,
+        (await uploadInfo(upload)).statusCode,
+        (await guestUpload(upload, { name: 'g.png', data }, { name: 'Aunt May' })).statusCode,
+      ];
+    };
+    expect(await doors()).toEqual([200, 200, 200, 200, 200]);
+    await owner.call.admin.setLevel({ name: 'family', level: 0 });
+    expect(await doors()).toEqual([404, 404, 404, 404, 404]);
+    expect((await openAsGuest(view)).body.error?.message).toBe(albumMessages.gone);
+    await owner.call.admin.setLevel({ name: 'family', level: 2 });
+    expect(await doors()).toEqual([200, 200, 200, 200, 200]);
+    // Lowered to a friend (level 1): view links are theirs to make, upload links (level 2) no longer.
+    await owner.call.admin.setLevel({ name: 'family', level: 1 });
+    expect(await doors()).toEqual([200, 200, 200, 404, 404]);
+    await owner.call.admin.setLevel({ name: 'family', level: 2 });
+    await s.db.deleteFrom('users').where('id', '=', family.user.id).execute();
+    expect(await doors()).toEqual([404, 404, 404, 404, 404]);
+  });
+
+  it('a guest downloads an original without its GPS position unless the link includes location; members get the original byte for byte', async () => {
+    const owner = await member('owner', 3);
+    const { id } = await owner.call.albums.create({ name: 'Travels', private: false });
+    const photos = [];
+    // Real photographs: an iPhone 6 Plus's in Beijing, a Nokia Lumia 820's on a beach.
+    for (const [name, file] of [
+      ['iphone.jpg', require.resolve('jpeg-exif/test/IMG_0001.JPG')],
+      ['lumia.jpg', require.resolve('exif-parser/test/starfish.jpg')],
+    ] as const) {
+      const data = fs.readFileSync(file);
+      expect(await exifr.gps(data), name).toMatchObject({ latitude: expect.any(Number), longitude: expect.any(Number) });
+      const res = await uploadVia(s.app, owner.cookie, { name, data }, { caption: name });
+      expect(res.statusCode).toBe(200);
+      photos.push({ name, data, ...res.json<Uploaded>() });
+    }
+    await owner.call.albums.addPictures({ albumId: id, pictureIds: photos.map((p) => p.id) });
+    const plain = tokenOf((await owner.call.shares.create({ albumId: id })).url);
+    const located = tokenOf((await owner.call.shares.create({ albumId: id, includeLocation: true })).url);
+    expect((await owner.call.shares.list({ albumId: id })).map((l) => l.includesLocation).sort()).toEqual([false, true]);
+    for (const photo of photos) {
+      const mine = await get(`/private/pictures/${photo.target}`, owner.cookie);
+      expect(mine.rawPayload.equals(photo.data), photo.name).toBe(true);
+      const kept = await get(`/api/shared/${located}/${photo.target}?download`);
+      expect(kept.rawPayload.equals(photo.data), photo.name).toBe(true);
+
+      const guest = await get(`/api/shared/${plain}/${photo.target}?download`);
+      expect(guest.statusCode).toBe(200);
+      const copy = guest.rawPayload;
+      expect(copy.length).toBe(photo.data.length);
+      expect(await exifr.gps(copy), photo.name).toBeUndefined();
+      // Everything else is the photograph's: its camera and date, and its pixels.
+      const pick = ['Make', 'Model', 'DateTimeOriginal'];
+      expect(await exifr.parse(copy, { pick })).toEqual(await exifr.parse(photo.data, { pick }));
+      const [a, b] = await Promise.all([sharp(copy).raw().toBuffer(), sharp(photo.data).raw().toBuffer()]);
+      expect(a.equals(b)).toBe(true);
+      let changed = 0;
+      for (let i = 0; i < copy.length; i++) if (copy[i] !== photo.data[i]) changed++;
+      expect(changed).toBeGreaterThan(0);
+      expect(changed).toBeLessThan(400);
+      // A range of the guest's copy is that range of the copy (a video plays by ranges).
+      const ranged = await s.app.inject({ method: 'GET', url: `/api/shared/${plain}/${photo.target}`, headers: { range: 'bytes=100-4999' } });
+      expect(ranged.statusCode).toBe(206);
+      expect(ranged.rawPayload.equals(copy.subarray(100, 5000))).toBe(true);
+      expect(ranged.headers.etag).not.toBe(mine.headers.etag);
+    }
+  });
+
   it('a password (argon2) guards the album and its files; wrong passwords are limited like logins', async () => {
     const owner = await member('owner', 3);
     const pic = await picture(owner.cookie);
@@ -277,6 +386,11 @@ describe.each(databases)('albums and links (%s)', (kind) => {
     const data = await png(undefined, '#123456');
     const noName = await guestUpload(token, { name: 'g.png', data }, { name: '  ' });
     expect([noName.statusCode, noName.json()]).toEqual([400, { message: 'Your name may not be empty' }]);
+    // A guest's name is held to member names' rules: no direction overrides, nothing only invisible.
+    for (const name of ['\u202eyaM tnuA', '\u200b\u200b', 'Aunt\u2066 May']) {
+      const tricked = await guestUpload(token, { name: 'g.png', data }, { name });
+      expect([name, tricked.statusCode, tricked.json()]).toEqual([name, 400, { message: 'Your name may not contain invisible or direction-changing characters' }]);
+    }
     const notPicture = await guestUpload(token, { name: 'g.txt', data: Buffer.from('hello there') }, { name: 'Aunt May' });
     expect(notPicture.statusCode).toBe(415);
     expect(await s.db.selectFrom('pictures').select('id').execute()).toEqual([]);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { authMessages } from '@site/contracts';
 import { createUser, databases, sessionCookie, TEST_PASSWORD, useTestServer } from '../helpers.ts';
+import { addPasskey, passkeySignIn, SoftAuthenticator, trpc } from './soft-authenticator.ts';
 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0';
 const IPHONE =
@@ -40,7 +41,7 @@ describe.each(databases)('the account page over HTTP (%s)', (kind) => {
     const laptop = await signIn(s.app, 'Mia', TEST_PASSWORD, '10.0.0.1', FIREFOX);
     const phone = await signIn(s.app, 'Mia', TEST_PASSWORD, '10.0.0.2', IPHONE);
     const res = await change(laptop.cookie, TEST_PASSWORD, 'a much newer secret');
-    expect([res.status, res.data]).toEqual([200, { message: authMessages.passwordChanged }]);
+    expect([res.status, res.data]).toEqual([200, { message: authMessages.passwordChangedAndKeys }]);
     expect(await whoIs(s.app, laptop.cookie)).toBe('Mia');
     expect(await whoIs(s.app, phone.cookie)).toBeNull();
     expect((await signIn(s.app, 'Mia', TEST_PASSWORD)).status).toBe(401);
@@ -57,6 +58,7 @@ describe.each(databases)('the account page over HTTP (%s)', (kind) => {
       [TEST_PASSWORD, '', '', authMessages.passwordEmpty],
       [TEST_PASSWORD, 'short', 'short', authMessages.passwordTooShort],
       [TEST_PASSWORD, 'password123', 'password123', authMessages.passwordTooCommon],
+      [TEST_PASSWORD, TEST_PASSWORD, TEST_PASSWORD, authMessages.passwordUnchanged],
     ];
     for (const [current, next, confirm, message] of cases) {
       const res = await change(cookie, current, next, confirm);
@@ -64,6 +66,32 @@ describe.each(databases)('the account page over HTTP (%s)', (kind) => {
     }
     expect(await whoIs(s.app, other.cookie)).toBe('Mia');
     expect((await signIn(s.app, 'Mia', TEST_PASSWORD)).status).toBe(200);
+  });
+
+  it('removes the passkeys and tokens with a change ("Also remove my passkeys and tokens", on by default), or keeps them when unticked', async () => {
+    await createUser(s.deps, 'Mia', 1);
+    const { cookie } = await signIn(s.app, 'Mia', TEST_PASSWORD);
+    const keys = async () => {
+      const token = (await call(s.app, 'auth.createToken', cookie, { label: 'Script' })).data.token as string;
+      const passkey = new SoftAuthenticator();
+      expect((await addPasskey(s.app, cookie, passkey)).status).toBe(200);
+      return { token, passkey };
+    };
+    const works = async (k: { token: string; passkey: SoftAuthenticator }) => [
+      (await trpc(s.app, 'auth.status', { bearer: k.token }, undefined, 'GET')).data.user,
+      (await passkeySignIn(s.app, k.passkey)).status,
+    ];
+    const kept = await keys();
+    const unticked = await call(s.app, 'auth.changePassword', cookie, { currentPassword: TEST_PASSWORD, newPassword: 'a much newer secret', confirmPassword: 'a much newer secret', removeKeys: false });
+    expect([unticked.status, unticked.data]).toEqual([200, { message: authMessages.passwordChanged }]);
+    expect(await works(kept)).toEqual(['Mia', 200]);
+
+    const removed = await change(cookie, 'a much newer secret', 'the newest secret yet');
+    expect([removed.status, removed.data]).toEqual([200, { message: authMessages.passwordChangedAndKeys }]);
+    expect(await works(kept)).toEqual([null, 401]);
+    expect((await call(s.app, 'auth.tokens', cookie)).data).toEqual([]);
+    expect((await call(s.app, 'auth.passkeys', cookie)).data).toEqual([]);
+    expect(await whoIs(s.app, cookie)).toBe('Mia');
   });
 
   it("clears the account's failed-login count on a change", async () => {

@@ -92,6 +92,40 @@ describe.each(databases)('personal API tokens (%s)', (kind) => {
     expect(login.statusCode).toBe(200);
   });
 
+  it("never leads to a password: an admin's token cannot make reset links nor change levels, the admin's browser can", async () => {
+    const admin = await member(3);
+    await createUser(s.deps, 'Pending', 0);
+    const link = await trpc(s.app, 'admin.resetLink', { bearer: admin.token }, { name: 'member3' });
+    expect([link.status, link.message, link.data]).toEqual([403, authMessages.needsPasswordSession, undefined]);
+    const raise = await trpc(s.app, 'admin.setLevel', { bearer: admin.token }, { name: 'Pending', level: 3 });
+    expect([raise.status, raise.message]).toEqual([403, authMessages.needsPasswordSession]);
+    const viaApi = await api(s.app, '/api/admin/set_user_auth', { bearer: admin.token }, { username: 'Pending', authlevel: 3 });
+    expect([viaApi.status, viaApi.json.message]).toEqual([403, authMessages.needsPasswordSession]);
+    expect(await s.db.selectFrom('auth_reset_links').selectAll().execute()).toEqual([]);
+    expect((await s.db.selectFrom('users').select('level').where('name', '=', 'Pending').executeTakeFirstOrThrow()).level).toBe(0);
+    // Reading is still the token's: the admin's own browser makes the changes.
+    expect((await trpc(s.app, 'admin.users', { bearer: admin.token }, undefined, 'GET')).status).toBe(200);
+    expect((await trpc(s.app, 'admin.resetLink', { cookie: admin.cookie }, { name: 'member3' })).status).toBe(200);
+    expect((await trpc(s.app, 'admin.setLevel', { cookie: admin.cookie }, { name: 'Pending', level: 1 })).status).toBe(200);
+  });
+
+  it('is only `Authorization: Bearer site_...`: any other Authorization header (Basic from a proxy) is ignored and the cookie used', async () => {
+    const { cookie, token } = await member(1);
+    const others = ['Basic ' + Buffer.from('family:door-password').toString('base64'), 'Bearer something-else', 'Digest username="x"', 'Bearer'];
+    for (const authorization of others) {
+      const res = await s.app.inject({ method: 'GET', url: '/trpc/auth.status', headers: { authorization, cookie } });
+      expect([authorization, res.json().result?.data]).toEqual([authorization, { user: 'member1', level: 1 }]);
+      // And a login behind that proxy sets its session cookie.
+      const login = await s.app.inject({ method: 'POST', url: '/api/login_attempt', headers: { authorization, 'content-type': 'application/json' }, payload: { loginName: 'member1', loginPass: TEST_PASSWORD } });
+      expect([login.statusCode, sessionCookie(login)]).toEqual([200, expect.stringMatching(/^sid=/)]);
+    }
+    // Without a cookie, Basic credentials are a signed-out visitor; a site token still acts as its member.
+    expect((await trpc(s.app, 'todo.list', {}, undefined, 'GET')).status).toBe(401);
+    const basic = await s.app.inject({ method: 'GET', url: '/trpc/todo.list', headers: { authorization: others[0]! } });
+    expect(basic.statusCode).toBe(401);
+    expect((await trpc(s.app, 'todo.list', { bearer: token }, undefined, 'GET')).status).toBe(200);
+  });
+
   it('is anonymous once revoked, or when wrong, and is stored only as a hash', async () => {
     const { token, id, cookie } = await member(2);
     expect(JSON.stringify(await s.db.selectFrom('api_tokens').selectAll().execute())).not.toContain(token.slice(5));
@@ -100,7 +134,7 @@ describe.each(databases)('personal API tokens (%s)', (kind) => {
     expect((await trpc(s.app, 'todo.list', { bearer: token }, undefined, 'GET')).status).toBe(200);
     expect((await trpc(s.app, 'auth.tokens', { cookie }, undefined, 'GET')).data[0].lastUsedAt).toEqual(expect.any(String));
 
-    for (const wrong of [`${token.slice(0, -1)}x`, 'site_nonsense', '', 'x'.repeat(5000)]) {
+    for (const wrong of [`${token.slice(0, -1)}x`, 'site_nonsense', '', 'x'.repeat(5000), `site_${'x'.repeat(5000)}`]) {
       const viaTrpc = await trpc(s.app, 'todo.list', { bearer: wrong }, undefined, 'GET');
       expect([viaTrpc.status, viaTrpc.message], wrong.slice(0, 20)).toEqual([401, accessMessages.signInRequired]);
       expect((await api(s.app, '/api/todo/get', { bearer: wrong })).status).toBe(401);

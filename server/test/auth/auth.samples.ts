@@ -30,6 +30,8 @@ export const authSamples = {
   'auth.addPasskey': { name: 'Laptop', response: samplePasskeyResponse },
   'auth.renamePasskey': { id: 999, name: 'Phone' },
   'auth.removePasskey': { id: 999 },
+  'auth.confirmPassword': { password: 'not it' },
+  'auth.confirmPasskey': { response: samplePasskeyResponse },
   'auth.passkeyLoginOptions': undefined,
   'auth.passkeyLogin': { response: samplePasskeyResponse },
   'auth.resetStatus': { token: 'A'.repeat(43) },

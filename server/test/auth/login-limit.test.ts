@@ -60,4 +60,25 @@ describe.each(databases)('the login limit in a household behind one router (%s)'
     expect((await loginFrom(s.app, home, 'ghost9', 'wrong')).statusCode).toBe(401);
     expect((await loginFrom(s.app, home, 'ghost10', 'wrong')).statusCode).toBe(429);
   });
+
+  it('counts the address on every attempt: a name first refused stays refused on its second try', async () => {
+    const max = s.deps.config.loginThrottle.maxFailures;
+    const names = Array.from({ length: 40 }, (_, i) => `name${i}`);
+    const answers: number[] = [];
+    for (const round of [1, 2]) for (const name of names) answers.push((await loginFrom(s.app, home, name, `wrong-${round}`)).statusCode);
+    // Only the first `max` names were ever checked, once each; every other attempt was refused unchecked.
+    expect(answers.filter((status) => status === 401).length).toBe(max);
+    expect(answers.slice(0, max).every((status) => status === 401)).toBe(true);
+    expect(answers.slice(max).every((status) => status === 429)).toBe(true);
+  });
+
+  it('allows an address three times the limit in all, however its attempts spread over its accounts', async () => {
+    const max = s.deps.config.loginThrottle.maxFailures;
+    await createUser(s.deps, 'Mum', 3);
+    for (let i = 0; i < max; i++) for (let j = 0; j < 3; j++) expect((await loginFrom(s.app, home, `name${i}`, `wrong-${j}`)).statusCode).toBe(401);
+    const more = await loginFrom(s.app, home, 'name0', 'wrong-3');
+    expect([more.statusCode, more.json()]).toEqual([429, { message: authMessages.throttled }]);
+    // Only that address is stopped.
+    expect((await loginFrom(s.app, '10.7.0.3', 'Mum', TEST_PASSWORD)).statusCode).toBe(200);
+  });
 });

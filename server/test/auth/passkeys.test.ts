@@ -1,89 +1,10 @@
-import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import { isoBase64URL, isoCBOR } from '@simplewebauthn/server/helpers';
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { authMessages } from '@site/contracts';
+import { authMessages, PASSKEYS_MAX, REAUTH_MINUTES } from '@site/contracts';
 import { relyingParty } from '../../src/areas/auth/passkeys.ts';
-import { createUser, databases, sessionCookie, TEST_PASSWORD, useTestServer } from '../helpers.ts';
-
-const HOST = 'localhost:8080';
-const ORIGIN = 'http://localhost:8080';
-
-type Auth = { cookie?: string; bearer?: string; host?: string };
-
-async function trpc(app: FastifyInstance, path: string, auth: Auth, input?: unknown, method: 'GET' | 'POST' = 'POST') {
-  const headers: Record<string, string> = { host: auth.host ?? HOST };
-  if (auth.cookie) headers.cookie = auth.cookie;
-  if (auth.bearer) headers.authorization = `Bearer ${auth.bearer}`;
-  const res =
-    method === 'GET'
-      ? await app.inject({ method, url: `/trpc/${path}`, headers })
-      : await app.inject({ method, url: `/trpc/${path}`, headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify(input ?? {}) });
-  const json = res.json();
-  return { status: res.statusCode, data: json.result?.data, message: json.error?.message as string | undefined, cookie: sessionCookie(res) };
-}
-
-const sha256 = (data: Uint8Array | string) => new Uint8Array(createHash('sha256').update(data).digest());
-const b64 = (bytes: Uint8Array) => isoBase64URL.fromBuffer(new Uint8Array(bytes));
-
-/**
- * A software authenticator (one P-256 key per credential, attestation "none"), building the same
- * answers a browser's navigator.credentials.create() and .get() give, as WebAuthn level 2 defines them.
- */
-class SoftAuthenticator {
-  readonly credentialId = randomBytes(32);
-  private readonly key: { privateKey: KeyObject; publicKey: KeyObject } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  private counter = 0;
-  constructor(private readonly origin = ORIGIN) {}
-
-  private clientData(type: string, challenge: string) {
-    return Buffer.from(JSON.stringify({ type, challenge, origin: this.origin, crossOrigin: false }));
-  }
-
-  private authData(rpId: string, flags: number, attested?: Uint8Array) {
-    const count = Buffer.alloc(4);
-    count.writeUInt32BE(++this.counter);
-    return Buffer.concat([sha256(rpId), Buffer.from([flags]), count, ...(attested ? [attested] : [])]);
-  }
-
-  create(options: { challenge: string; rp: { id?: string } }) {
-    const jwk = this.key.publicKey.export({ format: 'jwk' });
-    const cose = isoCBOR.encode(
-      new Map<number, number | Uint8Array>([
-        [1, 2],
-        [3, -7],
-        [-1, 1],
-        [-2, isoBase64URL.toBuffer(jwk.x!)],
-        [-3, isoBase64URL.toBuffer(jwk.y!)],
-      ]),
-    );
-    const idLength = Buffer.alloc(2);
-    idLength.writeUInt16BE(this.credentialId.length);
-    const attested = Buffer.concat([Buffer.alloc(16), idLength, this.credentialId, cose]);
-    const authData = this.authData(options.rp.id!, 0x01 | 0x04 | 0x40, attested);
-    const attestationObject = isoCBOR.encode(new Map<string, unknown>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]) as never);
-    return {
-      id: b64(this.credentialId),
-      rawId: b64(this.credentialId),
-      type: 'public-key',
-      response: { clientDataJSON: b64(this.clientData('webauthn.create', options.challenge)), attestationObject: b64(attestationObject), transports: ['internal'] },
-      clientExtensionResults: {},
-    };
-  }
-
-  get(options: { challenge: string; rpId?: string }, credentialId = this.credentialId) {
-    const clientDataJSON = this.clientData('webauthn.get', options.challenge);
-    const authData = this.authData(options.rpId!, 0x01 | 0x04);
-    const signature = sign('sha256', Buffer.concat([authData, sha256(clientDataJSON)]), this.key.privateKey);
-    return {
-      id: b64(credentialId),
-      rawId: b64(credentialId),
-      type: 'public-key',
-      response: { clientDataJSON: b64(clientDataJSON), authenticatorData: b64(authData), signature: b64(signature), userHandle: null },
-      clientExtensionResults: {},
-    };
-  }
-}
+import { sql } from 'kysely';
+import { createUser, databases, TEST_PASSWORD, useTestServer } from '../helpers.ts';
+import { addPasskey, b64, passkeySignIn, SoftAuthenticator, trpc } from './soft-authenticator.ts';
 
 describe('relying party', () => {
   it('is the request origin, or PUBLIC_URL when set', () => {
@@ -102,17 +23,10 @@ describe.each(databases)('passkeys (%s)', (kind) => {
     return res.cookie!;
   }
 
-  async function addPasskey(cookie: string, authenticator = new SoftAuthenticator(), name = 'Laptop') {
-    const options = await trpc(s.app, 'auth.passkeyRegistrationOptions', { cookie });
-    expect(options.status).toBe(200);
-    expect(options.data.rp.id).toBe('localhost');
-    return trpc(s.app, 'auth.addPasskey', { cookie }, { name, response: authenticator.create(options.data) });
-  }
-
   it('adds a passkey and signs in with it like a password login (session, status)', async () => {
     const cookie = await signedIn('anna');
     const authenticator = new SoftAuthenticator();
-    const added = await addPasskey(cookie, authenticator);
+    const added = await addPasskey(s.app, cookie, authenticator);
     expect(added.status).toBe(200);
     expect(added.data).toMatchObject({ name: 'Laptop', lastUsedAt: null });
     const listed = await trpc(s.app, 'auth.passkeys', { cookie }, undefined, 'GET');
@@ -132,7 +46,7 @@ describe.each(databases)('passkeys (%s)', (kind) => {
   it('renames and removes a passkey; a removed passkey no longer signs in', async () => {
     const cookie = await signedIn('ben');
     const authenticator = new SoftAuthenticator();
-    const added = await addPasskey(cookie, authenticator);
+    const added = await addPasskey(s.app, cookie, authenticator);
     expect((await trpc(s.app, 'auth.renamePasskey', { cookie }, { id: added.data.id, name: 'Phone' })).status).toBe(200);
     expect((await trpc(s.app, 'auth.passkeys', { cookie }, undefined, 'GET')).data[0].name).toBe('Phone');
     expect((await trpc(s.app, 'auth.removePasskey', { cookie }, { id: added.data.id })).status).toBe(200);
@@ -146,7 +60,7 @@ describe.each(databases)('passkeys (%s)', (kind) => {
   it('refuses a wrong challenge, a replayed one and a wrong origin', async () => {
     const cookie = await signedIn('cleo');
     const authenticator = new SoftAuthenticator();
-    await addPasskey(cookie, authenticator);
+    await addPasskey(s.app, cookie, authenticator);
     const made = await trpc(s.app, 'auth.passkeyLoginOptions', {});
     const wrong = await trpc(s.app, 'auth.passkeyLogin', {}, { response: authenticator.get({ ...made.data, challenge: b64(randomBytes(32)) }) });
     expect([wrong.status, wrong.message, wrong.cookie]).toEqual([400, authMessages.passkeyChallengeGone, undefined]);
@@ -170,7 +84,7 @@ describe.each(databases)('passkeys (%s)', (kind) => {
   it('refuses an API token for adding and removing passkeys, and signed-out callers', async () => {
     const cookie = await signedIn('emil');
     const token = (await trpc(s.app, 'auth.createToken', { cookie }, { label: 'Script' })).data.token as string;
-    const added = await addPasskey(cookie);
+    const added = await addPasskey(s.app, cookie);
     const refusals = [
       await trpc(s.app, 'auth.passkeyRegistrationOptions', { bearer: token }),
       await trpc(s.app, 'auth.addPasskey', { bearer: token }, { name: 'X', response: new SoftAuthenticator().create({ challenge: 'abc', rp: { id: 'localhost' } }) }),
@@ -185,7 +99,7 @@ describe.each(databases)('passkeys (%s)', (kind) => {
   it('a pending member signs in with a passkey to a session that sees /preauth, refused like a password login', async () => {
     const cookie = await signedIn('finn', 0);
     const authenticator = new SoftAuthenticator();
-    expect((await addPasskey(cookie, authenticator)).status).toBe(200);
+    expect((await addPasskey(s.app, cookie, authenticator)).status).toBe(200);
     const options = await trpc(s.app, 'auth.passkeyLoginOptions', {});
     const login = await trpc(s.app, 'auth.passkeyLogin', {}, { response: authenticator.get(options.data) });
     expect([login.status, login.message]).toEqual([403, authMessages.pending]);
@@ -196,7 +110,7 @@ describe.each(databases)('passkeys (%s)', (kind) => {
   it('counts failed passkey sign-ins in the login limit', async () => {
     const cookie = await signedIn('gina');
     const authenticator = new SoftAuthenticator();
-    await addPasskey(cookie, authenticator);
+    await addPasskey(s.app, cookie, authenticator);
     const max = s.deps.config.loginThrottle.maxFailures;
     for (let i = 0; i < max; i++) {
       const options = await trpc(s.app, 'auth.passkeyLoginOptions', {});
@@ -206,6 +120,98 @@ describe.each(databases)('passkeys (%s)', (kind) => {
     const options = await trpc(s.app, 'auth.passkeyLoginOptions', {});
     const good = await trpc(s.app, 'auth.passkeyLogin', {}, { response: authenticator.get(options.data) });
     expect([good.status, good.message]).toEqual([429, authMessages.throttled]);
+  });
+});
+
+describe.each(databases)('passkeys: who may add one, how many, and what a failure costs (%s)', (kind) => {
+  const s = useTestServer(kind);
+  const signedIn = async (name: string, address = '10.0.0.1') => {
+    await createUser(s.deps, name, 1);
+    return (await trpc(s.app, 'auth.login', { address }, { name, password: TEST_PASSWORD })).cookie!;
+  };
+  /** The session signed in longer ago than REAUTH_MINUTES (a cookie left on a borrowed computer). */
+  const age = () => sql`update sessions set created_at = now() - make_interval(mins => ${REAUTH_MINUTES + 1})`.execute(s.db);
+
+  it('asks a session that signed in more than REAUTH_MINUTES ago to confirm with the password (or a passkey) before adding one', async () => {
+    const cookie = await signedIn('ines');
+    const first = new SoftAuthenticator();
+    expect((await addPasskey(s.app, cookie, first)).status).toBe(200);
+    await age();
+    const stale = await trpc(s.app, 'auth.passkeyRegistrationOptions', { cookie });
+    expect([stale.status, stale.message]).toEqual([403, authMessages.confirmNeeded]);
+    const token = await trpc(s.app, 'auth.createToken', { cookie }, { label: 'Script' });
+    expect([token.status, token.message]).toEqual([403, authMessages.confirmNeeded]);
+    // A wrong password confirms nothing; the right one does.
+    const wrong = await trpc(s.app, 'auth.confirmPassword', { cookie }, { password: 'not it' });
+    expect([wrong.status, wrong.message]).toEqual([400, authMessages.currentPasswordWrong]);
+    expect((await addPasskey(s.app, cookie)).status).toBe(403);
+    const right = await trpc(s.app, 'auth.confirmPassword', { cookie }, { password: TEST_PASSWORD });
+    expect([right.status, right.data]).toEqual([200, { message: authMessages.confirmed }]);
+    expect((await addPasskey(s.app, cookie, new SoftAuthenticator(), 'Phone')).status).toBe(200);
+    expect((await trpc(s.app, 'auth.createToken', { cookie }, { label: 'Script' })).status).toBe(200);
+
+    // Later again: one of the member's own passkeys confirms too; another member's does not.
+    await age();
+    await sql`update sessions set confirmed_at = now() - make_interval(mins => ${REAUTH_MINUTES + 1})`.execute(s.db);
+    const other = new SoftAuthenticator();
+    expect((await addPasskey(s.app, await signedIn('jon', '10.0.0.2'), other)).status).toBe(200);
+    const foreign = await trpc(s.app, 'auth.passkeyLoginOptions', {});
+    const refused = await trpc(s.app, 'auth.confirmPasskey', { cookie }, { response: other.get(foreign.data) });
+    expect([refused.status, refused.message]).toEqual([401, authMessages.passkeyUnknown]);
+    expect((await trpc(s.app, 'auth.createToken', { cookie }, { label: 'Later' })).status).toBe(403);
+    const options = await trpc(s.app, 'auth.passkeyLoginOptions', {});
+    const confirmed = await trpc(s.app, 'auth.confirmPasskey', { cookie }, { response: first.get(options.data) });
+    expect([confirmed.status, confirmed.data]).toEqual([200, { message: authMessages.confirmed }]);
+    expect((await trpc(s.app, 'auth.createToken', { cookie }, { label: 'Later' })).status).toBe(200);
+  });
+
+  it(`holds at most ${PASSKEYS_MAX} passkeys per account`, async () => {
+    const cookie = await signedIn('kai');
+    for (let i = 0; i < PASSKEYS_MAX; i++) expect((await addPasskey(s.app, cookie, new SoftAuthenticator(), `Key ${i}`)).status).toBe(200);
+    const options = await trpc(s.app, 'auth.passkeyRegistrationOptions', { cookie });
+    expect([options.status, options.message]).toEqual([409, authMessages.passkeyLimit]);
+    // A ceremony begun before the limit was reached is refused at its end too.
+    const [id] = (await trpc(s.app, 'auth.passkeys', { cookie }, undefined, 'GET')).data.map((p: { id: number }) => p.id);
+    await trpc(s.app, 'auth.removePasskey', { cookie }, { id });
+    const begun = await trpc(s.app, 'auth.passkeyRegistrationOptions', { cookie });
+    expect(begun.status).toBe(200);
+    expect((await addPasskey(s.app, cookie, new SoftAuthenticator(), 'Last')).status).toBe(200);
+    const late = await trpc(s.app, 'auth.addPasskey', { cookie }, { name: 'Over', response: new SoftAuthenticator().create(begun.data) });
+    expect([late.status, late.message]).toEqual([409, authMessages.passkeyLimit]);
+    expect((await trpc(s.app, 'auth.passkeys', { cookie }, undefined, 'GET')).data).toHaveLength(PASSKEYS_MAX);
+  });
+
+  it('limits the sign-in challenges an address may ask for, and sweeps the expired ones', async () => {
+    const asked = [];
+    for (let i = 0; i < 31; i++) asked.push(await trpc(s.app, 'auth.passkeyLoginOptions', { address: '10.9.0.1' }));
+    expect(asked.slice(0, 30).every((r) => r.status === 200)).toBe(true);
+    expect([asked[30]?.status, asked[30]?.message]).toEqual([429, authMessages.passkeyRequestsThrottled]);
+    expect((await trpc(s.app, 'auth.passkeyLoginOptions', { address: '10.9.0.2' })).status).toBe(200);
+    const count = async () => Number((await s.db.selectFrom('auth_passkey_challenges').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+    expect(await count()).toBe(31);
+    await s.db.updateTable('auth_passkey_challenges').set({ expires_at: new Date(Date.now() - 1000) }).execute();
+    expect((await trpc(s.app, 'auth.passkeyLoginOptions', { address: '10.9.0.3' })).status).toBe(200);
+    expect(await count()).toBe(1);
+  });
+
+  it("counts failed passkey sign-ins per account and as one account for the address: others' password logins there go on", async () => {
+    const cookie = await signedIn('lou');
+    const authenticator = new SoftAuthenticator();
+    await addPasskey(s.app, cookie, authenticator);
+    await createUser(s.deps, 'Mum', 3);
+    const max = s.deps.config.loginThrottle.maxFailures;
+    const cafe = { address: '10.20.0.1' };
+    // A forged answer for Lou's passkey, again and again, from one address.
+    for (let i = 0; i < max; i++) expect((await passkeySignIn(s.app, new SoftAuthenticator(), cafe, authenticator.credentialId)).status).toBe(401);
+    expect((await passkeySignIn(s.app, authenticator, cafe)).status).toBe(429);
+    // Mum, at the same address on a new device, signs in with her password at once.
+    const mum = await trpc(s.app, 'auth.login', cafe, { name: 'Mum', password: TEST_PASSWORD });
+    expect(mum.status).toBe(200);
+    // Unknown passkeys count as accounts tried from the address, like unknown names.
+    for (let i = 0; i < max - 1; i++) expect((await passkeySignIn(s.app, new SoftAuthenticator(), cafe)).status).toBe(401);
+    const over = await passkeySignIn(s.app, new SoftAuthenticator(), cafe);
+    expect([over.status, over.message]).toEqual([429, authMessages.throttled]);
+    expect((await trpc(s.app, 'auth.login', cafe, { name: 'Nobody', password: 'x' })).status).toBe(429);
   });
 });
 

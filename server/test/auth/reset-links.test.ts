@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { adminMessages, authMessages } from '@site/contracts';
 import { accountCommand, AccountCommandError } from '../../src/areas/auth/commands.ts';
 import { cookieFor, createUser, databases, sessionCookie, TEST_PASSWORD, useTestServer } from '../helpers.ts';
+import { addPasskey, passkeySignIn, SoftAuthenticator } from './soft-authenticator.ts';
 
 const trpc = async (app: FastifyInstance, path: string, input: unknown, cookie?: string, method: 'GET' | 'POST' = 'POST') => {
   const res =
@@ -60,9 +61,12 @@ describe.each(databases)('reset links (%s)', (kind) => {
     await createUser(s.deps, 'Mia', 1);
     const first = tokenOf((await trpc(s.app, 'admin.resetLink', { name: 'Mia' }, admin)).data.path);
     const second = tokenOf((await trpc(s.app, 'admin.resetLink', { name: 'Mia' }, admin)).data.path);
-    expect((await trpc(s.app, 'auth.resetStatus', { token: first }, undefined, 'GET')).data.state).toBe('unknown');
+    // The older link says a newer one replaced it, and sets nothing.
+    expect((await trpc(s.app, 'auth.resetStatus', { token: first }, undefined, 'GET')).data).toEqual({ state: 'replaced', name: 'Mia' });
+    const replaced = await trpc(s.app, 'auth.resetPassword', { token: first, newPassword: 'a fresh secret', confirmPassword: 'a fresh secret' });
+    expect([replaced.status, replaced.message]).toEqual([409, authMessages.resetReplaced]);
     expect((await trpc(s.app, 'auth.resetStatus', { token: 'nonsense' }, undefined, 'GET')).data).toEqual({ state: 'unknown', name: null });
-    const unknown = await trpc(s.app, 'auth.resetPassword', { token: first, newPassword: 'a fresh secret', confirmPassword: 'a fresh secret' });
+    const unknown = await trpc(s.app, 'auth.resetPassword', { token: 'A'.repeat(43), newPassword: 'a fresh secret', confirmPassword: 'a fresh secret' });
     expect([unknown.status, unknown.message]).toEqual([404, authMessages.resetUnknown]);
 
     for (let i = 0; i < 10; i++) await login(s.app, 'Mia', `guess-${i}`);
@@ -72,6 +76,26 @@ describe.each(databases)('reset links (%s)', (kind) => {
     expect([expired.status, expired.message]).toEqual([409, authMessages.resetExpired]);
     await s.db.updateTable('auth_reset_links').set({ expires_at: new Date(Date.now() + 3600_000) }).execute();
     expect((await trpc(s.app, 'auth.resetPassword', { token: second, newPassword: 'a fresh secret', confirmPassword: 'a fresh secret' })).status).toBe(200);
+    expect((await login(s.app, 'Mia', 'a fresh secret')).status).toBe(200);
+  });
+
+  it('ends every session, API token and passkey of the account', async () => {
+    const admin = await cookieFor(s.deps, 3, 'Boss');
+    await createUser(s.deps, 'Mia', 1);
+    const { cookie } = await login(s.app, 'Mia', TEST_PASSWORD);
+    const token = (await trpc(s.app, 'auth.createToken', { label: 'Script' }, cookie)).data.token as string;
+    // This site's PUBLIC_URL is its passkeys' origin.
+    const passkey = new SoftAuthenticator('https://home.example.org');
+    expect((await addPasskey(s.app, cookie, passkey)).status).toBe(200);
+    expect((await passkeySignIn(s.app, passkey)).status).toBe(200);
+    const link = tokenOf((await trpc(s.app, 'admin.resetLink', { name: 'Mia' }, admin)).data.path);
+    const done = await trpc(s.app, 'auth.resetPassword', { token: link, newPassword: 'a fresh secret', confirmPassword: 'a fresh secret' });
+    expect([done.status, done.data]).toEqual([200, { name: 'Mia', message: authMessages.resetDone }]);
+    const bearer = await s.app.inject({ method: 'GET', url: '/trpc/todo.list', headers: { authorization: `Bearer ${token}` } });
+    expect(bearer.statusCode).toBe(401);
+    const again = await passkeySignIn(s.app, passkey);
+    expect([again.status, again.message]).toEqual([401, authMessages.passkeyUnknown]);
+    expect(await s.db.selectFrom('sessions').innerJoin('users', 'users.id', 'sessions.user_id').select('token_hash').where('users.name', '=', 'Mia').execute()).toEqual([]);
     expect((await login(s.app, 'Mia', 'a fresh secret')).status).toBe(200);
   });
 

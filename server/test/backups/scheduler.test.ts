@@ -1,11 +1,14 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { backupMessages } from '@site/contracts';
 import { buildApp, createDeps } from '../../src/app.ts';
 import { claimSlot } from '../../src/areas/backups/backups.repository.ts';
 import { archiveName, chooseKept, latestSlot, nextSlot } from '../../src/areas/backups/backups.schedule.ts';
-import { runDue, status } from '../../src/areas/backups/backups.service.ts';
+import { commandBackup, runDue, status } from '../../src/areas/backups/backups.service.ts';
 import { ConfigError, parseBackupKeep } from '../../src/config.ts';
 import { trustOf } from '../../src/areas/backups/backups.key.ts';
 import { verifyArchive } from '../../src/areas/backups/backups.verify.ts';
@@ -120,6 +123,29 @@ describe.each(databases)('the backup scheduler (%s)', (kind) => {
     expect((await runDue(deps, now))?.error).toBeUndefined();
     expect(fs.readdirSync(dir).sort()).toEqual(['notes.partial', 'site-2026-11-24-0300.tar.gz']);
     expect(fs.readdirSync(elsewhere)).toEqual(['now.tar.gz.partial']);
+  }, 120_000);
+
+  it("removes a killed command's partial file at the next backup, at once, while a live process's stays", async () => {
+    const { deps } = await site();
+    const elsewhere = tmp();
+    const killed = path.join(elsewhere, 'killed.tar.gz');
+    const alive = path.join(elsewhere, 'alive.tar.gz');
+    for (const file of [killed, alive]) fs.writeFileSync(`${file}.partial`, 'x');
+    // Two `npm run backup` processes on this machine that beat their heartbeat seconds ago: one was killed -9, one still runs.
+    const gone = spawn(process.execPath, ['-e', '']);
+    await once(gone, 'exit');
+    const running = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)']);
+    cleanup.push(() => void running.kill());
+    const recent = new Date(Date.now() - 5_000);
+    await deps.db
+      .insertInto('backup_runs')
+      .values([
+        { kind: 'command', file: killed, started_at: recent, heartbeat_at: recent, pid: gone.pid!, host: os.hostname() },
+        { kind: 'command', file: alive, started_at: recent, heartbeat_at: recent, pid: running.pid!, host: os.hostname() },
+      ])
+      .execute();
+    await commandBackup(deps, path.join(elsewhere, 'next.tar.gz'));
+    expect(fs.readdirSync(elsewhere).sort()).toEqual(['alive.tar.gz.partial', 'next.tar.gz']);
   }, 120_000);
 
   it('leaves the scheduled time to the next wake while `npm run backup` holds this process', async () => {

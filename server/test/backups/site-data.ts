@@ -110,6 +110,10 @@ export async function fillEveryArea(deps: AppDeps, app: FastifyInstance): Promis
   await sql`insert into trade_techs (user_id, tech) values (${owner.id}, 'Trade Ledger')`.execute(db);
   await sql`insert into recipe_ingredients (step_id, position, name, plural_name, quantity, unit_abbreviation)
     select id, 0, 'egg', 'eggs', 2.5, null from recipe_steps order by id limit 1`.execute(db);
+  // A recipe in the meal plan and its week shopped (plan_shopped): the samples plan a text, as their recipe is gone by then.
+  const planned = await db.selectFrom('recipe_steps').select('recipe_id').orderBy('id').executeTakeFirstOrThrow();
+  await invoke('plan.set', ctx, { date: '2026-11-25', meal: 'Dinner', recipeId: planned.recipe_id, servings: 6 });
+  await invoke('plan.shop', ctx, { start: '2026-11-23' });
   await sql`insert into dev_runs (action, user_id, who, finished_at, status, exit_code, duration_ms, timeout_seconds, output)
     values ('dev-pull', ${owner.id}, 'Owner', now(), 'succeeded', 0, 1234, 300, ${'Already up to date.\nÜnïcode ✓\n'})`.execute(db);
   await sql`insert into game_server_history (server_id, at, players)

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { TRPCError } from '@trpc/server';
 import { describe, expect, it } from 'vitest';
-import { devMessages, type DevRun } from '@site/contracts';
+import { DEV_DASHBOARD_DOC, devMessages, type DevRun } from '@site/contracts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { readDevCommandsFile } from '../../src/areas/dev-dashboard/dev-commands.ts';
 import { keepTail } from '../../src/areas/dev-dashboard/dev-dashboard.runner.ts';
@@ -103,7 +103,12 @@ describe.each(databases)('dev dashboard, not configured (%s)', (kind) => {
   it('says how to configure it and runs nothing', async () => {
     const api = callerFor(s.deps, await createUser(s.deps, 'owner', 3));
     const status = await api.devDashboard.status();
-    expect(status.problem).toMatch(/DEV_COMMANDS_FILE/);
+    expect(status.problem).toBe(
+      'No dev commands are configured: set DEV_COMMANDS_FILE to a JSON file naming what each button runs (see docs/dev-dashboard.md).',
+    );
+    // The page it points to exists and is about this (the README has no such section: it links there).
+    expect(fs.readFileSync(path.join(import.meta.dirname, '..', '..', '..', DEV_DASHBOARD_DOC), 'utf8')).toMatch(/^# The developer dashboard\n/);
+    expect(devMessages.notConfigured('dev-pull')).toMatch(/; see docs\/dev-dashboard\.md$/);
     expect(status.actions.every((a) => !a.configured)).toBe(true);
     expect(await refusal(api.devDashboard.devPull({}))).toEqual({ code: 'BAD_REQUEST', message: devMessages.notConfigured('dev-pull') });
     expect(await api.devDashboard.runs()).toEqual([]);

@@ -10,17 +10,21 @@ import {
   MAX_ANONYMOUS_PER_ADDRESS,
   MAX_ANONYMOUS_STREAMS,
   MAX_STREAMS,
+  MAX_STREAMS_PER_ACCOUNT,
   MAX_STREAMS_PER_ADDRESS,
   StreamSlots,
   addressGroup,
+  holderOf,
   liveMessages,
 } from '../../src/areas/live/live.http.ts';
 import { parseChange } from '../../src/areas/live/change-feed.ts';
+import { insertDefaultMeals } from '../../src/areas/plan/plan.migrations.ts';
 import { listen } from '../../src/http/ports.ts';
+import { issueToken } from '../../src/areas/auth/api-tokens.service.ts';
 import { watchDatabaseChanges } from '../../src/watch-changes.ts';
 import type { Listening } from '../../src/db/notifications.ts';
 import { QueryCounter } from '../../src/db/query-counter.ts';
-import { callerFor, cookieFor, createTestDb, createUser, databases, postJson, testConfig, truncateAll, type TestDb } from '../helpers.ts';
+import { browserCallerFor, callerFor, cookieFor, createTestDb, createUser, databases, postJson, testConfig, truncateAll, type TestDb } from '../helpers.ts';
 import { pictureRow } from '../pictures/pictures.fixtures.ts';
 
 /** The live feed must reach an open page within this long of the commit (the issue's bound). */
@@ -41,10 +45,10 @@ class Stream {
   private waiters: (() => void)[] = [];
   readonly opened: Promise<void>;
 
-  constructor(base: string, cookie?: string) {
+  constructor(base: string, cookie?: string, headers: Record<string, string> = {}) {
     let open!: () => void;
     this.opened = new Promise((resolve) => (open = resolve));
-    this.req = http.request(new URL('/events', base), { agent: false, headers: cookie ? { cookie } : {} }, (res) => {
+    this.req = http.request(new URL('/events', base), { agent: false, headers: { ...headers, ...(cookie ? { cookie } : {}) } }, (res) => {
       this.status = res.statusCode ?? 0;
       this.headers = res.headers;
       res.setEncoding('utf8');
@@ -138,8 +142,8 @@ describe.each(databases)('live feed GET /events (%s)', (kind) => {
   let handle: TestDb;
   let live: Live;
   const streams: Stream[] = [];
-  const open = async (cookie?: string) => {
-    const stream = new Stream(live.url, cookie);
+  const open = async (cookie?: string, headers?: Record<string, string>) => {
+    const stream = new Stream(live.url, cookie, headers);
     streams.push(stream);
     await stream.opened;
     return stream;
@@ -176,6 +180,22 @@ describe.each(databases)('live feed GET /events (%s)', (kind) => {
     expect(res.statusCode).toBe(200);
     await anonymous.until(() => anonymous.changes().includes('house'));
     await member.until(() => member.changes().includes('house'));
+  });
+
+  it('tells a chore done and a meal planned to the family (level 2 and up) only', async () => {
+    const fam = await createUser(live.deps, 'Fam', 2);
+    const famCookie = `sid=${(await live.deps.sessions.create(fam.id)).token}`;
+    const [family, friend, anonymous] = await Promise.all([open(famCookie), open(await cookieFor(live.deps, 1, 'friend')), open()]);
+    const caller = callerFor(live.deps, fam);
+    const { id } = await caller.chores.create({ name: 'Dishes', every: { days: 1 }, who: { anyone: true } });
+    await caller.chores.done({ id });
+    await family.until(() => family.changes().includes('chores'));
+    await insertDefaultMeals(handle.db);
+    await caller.plan.set({ date: '2026-11-30', meal: 'Dinner', text: 'Soup' });
+    await family.until(() => family.changes().includes('plan'));
+    await new Promise((r) => setTimeout(r, QUIET_MS));
+    expect(friend.changes()).toEqual([]);
+    expect(anonymous.changes()).toEqual([]);
   });
 
   it('tells a Todo change to its member only', async () => {
@@ -249,7 +269,7 @@ describe.each(databases)('live feed GET /events (%s)', (kind) => {
     await admin.until(() => admin.changes().includes('accounts'));
     const told = admin.changes().length;
     expect((await callerFor(live.deps, owner).admin.waitingCount()).count).toBe(1);
-    await callerFor(live.deps, owner).admin.setLevel({ name: 'newbie', level: 1 });
+    await (await browserCallerFor(live.deps, owner)).admin.setLevel({ name: 'newbie', level: 1 });
     await admin.until(() => admin.changes().length > told);
     expect((await callerFor(live.deps, owner).admin.waitingCount()).count).toBe(0);
     await new Promise((r) => setTimeout(r, QUIET_MS));
@@ -312,10 +332,12 @@ describe.each(databases)('live feed GET /events (%s)', (kind) => {
     expect(await refusedAnonymous.json()).toEqual({ message: liveMessages.tooManyAnonymous });
     // A well-formed cookie of no session is no account either.
     expect((await fetch(`${live.url}/events`, { headers: { cookie: `sid=${'A'.repeat(43)}` } })).status).toBe(429);
-    // Members still get in from the same address, up to its limit.
-    const cookie = await cookieFor(live.deps, 1, 'friend');
-    const members = await Promise.all(Array.from({ length: MAX_STREAMS_PER_ADDRESS - MAX_ANONYMOUS_PER_ADDRESS }, () => open(cookie)));
+    // Members still get in from the same address (a household's several accounts), up to its limit.
+    const wanted = MAX_STREAMS_PER_ADDRESS - MAX_ANONYMOUS_PER_ADDRESS;
+    const cookies = await Promise.all(Array.from({ length: Math.ceil(wanted / MAX_STREAMS_PER_ACCOUNT) }, (_, i) => cookieFor(live.deps, 1, `friend${i}`)));
+    const members = await Promise.all(Array.from({ length: wanted }, (_, i) => open(cookies[Math.floor(i / MAX_STREAMS_PER_ACCOUNT)])));
     expect(members.every((s) => s.status === 200)).toBe(true);
+    const cookie = await cookieFor(live.deps, 1, 'latecomer');
     const refused = await fetch(`${live.url}/events`, { headers: { cookie } });
     expect(refused.status).toBe(429);
     expect(await refused.json()).toEqual({ message: liveMessages.tooMany });
@@ -366,7 +388,54 @@ describe.each(databases)('live feed GET /events (%s)', (kind) => {
     await admin.until(() => admin.changes().includes('house'));
     // The lowering is itself a change of the accounts waiting list, which admins hear; whether it
     // reaches this stream before its viewer is read again is a race of one instant, so it is left out.
-    expect(admin.changes().filter((area) => area !== 'accounts')).toEqual(['pictures', 'house']);
+    // It is also a change of the account's own level, which the account hears (LIVE_AREAS.account).
+    expect(admin.changes().filter((area) => area !== 'accounts')).toEqual(['pictures', 'account', 'house']);
+  });
+
+  it('re-checks a stream opened with a personal API token when the token is revoked or its member lowered', async () => {
+    const ann = await createUser(live.deps, 'Ann', 2);
+    const bob = await createUser(live.deps, 'Bob', 2);
+    const owner = await createUser(live.deps, 'Owner', 3);
+    const annToken = (await issueToken(live.deps, ann.id, 'script')).token;
+    const bobToken = (await issueToken(live.deps, bob.id, 'script')).token;
+    const annStream = await open(undefined, { authorization: `Bearer ${annToken}` });
+    const bobStream = await open(undefined, { authorization: `Bearer ${bobToken}` });
+    await callerFor(live.deps, ann).todo.add({ task: 'one' });
+    await annStream.until(() => annStream.changes().includes('todo'));
+    await callerFor(live.deps, owner).gameServers.add({ port: 25565, description: 'Minecraft' });
+    await bobStream.until(() => bobStream.changes().includes('gameServers'));
+    // Ann's token revoked (its row deleted, as the account page and a reset do): her Todo is private again.
+    await live.deps.db.deleteFrom('api_tokens').where('user_id', '=', ann.id).execute();
+    // Bob lowered to a pending account: members' news stops.
+    await (await browserCallerFor(live.deps, owner)).admin.setLevel({ name: 'Bob', level: 0 });
+    await sleep(QUIET_MS);
+    const [annBefore, bobBefore] = [annStream.changes().length, bobStream.changes().length];
+    await callerFor(live.deps, ann).todo.add({ task: 'two' });
+    await sql`update game_server_status set status = 'Offline-by-hand'`.execute(live.deps.db);
+    await callerFor(live.deps, ann).house.add({ task: 'bins', type: 'To Do' });
+    await annStream.until(() => annStream.changes().includes('house'));
+    await bobStream.until(() => bobStream.changes().includes('house'));
+    expect(annStream.changes().slice(annBefore)).toEqual(['house']);
+    expect(bobStream.changes().slice(bobBefore).filter((area) => area !== 'account')).toEqual(['house']);
+  });
+
+  it("tells an account of its own level change alone, so a pending member's open page moves on once approved", async () => {
+    const owner = await createUser(live.deps, 'Owner', 3);
+    const newbie = await createUser(live.deps, 'Newbie', 0);
+    const other = await createUser(live.deps, 'Other', 0);
+    const [waiting, otherStream, anonymous] = await Promise.all([
+      open(`sid=${(await live.deps.sessions.create(newbie.id)).token}`),
+      open(`sid=${(await live.deps.sessions.create(other.id)).token}`),
+      open(),
+    ]);
+    await (await browserCallerFor(live.deps, owner)).admin.setLevel({ name: 'Newbie', level: 1 });
+    await waiting.until(() => waiting.changes().includes('account'));
+    // The same by hand in SQL.
+    await sql`update users set level = 2 where id = ${newbie.id}`.execute(handle.db);
+    await waiting.until(() => waiting.changes().filter((area) => area === 'account').length === 2);
+    await sleep(QUIET_MS);
+    expect(otherStream.changes()).toEqual([]);
+    expect(anonymous.changes()).toEqual([]);
   });
 
   it('drops a stream whose reader does not read, and keeps one that does', async () => {
@@ -400,6 +469,64 @@ describe.each(databases)('live feed GET /events (%s)', (kind) => {
     expect(read).toBeGreaterThan(0);
     reader.destroy();
     stuck.destroy();
+  });
+});
+
+describe.each(databases)('live feed places behind a proxy, from many addresses (%s)', (kind) => {
+  let handle: TestDb;
+  let live: Live;
+  const streams: Stream[] = [];
+  // The proxy on 127.0.0.1 says which client asked (documentation addresses: nothing is sent there).
+  const from = (address: string) => ({ 'x-forwarded-for': address });
+  const open = async (address: string, cookie?: string) => {
+    const stream = new Stream(live.url, cookie, from(address));
+    streams.push(stream);
+    await stream.opened;
+    return stream;
+  };
+
+  beforeAll(async () => {
+    handle = await createTestDb(kind);
+    live = await startLive(handle, { TRUST_PROXY: '127.0.0.1' });
+  }, 60_000);
+  afterAll(async () => {
+    for (const s of streams.splice(0)) s.close();
+    await stopLive(live);
+    await handle?.close();
+  });
+
+  it("a pending account's cookie from 64 addresses holds a handful of streams; the owner and members still get theirs", async () => {
+    const owner = await createUser(live.deps, 'Owner', 3);
+    const pending = await cookieFor(live.deps, 0, 'squatter');
+    // As the probe did: 32 streams (an address's limit) from each of 64 addresses, 2,048 in all.
+    const attempts: Stream[] = [];
+    for (let a = 0; a < 64; a++) {
+      attempts.push(...(await Promise.all(Array.from({ length: MAX_STREAMS_PER_ADDRESS }, () => open(`198.51.100.${a}`, pending)))));
+    }
+    const held = attempts.filter((s) => s.status === 200);
+    expect(held.length).toBe(MAX_STREAMS_PER_ACCOUNT);
+    const refused = await fetch(`${live.url}/events`, { headers: { ...from('198.51.100.200'), cookie: pending } });
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ message: liveMessages.tooManyForAccount });
+    // The owner, and a member on the same network as one of the pending account's addresses.
+    const ownerStream = await open('203.0.113.9', `sid=${(await live.deps.sessions.create(owner.id)).token}`);
+    expect(ownerStream.status).toBe(200);
+    const member = await open('198.51.100.0', await cookieFor(live.deps, 1, 'friend'));
+    expect(member.status).toBe(200);
+    for (const s of attempts) s.close();
+  });
+
+  it('counts a pending account with the anonymous viewers of its address', async () => {
+    const cookies = await Promise.all([cookieFor(live.deps, 0, 'waiting1'), cookieFor(live.deps, 0, 'waiting2')]);
+    const anonymous = await Promise.all(Array.from({ length: MAX_ANONYMOUS_PER_ADDRESS / 2 }, () => open('192.0.2.77')));
+    expect(anonymous.every((s) => s.status === 200)).toBe(true);
+    const pending = await Promise.all(cookies.flatMap((cookie) => Array.from({ length: MAX_ANONYMOUS_PER_ADDRESS / 2 }, () => open('192.0.2.77', cookie))));
+    expect(pending.filter((s) => s.status === 200).length).toBe(MAX_ANONYMOUS_PER_ADDRESS / 2);
+    const refused = await fetch(`${live.url}/events`, { headers: { ...from('192.0.2.77'), cookie: cookies[0] ?? '' } });
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ message: liveMessages.tooManyAnonymous });
+    // A member from that address still gets in.
+    expect((await open('192.0.2.77', await cookieFor(live.deps, 2, 'fam'))).status).toBe(200);
   });
 });
 
@@ -445,12 +572,23 @@ describe('stream places', () => {
   it('keeps half the places for members whatever the number of addresses', () => {
     const slots = new StreamSlots();
     let anonymous = 0;
-    for (let a = 0; a < 1_000 && slots.take(`10.0.${a >> 8}.${a & 255}`, false) === null; a++) anonymous++;
-    for (let a = 0; slots.take(`2001:db8:${a.toString(16)}::1`, false) === null; a++) anonymous++;
+    for (let a = 0; a < 1_000 && slots.take(holderOf(`10.0.${a >> 8}.${a & 255}`, null)) === null; a++) anonymous++;
+    for (let a = 0; slots.take(holderOf(`2001:db8:${a.toString(16)}::1`, null)) === null; a++) anonymous++;
     expect(anonymous).toBe(MAX_ANONYMOUS_STREAMS);
+    // Pending accounts (level 0), many of them from many addresses, find the guests' half full too.
+    for (let a = 0; a < 100; a++) expect(slots.take(holderOf(`10.2.0.${a}`, { id: 10_000 + a, name: `p${a}`, level: 0 }))).toBe(liveMessages.tooManyAnonymous);
     let members = 0;
-    for (let a = 0; slots.take(`10.1.${a >> 8}.${a & 255}`, true) === null; a++) members++;
+    for (let a = 0; slots.take(holderOf(`10.1.${a >> 8}.${a & 255}`, { id: a + 1, name: `m${a}`, level: 1 })) === null; a++) members++;
     expect(anonymous + members).toBe(MAX_STREAMS);
-    expect(slots.take('10.9.9.9', true)).toBe(liveMessages.tooMany);
+    expect(slots.take(holderOf('10.9.9.9', { id: 99_999, name: 'late', level: 1 }))).toBe(liveMessages.tooMany);
+  });
+
+  it('holds a handful of streams per account, from however many addresses, and frees them when they close', () => {
+    const slots = new StreamSlots();
+    const ann = { id: 7, name: 'Ann', level: 2 as const };
+    for (let a = 0; a < MAX_STREAMS_PER_ACCOUNT; a++) expect(slots.take(holderOf(`192.0.2.${a}`, ann))).toBeNull();
+    expect(slots.take(holderOf('192.0.2.200', ann))).toBe(liveMessages.tooManyForAccount);
+    slots.release(holderOf('192.0.2.0', ann));
+    expect(slots.take(holderOf('192.0.2.201', ann))).toBeNull();
   });
 });

@@ -109,11 +109,20 @@ describe.each(databases)('hearts and comments (%s)', (kind) => {
       ['x'.repeat(COMMENT_MAX + 1), `Comment may be at most ${COMMENT_MAX} characters`],
       ['bell \u0007', 'Comment may not contain control characters'],
       ['nul \u0000', 'Comment may not contain control characters'],
+      // What is shown must be what is stored: no direction overrides or isolates, no half characters, something to read.
+      ['see gnp.\u202eexe', 'Comment may not contain invisible or direction-changing characters'],
+      ['\u2067hidden\u2069', 'Comment may not contain invisible or direction-changing characters'],
+      ['lone \ud83d half', 'Comment may not contain broken characters (half of an emoji or other symbol)'],
+      ['\u200b\u200b \u2060', 'Comment must have something to read (not only invisible characters)'],
     ];
     for (const [text, message] of refusals) {
       const res = await call(s.app, 'mutation', 'pictures.comment', cookie, { id: picture.id, text });
       expect([res.status, res.message], JSON.stringify(text)).toEqual([400, message]);
     }
+    // Emoji sequences and the direction marks of right-to-left writing are text people type.
+    const typed = await call(s.app, 'mutation', 'pictures.comment', cookie, { id: picture.id, text: 'Lena 🧗‍♀️ مرحبا\u200f!' });
+    expect(typed.status).toBe(200);
+    await s.db.deleteFrom('picture_comments').execute();
     const ok = await call(s.app, 'mutation', 'pictures.comment', cookie, { id: picture.id, text: 'y'.repeat(COMMENT_MAX) });
     expect(ok.status).toBe(200);
     const commentId = (ok.data as PictureSocial).comments[0]?.id;

@@ -6,6 +6,8 @@ import type { AreaParity, AreaSamples } from '../area-tables.ts';
 export const towerDailySamples = {
   'towerDaily.today': undefined,
   'towerDaily.submit': { date: dailyDate(new Date()), actions: [] },
+  'towerDaily.day': { date: dailyDate(new Date()) },
+  'towerDaily.leaderboard': { period: 'week' },
 } satisfies AreaSamples<typeof towerDailyRoutes>;
 
 /** The area has no /api paths. */

@@ -5,6 +5,7 @@ import { DevicesCard } from './DevicesCard.tsx';
 import { ApiTokensCard } from './ApiTokensCard.tsx';
 import { PasskeysCard } from './PasskeysCard.tsx';
 import { NotificationsCard } from './NotificationsCard.tsx';
+import { CalendarFeedCard } from './CalendarFeedCard.tsx';
 
 /** /personal/account: the signed-in member's own account (every level, pending ones too). */
 export default function AccountPage() {
@@ -27,6 +28,7 @@ export default function AccountPage() {
       <PasskeysCard />
       <ApiTokensCard />
       {status.data?.user && status.data.level >= 1 && <NotificationsCard />}
+      <CalendarFeedCard />
     </main>
   );
 }

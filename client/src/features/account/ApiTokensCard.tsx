@@ -5,6 +5,7 @@ import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { Loaded } from '../../components/Loaded.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { trpc } from '../../lib/trpc.ts';
+import { ConfirmItIsYou, needsConfirming } from './ConfirmItIsYou.tsx';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : 'Never');
 
@@ -14,13 +15,14 @@ export function ApiTokensCard() {
   const utils = trpc.useUtils();
   const [label, setLabel] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
   const create = trpc.auth.createToken.useMutation({
     onMutate: () => setError(null),
     onSuccess: () => {
       setLabel('');
       void utils.auth.tokens.invalidate();
     },
-    onError: (e) => setError(e.message),
+    onError: (e) => (needsConfirming(e) ? setConfirming(true) : setError(e.message)),
   });
   const revoke = trpc.auth.revokeToken.useMutation({
     onMutate: () => setError(null),
@@ -44,9 +46,18 @@ export function ApiTokensCard() {
           Create token
         </button>
       </form>
+      {confirming && (
+        <ConfirmItIsYou
+          onConfirmed={() => {
+            setConfirming(false);
+            create.mutate({ label });
+          }}
+          onCancel={() => setConfirming(false)}
+        />
+      )}
       <ErrorBubble message={error} />
       {create.data && (
-        <div className="confirm-box" role="status" aria-label="New token">
+        <div className="confirm-box done-box" role="status" aria-label="New token">
           <p>
             The token for <strong>{create.data.label}</strong>. Copy it now: it is shown only this once.
           </p>

@@ -1,9 +1,11 @@
 import { useState, type FormEvent } from 'react';
+import { PASSKEYS_MAX } from '@site/contracts/auth';
 import { DataTable } from '../../components/DataTable.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { Loaded } from '../../components/Loaded.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { trpc } from '../../lib/trpc.ts';
+import { ConfirmItIsYou, needsConfirming } from './ConfirmItIsYou.tsx';
 import { createPasskey, deviceName, passkeyErrorMessage } from './passkeys.ts';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : 'Never');
@@ -16,6 +18,7 @@ export function PasskeysCard() {
   const [error, setError] = useState<string | null>(null);
   const [added, setAdded] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const options = trpc.auth.passkeyRegistrationOptions.useMutation();
   const add = trpc.auth.addPasskey.useMutation();
   const remove = trpc.auth.removePasskey.useMutation({
@@ -24,8 +27,11 @@ export function PasskeysCard() {
     onError: (e) => setError(e.message),
   });
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
+    void addOne();
+  };
+  const addOne = async () => {
     setError(null);
     setAdded(null);
     if (name.trim() === '') {
@@ -40,7 +46,8 @@ export function PasskeysCard() {
       setAdded(row.name);
       void utils.auth.passkeys.invalidate();
     } catch (e) {
-      setError(passkeyErrorMessage(e));
+      if (needsConfirming(e)) setConfirming(true);
+      else setError(passkeyErrorMessage(e));
     } finally {
       setBusy(false);
     }
@@ -49,13 +56,25 @@ export function PasskeysCard() {
   return (
     <section className="card" aria-labelledby="passkeys-title">
       <h2 id="passkeys-title">Passkeys</h2>
-      <p>A passkey signs you in with this device&apos;s screen lock (fingerprint, face or PIN) instead of your password.</p>
-      <form onSubmit={(e) => void onSubmit(e)} aria-label="New passkey" noValidate>
+      <p>
+        A passkey signs you in with this device&apos;s screen lock (fingerprint, face or PIN) instead of your password. An account holds at most{' '}
+        {PASSKEYS_MAX}.
+      </p>
+      <form onSubmit={onSubmit} aria-label="New passkey" noValidate>
         <TextInput label="Passkey name" name="passkeyName" autoComplete="off" value={name} onValueChange={setName} />
         <button type="submit" className="button" disabled={busy}>
           {busy ? 'Adding passkey...' : 'Add a passkey'}
         </button>
       </form>
+      {confirming && (
+        <ConfirmItIsYou
+          onConfirmed={() => {
+            setConfirming(false);
+            void addOne();
+          }}
+          onCancel={() => setConfirming(false)}
+        />
+      )}
       <ErrorBubble message={error} />
       {added && (
         <p role="status">

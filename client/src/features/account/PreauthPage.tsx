@@ -2,18 +2,21 @@ import { useEffect } from 'react';
 import { Link, Navigate, useLocation } from 'react-router-dom';
 import { authMessages } from '@site/contracts/auth';
 import { owner } from '../../owner.config.ts';
+import { useLive } from '../../lib/live.ts';
 import { trpc } from '../../lib/trpc.ts';
 
 export default function PreauthPage() {
   const location = useLocation();
   const status = trpc.auth.status.useQuery();
+  // The account's own level is live: approval moves this open page to the hub by itself.
+  useLive(['account']);
   const state: unknown = location.state;
   const message =
     typeof state === 'object' && state !== null && 'message' in state && typeof state.message === 'string' ? state.message : authMessages.pending;
   useEffect(() => {
     document.title = 'Account pending';
   }, []);
-  // An approved member has nothing to wait for: the hub is theirs.
+  // An approved member has nothing to wait for: the hub is theirs (also the moment an admin approves).
   if (status.data?.user && status.data.level >= 1) return <Navigate to="/personal" replace />;
   return (
     <main className="page narrow-page">

@@ -5,7 +5,7 @@ import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { trpc } from '../../lib/trpc.ts';
 
-const refusals = { used: authMessages.resetUsed, expired: authMessages.resetExpired, unknown: authMessages.resetUnknown } as const;
+const refusals = { used: authMessages.resetUsed, expired: authMessages.resetExpired, replaced: authMessages.resetReplaced, unknown: authMessages.resetUnknown } as const;
 
 /** /reset-password#TOKEN: the one-time link an admin made; sets a new password once. */
 export default function ResetPasswordPage() {
@@ -46,7 +46,7 @@ export default function ResetPasswordPage() {
     body = (
       <form onSubmit={onSubmit} aria-labelledby="reset-title" noValidate>
         <p>
-          A new password for <strong>{status.data.name}</strong>. Every device signed in to the account is signed out.
+          A new password for <strong>{status.data.name}</strong>. {authMessages.resetWillEnd}
         </p>
         <input type="text" name="username" autoComplete="username" value={status.data.name ?? ''} readOnly hidden />
         <TextInput label="New password" name="newPassword" type="password" autoComplete="new-password" value={newPassword} onValueChange={setNew} />

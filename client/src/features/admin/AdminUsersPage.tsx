@@ -65,7 +65,7 @@ export default function AdminUsersPage() {
           </div>
         )}
         {link && (
-          <div className="confirm-box" role="status" aria-label="Reset link">
+          <div className="confirm-box done-box" role="status" aria-label="Reset link">
             <p>
               A one-time link for <strong>{link.name}</strong> to set a new password, valid until{' '}
               {new Date(link.expiresAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}. Send it to them privately.

@@ -24,7 +24,7 @@ export function SharesPanel() {
           rowKey={(link) => link.id}
           columns={[
             { label: 'Album', cell: (link) => link.albumName ?? '(no album)' },
-            { label: 'Kind', cell: (link) => (link.kind === 'view' ? `View${link.hasPassword ? ' (password)' : ''}` : 'Upload') },
+            { label: 'Kind', cell: (link) => (link.kind === 'view' ? `View${link.hasPassword ? ' (password)' : ''}${link.includesLocation ? ' (location)' : ''}` : 'Upload') },
             { label: 'Made by', cell: (link) => link.createdBy ?? '(deleted account)' },
             { label: 'Expires', cell: (link) => (link.expiresAt ? new Date(link.expiresAt).toLocaleDateString() : 'Never') },
             { label: 'Uses', cell: (link) => (link.kind === 'view' ? count(link.uses, 'open') : count(link.uploads, 'upload')) },

@@ -35,6 +35,8 @@ type Props = {
   busy: boolean;
   serverError: string | null;
   onSubmit: (submit: CharitySubmit) => Promise<boolean>;
+  /** The checks refused what was typed: the page's last "Entry added." no longer belongs beside it. */
+  onRefused: () => void;
   onCancelEdit: () => void;
 };
 
@@ -42,7 +44,7 @@ type Props = {
  * 'Add Charity Entry' (or the same form editing an entry). The shared validation from contracts runs
  * first and lists every problem in the spec's order; nothing is sent while there is one.
  */
-export function CharityForm({ editing, busy, serverError, onSubmit, onCancelEdit }: Props) {
+export function CharityForm({ editing, busy, serverError, onSubmit, onRefused, onCancelEdit }: Props) {
   const [draft, setDraft] = useState<CharityDraft>(() => (editing ? draftOf(editing) : emptyDraft()));
   const [errors, setErrors] = useState<string[]>([]);
   useEffect(() => void loadValidate().catch(() => {}), []);
@@ -57,6 +59,7 @@ export function CharityForm({ editing, busy, serverError, onSubmit, onCancelEdit
     const check = (validate ?? (await loadValidate()))(draft);
     if (!check.ok) {
       setErrors(check.errors);
+      onRefused();
       return;
     }
     setErrors([]);

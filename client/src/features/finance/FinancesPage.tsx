@@ -197,6 +197,7 @@ export default function FinancesPage() {
         busy={busy}
         serverError={formError}
         onSubmit={onSubmit}
+        onRefused={() => setNotice(null)}
         onCancelEdit={() => {
           setEditing(null);
           setFormError(null);

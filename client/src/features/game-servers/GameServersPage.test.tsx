@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { GameServer } from '@site/contracts/game-servers';
 import { renderWithSite } from '../../test/render.tsx';
 import GameServersPage from './GameServersPage.tsx';
+import { FakeEventSource } from '../../test/event-source.ts';
 
 const server = (over: Partial<GameServer>): GameServer => ({
   id: 1,
@@ -22,21 +23,8 @@ const server = (over: Partial<GameServer>): GameServer => ({
   ...over,
 });
 
-/** The live feed's connection, which never says anything here. */
-class SilentEventSource {
-  static readonly CONNECTING = 0;
-  static readonly OPEN = 1;
-  static readonly CLOSED = 2;
-  readyState = 0;
-  addEventListener() {}
-  removeEventListener() {}
-  close() {
-    this.readyState = 2;
-  }
-}
-
 describe('GameServersPage (issue 30: no wait for offline servers)', () => {
-  beforeEach(() => vi.stubGlobal('EventSource', SilentEventSource));
+  beforeEach(() => vi.stubGlobal('EventSource', FakeEventSource));
   afterEach(() => vi.unstubAllGlobals());
   it('shows the stored answers, "Checking..." for a server not asked yet, and Add in progress', async () => {
     let finishAdd: (value: GameServer) => void = () => {};

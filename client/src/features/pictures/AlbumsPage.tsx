@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { ALBUM_NAME_MAX, ALBUMS_PATH, albumPath, SHARE_DEFAULT_DAYS, SHARE_MAX_DAYS, type Album, type ShareLink } from '@site/contracts/albums';
 import { DEFAULT_GALLERY_PATH } from '@site/contracts/pictures';
@@ -9,7 +9,7 @@ import { viewerOf } from '../../lib/access.ts';
 import { useLive } from '../../lib/live.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { AddToAlbum } from './albums.tsx';
-import { Thumb } from './media.tsx';
+import { PlayMark, Thumb } from './media.tsx';
 import { Viewer } from './Viewer.tsx';
 import { MemberSocial } from './ViewerSocial.tsx';
 import './pictures.css';
@@ -181,11 +181,13 @@ function AlbumView({ id }: { id: number }) {
             {selecting ? (
               <label className={`picture-tile selectable${selected.has(picture.id) ? ' selected' : ''}`}>
                 <Thumb picture={picture} index={i} />
+                <PlayMark picture={picture} />
                 <input type="checkbox" checked={selected.has(picture.id)} onChange={() => toggle(picture.id)} aria-label={`Select ${picture.desc || 'picture'}`} />
               </label>
             ) : (
               <button type="button" className="picture-tile" onClick={() => setOpen(i)} aria-label={`Open ${picture.desc || 'picture'}`}>
                 <Thumb picture={picture} index={i} />
+                <PlayMark picture={picture} />
               </button>
             )}
           </li>
@@ -262,7 +264,9 @@ function ShareDialog({ album, level, onClose }: { album: Album; level: number; o
   const utils = trpc.useUtils();
   const links = trpc.shares.list.useQuery({ albumId: album.id });
   const [days, setDays] = useState(String(SHARE_DEFAULT_DAYS));
+  const daysId = useId();
   const [password, setPassword] = useState('');
+  const [includeLocation, setIncludeLocation] = useState(false);
   const [made, setMade] = useState<{ kind: string; url: string } | null>(null);
   const refresh = () => utils.shares.invalidate();
   const create = trpc.shares.create.useMutation({
@@ -293,14 +297,19 @@ function ShareDialog({ album, level, onClose }: { album: Album; level: number; o
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          create.mutate({ albumId: album.id, expiresInDays, ...(password ? { password } : {}) });
+          create.mutate({ albumId: album.id, expiresInDays, ...(password ? { password } : {}), ...(includeLocation ? { includeLocation } : {}) });
         }}
       >
-        <label className="share-days">
-          Expires after (days){' '}
-          <input type="number" min={1} max={SHARE_MAX_DAYS} value={days} onChange={(event) => setDays(event.target.value)} />
-        </label>
+        {/* A field as the form's others (components/TextInput.tsx): the same label and type. */}
+        <div className="field share-days">
+          <label htmlFor={daysId}>Expires after (days)</label>
+          <input id={daysId} type="number" min={1} max={SHARE_MAX_DAYS} value={days} onChange={(event) => setDays(event.target.value)} />
+        </div>
         <TextInput label="Password (optional)" value={password} onValueChange={setPassword} maxLength={200} autoComplete="new-password" />
+        <label className="share-location">
+          <input type="checkbox" checked={includeLocation} onChange={(event) => setIncludeLocation(event.target.checked)} /> Include location
+          <span className="small"> (where each picture was taken stays in the originals guests download; otherwise it is removed)</span>
+        </label>
         <div className="link-row">
           <button type="submit" className="button primary" disabled={create.isPending}>
             Create view link
@@ -339,7 +348,8 @@ function ShareDialog({ album, level, onClose }: { album: Album; level: number; o
 }
 
 export function describeLink(link: ShareLink): string {
-  const kind = link.kind === 'view' ? `View link${link.hasPassword ? ' with password' : ''}` : 'Upload link';
+  const kind =
+    link.kind === 'view' ? `View link${link.hasPassword ? ' with password' : ''}${link.includesLocation ? ', location included' : ''}` : 'Upload link';
   const until = link.expiresAt ? `until ${new Date(link.expiresAt).toLocaleDateString()}` : 'no expiry';
   const uses = link.kind === 'view' ? `opened ${link.uses} ${link.uses === 1 ? 'time' : 'times'}` : `${link.uploads} ${link.uploads === 1 ? 'upload' : 'uploads'}`;
   return `${kind} · ${until} · ${uses}`;

@@ -6,7 +6,7 @@ import { viewerOf } from '../../lib/access.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { DEFAULT_GALLERY_PATH, galleryPath, parseGalleryPath } from './gallery-path.ts';
 import { AddToAlbum } from './albums.tsx';
-import { Thumb } from './media.tsx';
+import { PlayMark, Thumb } from './media.tsx';
 import { Viewer } from './Viewer.tsx';
 import { MemberSocial } from './ViewerSocial.tsx';
 import './pictures.css';
@@ -119,11 +119,7 @@ function Gallery({ type, index }: { type: PageType; index: number }) {
               aria-label={`Open ${picture.desc || 'picture'}${picture.pending ? ' (waiting for approval)' : ''}`}
             >
               <Thumb picture={picture} index={i} />
-              {picture.kind === 'video' && (
-                <span className="play-mark" aria-hidden="true">
-                  ▶
-                </span>
-              )}
+              <PlayMark picture={picture} />
               {picture.pending && <span className="pending-badge">Pending</span>}
             </button>
           </li>

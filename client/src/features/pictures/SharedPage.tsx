@@ -2,9 +2,10 @@ import { useCallback, useEffect, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { albumMessages, SHARED_PAGE, sharedMediaUrl, type OpenShareReply } from '@site/contracts/albums';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
+import { TextInput } from '../../components/TextInput.tsx';
 import { LoadFailed, LoadProblem } from '../../components/Loaded.tsx';
 import { trpc } from '../../lib/trpc.ts';
-import { Thumb, type UrlOf } from './media.tsx';
+import { PlayMark, Thumb, type UrlOf } from './media.tsx';
 import { Viewer } from './Viewer.tsx';
 import { SocialPanel } from './ViewerSocial.tsx';
 import './pictures.css';
@@ -37,11 +38,17 @@ export default function SharedPage() {
   const open = trpc.shares.open.useMutation({ onSuccess: setReply });
   const { mutate } = open;
   const load = useCallback(() => mutate({ token, ...(pass ? { pass } : {}) }), [token, pass, mutate]);
+  // While the album is open, a load that fails (a picture, the hearts and comments) asks whether the
+  // link is still shared: revoked or expired, the page says so instead of a broken image.
+  const [gone, setGone] = useState(false);
+  const recheck = trpc.shares.open.useMutation({ onError: (error) => setGone(error.message === albumMessages.gone) });
+  const { mutate: ask } = recheck;
+  const onFailedLoad = useCallback(() => ask({ token, ...(pass ? { pass } : {}) }), [token, pass, ask]);
   useEffect(() => {
     document.title = 'Shared album';
     load();
   }, [load]);
-  if (open.error?.message === albumMessages.gone) return <NoLongerShared />;
+  if (gone || open.error?.message === albumMessages.gone) return <NoLongerShared />;
   // A failure, or the network gone (the call waits paused): what went wrong, with Retry.
   if (open.error || open.isPaused)
     return (
@@ -60,7 +67,7 @@ export default function SharedPage() {
         }}
       />
     );
-  return <SharedAlbumView token={token} pass={pass} album={reply.album} />;
+  return <SharedAlbumView token={token} pass={pass} album={reply.album} onFailedLoad={onFailedLoad} />;
 }
 
 function PasswordForm({ token, onPass }: { token: string; onPass: (pass: string) => void }) {
@@ -76,10 +83,7 @@ function PasswordForm({ token, onPass }: { token: string; onPass: (pass: string)
         }}
       >
         <h1>{albumMessages.passwordNeeded}</h1>
-        <label className="guest-field">
-          Password
-          <input type="password" value={password} onChange={(event) => setPassword(event.target.value)} autoComplete="current-password" required />
-        </label>
+        <TextInput label="Password" type="password" value={password} onValueChange={setPassword} autoComplete="current-password" required />
         <ErrorBubble message={unlock.error ? unlock.error.message : null} />
         <button type="submit" className="button primary" disabled={unlock.isPending}>
           Open the album
@@ -90,8 +94,12 @@ function PasswordForm({ token, onPass }: { token: string; onPass: (pass: string)
 }
 
 /** The picture's hearts and comments as a guest sees them: read-only, no member named but the sharer. */
-function GuestSocial({ token, pass, pictureId }: { token: string; pass: string | null; pictureId: number }) {
+function GuestSocial({ token, pass, pictureId, onFailedLoad }: { token: string; pass: string | null; pictureId: number; onFailedLoad: () => void }) {
   const query = trpc.shares.social.useQuery({ token, pictureId, ...(pass ? { pass } : {}) });
+  const gone = query.error?.message === albumMessages.gone;
+  useEffect(() => {
+    if (gone) onFailedLoad();
+  }, [gone, onFailedLoad]);
   return (
     <>
       <LoadProblem query={query} what="the hearts and comments" />
@@ -100,7 +108,17 @@ function GuestSocial({ token, pass, pictureId }: { token: string; pass: string |
   );
 }
 
-function SharedAlbumView({ token, pass, album }: { token: string; pass: string | null; album: Extract<OpenShareReply, { state: 'open' }>['album'] }) {
+function SharedAlbumView({
+  token,
+  pass,
+  album,
+  onFailedLoad,
+}: {
+  token: string;
+  pass: string | null;
+  album: Extract<OpenShareReply, { state: 'open' }>['album'];
+  onFailedLoad: () => void;
+}) {
   const [open, setOpen] = useState<number | null>(null);
   const close = useCallback(() => setOpen(null), []);
   const urlOf: UrlOf = useCallback((target, variant) => sharedMediaUrl(token, target, variant, pass), [token, pass]);
@@ -108,7 +126,8 @@ function SharedAlbumView({ token, pass, album }: { token: string; pass: string |
     document.title = album.name;
   }, [album.name]);
   return (
-    <main className="page pictures-page guest-page">
+    // An image or video that fails to load (React passes their `error` up the tree).
+    <main className="page pictures-page guest-page" onErrorCapture={onFailedLoad}>
       <h1 data-testid="album-name">{album.name}</h1>
       {album.sharer && <p className="small">Shared by {album.sharer}</p>}
       {album.pictures.length === 0 && <p className="card">No pictures in this album yet.</p>}
@@ -117,6 +136,7 @@ function SharedAlbumView({ token, pass, album }: { token: string; pass: string |
           <li key={picture.id}>
             <button type="button" className="picture-tile" onClick={() => setOpen(i)} aria-label={`Open ${picture.desc || 'picture'}`}>
               <Thumb picture={picture} index={i} urlOf={urlOf} />
+              <PlayMark picture={picture} />
             </button>
           </li>
         ))}
@@ -129,14 +149,7 @@ function SharedAlbumView({ token, pass, album }: { token: string; pass: string |
           onMove={setOpen}
           onClose={close}
           urlOf={urlOf}
-          social={(picture) => <GuestSocial key={picture.id} token={token} pass={pass} pictureId={picture.id} />}
-          extra={(picture) => (
-            <p>
-              <a href={`${urlOf(picture.target)}${pass ? '&' : '?'}download`} download>
-                Download the original
-              </a>
-            </p>
-          )}
+          social={(picture) => <GuestSocial key={picture.id} token={token} pass={pass} pictureId={picture.id} onFailedLoad={onFailedLoad} />}
         />
       )}
     </main>

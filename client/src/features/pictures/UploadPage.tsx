@@ -5,7 +5,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { IMAGE_TYPES, VIDEO_TYPES } from '@site/contracts/pictures';
 import { NumberInput } from '../../components/NumberInput.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
-import { captionFromName, DATE_RULES, dateErrors, dateField, dateProblem, suggestedDate, uploadFile, type DateParts } from './upload.ts';
+import { captionFromName, DATE_RULES, dateErrors, dateField, dateNote, dateProblem, suggestedDate, uploadFile, type DateParts } from './upload.ts';
 import './pictures.css';
 
 type Item = {
@@ -186,9 +186,7 @@ export default function UploadPage() {
                     patch(item.key, { date });
                   }}
                 />
-                {item.dateFrom && (
-                  <p className="small">{item.dateFrom === 'photo' ? 'Date read from the photo.' : "Date from the file's modified date."}</p>
-                )}
+                {item.dateFrom && <p className="small">{dateNote(item.file, item.dateFrom)}</p>}
                 <progress max={1} value={item.progress} aria-label={`Upload progress of ${item.file.name}`} />
                 {item.error && (
                   <p className="error-bubble" role="alert">

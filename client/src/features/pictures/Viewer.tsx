@@ -5,11 +5,12 @@ import { TextInput } from '../../components/TextInput.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { previewNote, takenOn, type UrlOf } from './media.tsx';
 
-function Download({ href, label }: { href: string; label: string }) {
+/** The one download of the viewer: every picture's and video's original, byte for byte, to whoever sees it. */
+function DownloadOriginal({ picture, urlOf = mediaUrl }: { picture: Picture; urlOf?: UrlOf | undefined }) {
   return (
-    <p>
-      <a href={href} download>
-        {label}
+    <p className="viewer-download">
+      <a href={urlOf(picture.target)} download>
+        {`Download the original ${picture.fileType.toUpperCase()} file`}
       </a>
     </p>
   );
@@ -36,23 +37,18 @@ function Media({ picture, onClose, urlOf = mediaUrl }: { picture: Picture; onClo
           picture.poster && <img src={urlOf(picture.target, 'poster')} alt={picture.desc || 'Video'} onClick={onClose} />
         )}
         {note && <p className="small">{note}</p>}
-        {picture.fileType === 'mov' && (
-          <p className="small">
-            Some browsers cannot play .mov files. If it does not play, <a href={original} download>download it</a>.
-          </p>
-        )}
-        {!plays && <Download href={original} label={`Browsers cannot play ${type} videos: download it`} />}
+        {picture.fileType === 'mov' && <p className="small">Some browsers cannot play .mov files. If it does not play, download the original below.</p>}
+        {!plays && <p className="small">{`Browsers cannot play ${type} videos: download the original below.`}</p>}
       </div>
     );
   }
   if (picture.kind === 'image' && (!showsInBrowser(picture.fileType) || picture.previewTooLarge)) {
-    // HEIC, TIFF, BMP, PSD: the display WebP made on upload; the original, byte for byte, to download.
+    // HEIC, TIFF, BMP, PSD: the display WebP made on upload (the original is the viewer's download).
     // A picture too large to preview is only offered as a download, whatever its type.
     return (
       <div className="viewer-media">
         {picture.display && <img src={urlOf(picture.target, 'display')} alt={picture.desc || 'Picture'} onClick={onClose} />}
         {note && <p className="small">{note}</p>}
-        <Download href={original} label={`Download the original ${type} file`} />
       </div>
     );
   }
@@ -153,7 +149,8 @@ export function Viewer({ pictures, index, admin, onMove, onClose, social, urlOf,
   if (!picture) return null;
   return (
     <div className="viewer-backdrop" onClick={(event) => event.target === event.currentTarget && onClose()}>
-      <figure className="viewer card" role="dialog" aria-modal="true" aria-label={picture.desc || 'Picture'} data-testid="picture-viewer">
+      {/* A dialog around the figure: a figure may not take the dialog role (axe's aria-allowed-role). */}
+      <div className="viewer card" role="dialog" aria-modal="true" aria-label={picture.desc || 'Picture'} data-testid="picture-viewer">
         <div className="viewer-bar">
           <button type="button" className="button" onClick={() => onMove(index - 1)} disabled={index === 0} aria-label="Previous picture">
             ‹
@@ -174,16 +171,19 @@ export function Viewer({ pictures, index, admin, onMove, onClose, social, urlOf,
             ✕
           </button>
         </div>
-        <figcaption>
-          <strong className="viewer-caption">{picture.desc}</strong>
-          {picture.pending && <span className="pending-badge">Waiting for approval</span>}
-        </figcaption>
-        <Media picture={picture} onClose={onClose} urlOf={urlOf} />
-        <p className="viewer-date">{takenOn(picture)}</p>
+        <figure className="viewer-figure">
+          <figcaption>
+            <strong className="viewer-caption">{picture.desc}</strong>
+            {picture.pending && <span className="pending-badge">Waiting for approval</span>}
+          </figcaption>
+          <Media picture={picture} onClose={onClose} urlOf={urlOf} />
+          <p className="viewer-date">{takenOn(picture)}</p>
+        </figure>
+        <DownloadOriginal picture={picture} urlOf={urlOf} />
         {social?.(picture)}
         {extra?.(picture)}
         {admin && <AdminTools key={picture.id} picture={picture} onDeleted={onClose} />}
-      </figure>
+      </div>
     </div>
   );
 }

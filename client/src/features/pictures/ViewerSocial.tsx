@@ -35,7 +35,7 @@ function Comment({ comment, actions }: { comment: SocialComment; actions: Social
       </p>
       {editing && actions ? (
         <form onSubmit={save} aria-label="Edit comment">
-          <TextInput label="Edited comment" value={text} onValueChange={setText} maxLength={COMMENT_MAX} autoFocus />
+          <TextInput label="Edited comment" value={text} onValueChange={setText} maxLength={COMMENT_MAX} multiline autoFocus />
           <div className="link-row">
             <button type="submit" className="button" disabled={actions.busy}>
               Save
@@ -124,7 +124,7 @@ export function SocialPanel({ social, actions = null }: { social: PictureSocial;
       )}
       {actions && (
         <form className="social-form" onSubmit={send} aria-label="New comment">
-          <TextInput label="Add a comment" value={draft} onValueChange={setDraft} maxLength={COMMENT_MAX} />
+          <TextInput label="Add a comment" value={draft} onValueChange={setDraft} maxLength={COMMENT_MAX} multiline />
           <button type="submit" className="button" disabled={actions.busy || draft.trim() === ''}>
             Comment
           </button>

@@ -22,6 +22,16 @@ function loadingOf(index: number) {
 }
 
 /** A grid tile's picture (the `index`th of its grid): the WebP thumbnail when ready, a placeholder while it is being made. */
+/** The ▶ over a video's tile, in every grid (the gallery, an album, a guest's album). */
+export function PlayMark({ picture }: { picture: Picture }) {
+  if (picture.kind !== 'video') return null;
+  return (
+    <span className="play-mark" aria-hidden="true">
+      ▶
+    </span>
+  );
+}
+
 export function Thumb({ picture, index, urlOf = mediaUrl }: { picture: Picture; index: number; urlOf?: UrlOf }) {
   if (picture.thumb === 'ready') {
     return (

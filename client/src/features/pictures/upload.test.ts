@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { captionFromName, dateErrors, dateField, dateProblem, partsOfDate } from './upload.ts';
+import { captionFromName, dateErrors, dateField, dateNote, dateProblem, partsOfDate } from './upload.ts';
 
 describe('upload autofill', () => {
   it('takes the caption from the file name', () => {
@@ -11,6 +11,15 @@ describe('upload autofill', () => {
     expect(dateField({ year: '2024', month: '', day: '' })).toBe('2024-xx-xx');
     expect(dateField({ year: '', month: '3', day: '1' })).toBe('');
     expect(partsOfDate(new Date(2023, 0, 5))).toEqual({ year: '2023', month: '01', day: '05' });
+  });
+});
+
+describe('where the suggested date came from', () => {
+  it("says a video's date was read from the video, a photo's from the photo", () => {
+    expect(dateNote({ type: 'video/mp4', name: 'clip.mp4' }, 'photo')).toBe('Date read from the video.');
+    expect(dateNote({ type: '', name: 'IMG_0042.MOV' }, 'photo')).toBe('Date read from the video.');
+    expect(dateNote({ type: 'image/jpeg', name: 'beach.jpg' }, 'photo')).toBe('Date read from the photo.');
+    expect(dateNote({ type: 'video/mp4', name: 'clip.mp4' }, 'file')).toBe("Date from the file's modified date.");
   });
 });
 

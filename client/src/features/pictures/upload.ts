@@ -99,6 +99,13 @@ export async function suggestedDate(file: File): Promise<{ parts: DateParts; fro
   return { parts: partsOfDate(new Date(file.lastModified)), from: 'file' };
 }
 
+/** Where the suggested date of `file` came from, in words: a video's own date is the video's, not a photo's. */
+export function dateNote(file: { type: string; name: string }, from: 'photo' | 'file'): string {
+  if (from === 'file') return "Date from the file's modified date.";
+  const video = file.type.startsWith('video/') || /\.(mp4|mov|m4v|3gp|webm|mkv|avi)$/i.test(file.name);
+  return video ? 'Date read from the video.' : 'Date read from the photo.';
+}
+
 /** The capture date the file itself carries, or null (the same answer as the server's fallback). */
 export async function photoDate(file: Blob): Promise<CaptureDate | null> {
   const readExif = async (tiff?: Uint8Array) => {

@@ -4,7 +4,8 @@ import { Link, Route } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_COLORS, type Colors } from '@site/contracts/settings';
 import { renderWithSite } from '../../test/render.tsx';
-import SettingsPage, { LEAVE_UNSAVED } from './SettingsPage.tsx';
+import { AA_RATIO, contrastRatio } from '../../lib/contrast.ts';
+import SettingsPage, { LEAVE_UNSAVED, READABLE_BUTTON } from './SettingsPage.tsx';
 
 function setup(saved: Colors = DEFAULT_COLORS) {
   let stored = saved;
@@ -35,6 +36,23 @@ describe('SettingsPage colours', () => {
     expect(document.documentElement.style.getPropertyValue('--accent-color')).toBe(value('Accents'));
     fireEvent.change(screen.getByLabelText('Rotate All Colors'), { target: { value: '0' } });
     expect(value('Accents')).toBe(DEFAULT_COLORS.accentColor);
+  });
+
+  it('keeps Save, Undo and Reset readable in colours below AA (the navbar at 1.1:1 stays the member\'s choice)', async () => {
+    const unreadable = { ...DEFAULT_COLORS, menuColor: '#202020', foregroundColor: '#242424', backgroundColor: '#222222' };
+    setup(unreadable);
+    const buttons = [
+      await screen.findByRole('button', { name: 'Save Colors' }),
+      screen.getByRole('button', { name: 'Undo changes' }),
+      screen.getByRole('button', { name: 'Reset Text/Foreground to default' }),
+    ];
+    expect(contrastRatio(READABLE_BUTTON.color, READABLE_BUTTON.background)).toBeGreaterThanOrEqual(AA_RATIO);
+    for (const button of buttons) {
+      expect(button.style.background).toBe('rgb(0, 31, 15)');
+      expect(button.style.color).toBe('rgb(191, 223, 207)');
+    }
+    // The page itself stays in the member's colours.
+    expect(document.documentElement.style.getPropertyValue('--foreground-color')).toBe('#242424');
   });
 
   it('shows a reset arrow only for colours that are not the default', async () => {

@@ -75,6 +75,13 @@ function ContrastList({ colors, onFix }: { colors: Colors; onFix: (change: Parti
 
 export const LEAVE_UNSAVED = 'Your new colours are not saved. Leave and go back to your saved colours?';
 
+/**
+ * The buttons that get a member out of unreadable colours (Save, Undo, each Reset) keep the default
+ * colours' readable pair whatever is painted: a member may keep colours below AA, but never loses the
+ * way back.
+ */
+export const READABLE_BUTTON = { background: DEFAULT_COLORS.menuColor, color: DEFAULT_COLORS.foregroundColor, borderColor: DEFAULT_COLORS.accentColor } as const;
+
 /** Edits a draft that is painted on the site as you go; Save Colors stores it for the account. */
 export function ColorSettings({ saved, clickToToggle }: Props) {
   const utils = trpc.useUtils();
@@ -130,6 +137,7 @@ export function ColorSettings({ saved, clickToToggle }: Props) {
                 <button
                   type="button"
                   className="reset-arrow"
+                  style={READABLE_BUTTON}
                   aria-label={`Reset ${COLOR_LABELS[key]} to default`}
                   title={`Reset to ${DEFAULT_COLORS[key]}`}
                   onClick={() => pick(key, DEFAULT_COLORS[key])}
@@ -168,10 +176,10 @@ export function ColorSettings({ saved, clickToToggle }: Props) {
         />
         <ErrorBubble message={saveColors.error ? saveColors.error.message : null} />
         <div className="link-row">
-          <button type="button" className="button primary" disabled={saveColors.isPending} onClick={() => saveColors.mutate(draft)}>
+          <button type="button" className="button primary" style={READABLE_BUTTON} disabled={saveColors.isPending} onClick={() => saveColors.mutate(draft)}>
             {saveColors.isPending ? 'Saving...' : 'Save Colors'}
           </button>
-          <button type="button" className="button" disabled={!dirty} onClick={() => change(saved)}>
+          <button type="button" className="button" style={READABLE_BUTTON} disabled={!dirty} onClick={() => change(saved)}>
             Undo changes
           </button>
           {message && (

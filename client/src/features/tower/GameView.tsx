@@ -1,7 +1,7 @@
 import { useMemo, useRef } from 'react';
 import { activeSurvivor, floorTiles, hashState } from '@site/game-engine';
 import { ActorList } from './ActorList.tsx';
-import { DailySubmit, dailyDateOf } from './DailyPanel.tsx';
+import { DailySubmit, DailyUnranked, dailyDateOf } from './DailyPanel.tsx';
 import { MapTools } from './MapTools.tsx';
 import { EndScreen } from './EndScreen.tsx';
 import { MenuBar } from './MenuBar.tsx';
@@ -115,7 +115,7 @@ export function GameView({ initial, speed, paused, onHelp, onNewGame }: Props) {
         </div>
         {!playing && !busy ? (
           <EndScreen state={state} seed={game.seed} onNewGame={onNewGame} onExport={exportReplay}>
-            {daily ? <DailySubmit game={game} date={daily} /> : null}
+            {daily && game.unranked ? <DailyUnranked date={daily} /> : daily ? <DailySubmit game={game} date={daily} /> : null}
           </EndScreen>
         ) : null}
       </div>

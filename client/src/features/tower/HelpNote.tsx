@@ -18,7 +18,8 @@ export function HelpNote({ onBack }: { onBack: () => void }) {
   return (
     <section className="tower-help card" aria-labelledby="tower-help-title" data-testid="tower-help">
       <header className="tower-help-header">
-        <h2 id="tower-help-title">How to play</h2>
+        {/* The page's own heading while it shows (the game under it is hidden). */}
+        <h1 id="tower-help-title">How to play</h1>
         <button ref={back} type="button" className="button primary" onClick={onBack}>
           Back
         </button>
@@ -27,7 +28,7 @@ export function HelpNote({ onBack }: { onBack: () => void }) {
         Your survivors woke up at the bottom of a tower full of monsters. Get everyone who is still standing onto the stairs (the gold steps) and
         climb. Reach the stairs of the top floor to win. If nobody is left above 0 health after the enemies' turn, the game is lost.
       </p>
-      <h3>Turns</h3>
+      <h2>Turns</h2>
       <ul>
         <li>
           Each round your survivors act first, in any order, then the enemies. Every survivor has 3 actions, shown as dots next to its name. Switch
@@ -40,7 +41,7 @@ export function HelpNote({ onBack }: { onBack: () => void }) {
           survivor. Drones are slow, runners move 2 tiles, bloaters are tough. Hits below 0 health kill; at exactly 0 a survivor is downed.
         </li>
       </ul>
-      <h3>Actions</h3>
+      <h2>Actions</h2>
       <ul>
         <li>
           <strong>Move</strong>: the reachable tiles light up blue. A step costs 1 (rubble 2). Walls and glass block you.
@@ -61,7 +62,7 @@ export function HelpNote({ onBack }: { onBack: () => void }) {
           1 action make a weapon better), the stairs (everyone must stand on them), items on your tile (pick up).
         </li>
       </ul>
-      <h3>Keys</h3>
+      <h2>Keys</h2>
       <dl className="tower-keys">
         <dt>w a s d</dt>
         <dd>move (or move the tile cursor while looking or aiming)</dd>

@@ -1,6 +1,13 @@
 import type { Item, Survivor } from '@site/game-engine';
 import { EMPTY, InventoryPanel, TargetList, ThingList, WeaponCards } from './panels.tsx';
+import { useCoarsePointer } from '../../lib/pointer.ts';
 import type { GameControls } from './useGameControls.ts';
+
+/** The Move mode's hint: a touch screen taps (and has no w a s d); a mouse clicks. */
+export function moveHint(touch: boolean, moveActions: number): string {
+  const how = touch ? 'Tap a blue tile.' : 'Click a blue tile or use w a s d.';
+  return `${how} ${moveActions > 0 ? `${moveActions} move left from this action.` : 'A step uses one action for 2 moves.'}`;
+}
 
 /**
  * The sub-panel under the map for the open mode: the move hint, the Look and Interact lists, the
@@ -9,11 +16,12 @@ import type { GameControls } from './useGameControls.ts';
  */
 export function SubPanel({ controls, canAct }: { controls: GameControls; canAct: boolean }) {
   const { survivor, mode, setMode, act, lookAt, interactWith, chooseWeapon, attack, weapons, lookEntries, interactEntries, targets } = controls;
+  const touch = useCoarsePointer();
   if (!canAct || !survivor) return null;
   if (mode.kind === 'move') {
     return (
       <section className="tower-panel tower-hint" aria-label="Move">
-        Click a blue tile or use w a s d. {survivor.moveActions > 0 ? `${survivor.moveActions} move left from this action.` : 'A step uses one action for 2 moves.'}
+        {moveHint(touch, survivor.moveActions)}
       </section>
     );
   }

@@ -26,7 +26,16 @@ function engine(actions: Action[]): { state: GameState; events: GameEvent[] } {
 const DAY = '2026-11-24';
 const TODAY: DailyToday = { date: DAY, seed: dailySeed(DAY), table: [{ rank: 1, member: 'amy', rounds: 14, floors: 2, won: false }] };
 /** The page with a fake server that knows today's daily tower. */
-const showPage = (procedures: FakeProcedures = {}) => renderWithSite(<TowerPage />, { procedures: { 'towerDaily.today': () => TODAY, ...procedures } });
+const WEEK = { period: 'week', from: '2026-11-23', to: '2026-11-29', table: [{ rank: 1, member: 'amy', days: 1, wins: 0, floors: 2, rounds: 14 }] };
+const showPage = (procedures: FakeProcedures = {}) =>
+  renderWithSite(<TowerPage />, {
+    procedures: {
+      'towerDaily.today': () => TODAY,
+      'towerDaily.leaderboard': (input) => ({ ...WEEK, period: (input as { period: string }).period }),
+      'towerDaily.day': (input) => ({ date: (input as { date: string }).date, seed: dailySeed((input as { date: string }).date), table: [] }),
+      ...procedures,
+    },
+  });
 
 const board = () => screen.getByTestId('tower-board');
 const key = (k: string) => act(() => void fireEvent.keyDown(document.body, { key: k }));
@@ -83,7 +92,9 @@ describe('the tower page', () => {
     showPage();
     fireEvent.click(screen.getByRole('button', { name: 'New Game' }));
     fireEvent.click(screen.getByRole('button', { name: 'How to play' }));
-    expect(screen.getByRole('heading', { name: 'How to play' })).toBeInTheDocument();
+    // The page's level-one heading while it shows (the game, with its own, is hidden).
+    expect(screen.getByRole('heading', { level: 1, name: 'How to play' })).toBeInTheDocument();
+    expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
     expect(screen.getByTestId('tower-help')).toHaveTextContent('enter');
     fireEvent.click(screen.getByRole('button', { name: 'Back' }));
     expect(screen.queryByTestId('tower-help')).toBeNull();
@@ -164,5 +175,25 @@ describe('the tower page', () => {
     showPage({ 'towerDaily.submit': () => { throw new FakeTrpcError('Action 3 of 40 is not legal on replay: Not your turn'); } });
     fireEvent.click(screen.getByRole('button', { name: 'See how it ended' }));
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Not counted: Action 3 of 40 is not legal on replay'));
+  });
+
+  it('shows the leaderboard and the calendar of past dailies; a past daily plays unranked and is never sent', async () => {
+    const first = showPage();
+    expect(await screen.findByTestId('leaderboard-table')).toHaveTextContent('amy');
+    const calendar = screen.getByRole('group', { name: 'The last 30 days' });
+    expect(calendar.querySelectorAll('button')).toHaveLength(30);
+    fireEvent.click(screen.getByRole('button', { name: 'Fri 20 Nov 2026' }));
+    expect(await screen.findByText("Nobody finished this day's tower.")).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Play 2026-11-20 unranked' }));
+    expect(board()).toHaveAttribute('data-seed', 'daily-2026-11-20');
+    first.unmount();
+
+    // The finished past daily, after a reload: still unranked, nothing sent.
+    const { state, actions } = passUntilOver(dailySeed('2026-11-20'));
+    saveGame(dailySeed('2026-11-20'), actions, state, true);
+    const { calls } = showPage();
+    fireEvent.click(screen.getByRole('button', { name: 'See how it ended' }));
+    expect(await screen.findByTestId('daily-unranked')).toHaveTextContent('The tower of 2026-11-20, played unranked: past dailies do not enter the tables.');
+    expect(calls.filter((c) => c.path === 'towerDaily.submit')).toEqual([]);
   });
 });

@@ -10,7 +10,8 @@ import './tower.css';
 
 /**
  * /personal/dungeon-crawler: the tower game, played entirely in the browser. The only server calls are the
- * daily tower's: today's seed and table, and the finished daily game's action log (the server replays it).
+ * daily tower's: today's seed and table, the finished daily game's action log (the server replays it), the
+ * family leaderboard, and the calendar of past dailies (their tables; played unranked, never sent).
  * The game in progress is kept in localStorage as its seed and action log; a reload offers Continue.
  */
 export default function TowerPage() {
@@ -22,8 +23,8 @@ export default function TowerPage() {
   const [help, setHelp] = useState(false);
   const [starting, setStarting] = useState(false);
 
-  const start = (seed: string) => {
-    setGame(newGame(seed.trim() || randomSeed()));
+  const start = (seed: string, unranked = false) => {
+    setGame(newGame(seed.trim() || randomSeed(), unranked));
     setGameKey((k) => k + 1);
     setStarting(false);
   };
@@ -65,7 +66,7 @@ export default function TowerPage() {
             problem={saved && 'error' in saved ? saved.error : null}
             onContinue={() => {
               if (!resumable) return;
-              setGame({ seed: resumable.seed, actions: resumable.actions, state: resumable.state });
+              setGame({ seed: resumable.seed, actions: resumable.actions, state: resumable.state, ...(resumable.unranked ? { unranked: true } : {}) });
               setGameKey((k) => k + 1);
             }}
             onStart={start}

@@ -3,11 +3,17 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { createGame, weaponsOf, type Thing } from '@site/game-engine';
 import { InventoryPanel, TargetList, ThingList, WeaponCards } from './panels.tsx';
+import { moveHint } from './SubPanel.tsx';
 
 const drone: Thing = { id: 'e1', kind: 'enemy', name: 'Drone', x: 3, y: 2, hp: 1, hpMax: 1 };
 const chamber: Thing = { id: 'i1', kind: 'interactible', name: 'Cryochamber', x: 2, y: 4, hp: null, hpMax: null };
 
 describe('the sub-panels', () => {
+  it('Move: a touch screen is told to tap (it has no w a s d), a mouse to click', () => {
+    expect(moveHint(true, 1)).toBe('Tap a blue tile. 1 move left from this action.');
+    expect(moveHint(false, 0)).toBe('Click a blue tile or use w a s d. A step uses one action for 2 moves.');
+  });
+
   it('Look: says "Try looking at something interesting" when the tile is empty', () => {
     render(<ThingList title="Look" entries={[]} empty="Try looking at something interesting" onChoose={() => undefined} testId="look-list" />);
     expect(screen.getByRole('status')).toHaveTextContent(/^Try looking at something interesting$/);

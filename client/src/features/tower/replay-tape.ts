@@ -1,16 +1,17 @@
-import { apply, createGame, verifyReplayFile, type GameEvent, type GameState, type ReplayLinkGame } from '@site/game-engine';
+import { apply, createGame, replayGameOptions, verifyReplayFile, type GameEvent, type GameState, type ReplayLinkGame } from '@site/game-engine';
 
 /** One step of a replay: the state after the step's action (step 0: the new game) and what that action did. */
 export type TapeStep = { state: GameState; events: GameEvent[] };
 
 /** A replay stepped through once with the engine, so next, previous and jumps are lookups. */
-export type Tape = { seed: string; actions: readonly unknown[]; survivorNames?: readonly string[]; steps: TapeStep[] };
+export type Tape = ReplayLinkGame & { steps: TapeStep[] };
 
 export type TapeResult = { ok: true; tape: Tape } | { ok: false; message: string };
 
 /** Steps the engine through the action log, keeping every state; a refused action makes the replay unusable. */
 export function buildTape(game: ReplayLinkGame): TapeResult {
-  const options = { seed: game.seed, ...(game.survivorNames ? { survivorNames: game.survivorNames } : {}) };
+  const options = replayGameOptions(game);
+  if ('error' in options) return { ok: false, message: options.error };
   let state = createGame(options);
   const steps: TapeStep[] = [{ state, events: [] }];
   for (const [index, action] of game.actions.entries()) {
@@ -19,7 +20,7 @@ export function buildTape(game: ReplayLinkGame): TapeResult {
     state = result.state;
     steps.push({ state, events: result.events });
   }
-  return { ok: true, tape: { seed: game.seed, actions: game.actions, ...(game.survivorNames ? { survivorNames: game.survivorNames } : {}), steps } };
+  return { ok: true, tape: { ...game, steps } };
 }
 
 /** A replay file's text (the game page's export or `npm run sim -- --replay`), verified, as a tape. */
@@ -32,8 +33,8 @@ export function tapeFromFileText(text: string): TapeResult {
   }
   const verdict = verifyReplayFile(json);
   if (!verdict.ok) return { ok: false, message: verdict.message };
-  const { seed, actions, survivorNames } = verdict.file;
-  return buildTape({ seed, actions, ...(survivorNames ? { survivorNames } : {}) });
+  const { seed, actions, survivorNames, rules } = verdict.file;
+  return buildTape({ seed, actions, ...(survivorNames ? { survivorNames } : {}), ...(rules ? { rules } : {}) });
 }
 
 /** The first step at which the game is in round `round` (or the last step when it never gets there). */

@@ -22,7 +22,7 @@ describe('the saved game', () => {
       state = result.state;
     }
     const store = memoryStore();
-    saveGame('save-1', actions, state, store);
+    saveGame('save-1', actions, state, false, store);
     const restored = loadSavedGame(store);
     if (!restored || 'error' in restored) throw new Error('not restored');
     expect(hashState(restored.state)).toBe(hashState(state));

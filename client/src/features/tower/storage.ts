@@ -1,7 +1,7 @@
 import { hashState, replay, type Action, type GameState } from '@site/game-engine';
 
 /** What a reload needs: the seed and the accepted actions. The engine replays them into the same state. */
-export type SavedGame = { seed: string; actions: Action[]; hash: string; savedAt: string };
+export type SavedGame = { seed: string; actions: Action[]; hash: string; savedAt: string; unranked?: boolean };
 
 export const STORAGE_KEY = 'tower-game';
 
@@ -15,8 +15,8 @@ function browserStorage(): Store | null {
   }
 }
 
-export function saveGame(seed: string, actions: readonly Action[], state: GameState, store: Store | null = browserStorage()): void {
-  const saved: SavedGame = { seed, actions: [...actions], hash: hashState(state), savedAt: new Date().toISOString() };
+export function saveGame(seed: string, actions: readonly Action[], state: GameState, unranked = false, store: Store | null = browserStorage()): void {
+  const saved: SavedGame = { seed, actions: [...actions], hash: hashState(state), savedAt: new Date().toISOString(), ...(unranked ? { unranked } : {}) };
   try {
     store?.setItem(STORAGE_KEY, JSON.stringify(saved));
   } catch {
@@ -28,7 +28,7 @@ export function clearSavedGame(store: Store | null = browserStorage()): void {
   store?.removeItem(STORAGE_KEY);
 }
 
-export type Restored = { seed: string; actions: Action[]; state: GameState };
+export type Restored = { seed: string; actions: Action[]; state: GameState; unranked?: boolean };
 
 /**
  * The saved game replayed through the engine, or null when there is none. A save whose replay does
@@ -44,7 +44,7 @@ export function loadSavedGame(store: Store | null = browserStorage()): Restored 
     if (rejected.length > 0 || (saved.hash !== undefined && saved.hash !== hashState(state))) {
       return { error: 'The saved game no longer replays to the same position.' };
     }
-    return { seed: saved.seed, actions: saved.actions, state };
+    return { seed: saved.seed, actions: saved.actions, state, ...(saved.unranked === true ? { unranked: true } : {}) };
   } catch {
     return { error: 'The saved game is unreadable.' };
   }

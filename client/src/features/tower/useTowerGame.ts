@@ -6,7 +6,8 @@ import { SceneStore, settle } from './scene-store.ts';
 import { clearSavedGame, saveGame } from './storage.ts';
 import { buildTimeline } from './timeline.ts';
 
-export type Game = { seed: string; actions: Action[]; state: GameState };
+/** `unranked`: a past daily played from the calendar, never sent to the daily table. */
+export type Game = { seed: string; actions: Action[]; state: GameState; unranked?: boolean };
 
 export type Outcome = { ok: true; events: GameEvent[]; looked: Thing[] | null } | { ok: false; message: string };
 
@@ -75,10 +76,10 @@ export function useTowerGame(initial: Game, speed: number) {
         const looked = result.events.find((e) => e.type === 'looked');
         return { ok: true, events: result.events, looked: looked?.type === 'looked' ? looked.things : [] };
       }
-      const next: Game = { seed: current.seed, actions: [...current.actions, action], state: result.state };
+      const next: Game = { ...current, actions: [...current.actions, action], state: result.state };
       gameRef.current = next;
       setGame(next);
-      saveGame(next.seed, next.actions, next.state);
+      saveGame(next.seed, next.actions, next.state, next.unranked === true);
       play(result.events, result.state, current.state);
       return { ok: true, events: result.events, looked: null };
     },
@@ -89,11 +90,11 @@ export function useTowerGame(initial: Game, speed: number) {
 }
 
 /** A new game with this seed, saved at once so a reload before the first move still continues it. */
-export function newGame(seed: string): Game {
+export function newGame(seed: string, unranked = false): Game {
   const state = createGame({ seed });
   clearSavedGame();
-  saveGame(seed, [], state);
-  return { seed, actions: [], state };
+  saveGame(seed, [], state, unranked);
+  return { seed, actions: [], state, ...(unranked ? { unranked } : {}) };
 }
 
 function nameIn(id: string, state: GameState): string | undefined {

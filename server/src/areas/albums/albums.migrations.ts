@@ -84,6 +84,18 @@ const albums: Migration = {
   },
 };
 
+/** A view link hands out originals without their GPS position unless its sharer ticked "Include location". */
+const shareLocation: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema.alterTable('album_shares').addColumn('include_location', 'boolean', (c) => c.notNull().defaultTo(false)).execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.alterTable('album_shares').dropColumn('include_location').execute();
+  },
+};
+
 export const albumsMigrations = {
   '20261128_albums_tables': albums,
+  // Dated after the tables it changes (20261128): a fresh database runs migrations in the order of their names.
+  '20261129_albums_share_location': shareLocation,
 };

@@ -25,6 +25,20 @@ export function visibleAlbums(db: Executor, userId: number) {
     .execute();
 }
 
+/** The ids of the albums `userId` sees (family albums and its own private ones) that hold `pictureId`. */
+export async function albumsHolding(db: Executor, userId: number, pictureId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('albums')
+    .innerJoin('album_pictures', 'album_pictures.album_id', 'albums.id')
+    .select('albums.id')
+    .where('album_pictures.picture_id', '=', pictureId)
+    .where((eb) => eb.or([eb('albums.private', '=', false), eb('albums.owner_id', '=', userId)]))
+    .orderBy('albums.created_at', 'desc')
+    .orderBy('albums.id', 'desc')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
 export function findAlbum(db: Executor, id: number): Promise<(AlbumRecord & { owner: string | null }) | undefined> {
   return db
     .selectFrom('albums')
@@ -105,7 +119,15 @@ export async function deleteAlbum(db: Executor, id: number): Promise<void> {
 
 export function insertShare(
   db: Executor,
-  values: { token_hash: string; kind: 'view' | 'upload'; album_id: number | null; created_by: number; expires_at: Date; password_hash: string | null },
+  values: {
+    token_hash: string;
+    kind: 'view' | 'upload';
+    album_id: number | null;
+    created_by: number;
+    expires_at: Date;
+    password_hash: string | null;
+    include_location: boolean;
+  },
 ): Promise<ShareRecord> {
   return db
     .insertInto('album_shares')
@@ -115,15 +137,23 @@ export function insertShare(
 }
 
 /** A link by its token's hash, whatever its state (the caller tells revoked and expired apart from none). */
-export function shareByHash(db: Executor, tokenHash: string): Promise<ShareRecord | undefined> {
-  return db.selectFrom('album_shares').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
-}
+/** A link with the level its maker has now: null once the maker's account is deleted. */
+export type ShareWithSharer = ShareRecord & { sharer_level: number | null };
 
-export function shareById(db: Executor, id: number, forUpdate = false): Promise<ShareRecord | undefined> {
+function shareWithSharer(db: Executor) {
   return db
     .selectFrom('album_shares')
-    .selectAll()
-    .where('id', '=', id)
+    .selectAll('album_shares')
+    .select((eb) => eb.selectFrom('users').select('users.level').whereRef('users.id', '=', 'album_shares.created_by').as('sharer_level'));
+}
+
+export function shareByHash(db: Executor, tokenHash: string): Promise<ShareWithSharer | undefined> {
+  return shareWithSharer(db).where('album_shares.token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+export function shareById(db: Executor, id: number, forUpdate = false): Promise<ShareWithSharer | undefined> {
+  return shareWithSharer(db)
+    .where('album_shares.id', '=', id)
     .$if(forUpdate, (q) => q.forUpdate())
     .executeTakeFirst();
 }

@@ -1,4 +1,4 @@
-import { albumIdInput, albumPicturesInput, createAlbumInput, renameAlbumInput } from '@site/contracts';
+import { albumIdInput, albumPicturesInput, createAlbumInput, pictureOfAlbumsInput, renameAlbumInput } from '@site/contracts';
 import { procedure, router } from '../../trpc/procedures.ts';
 import * as albums from './albums.service.ts';
 
@@ -7,6 +7,9 @@ export const albumsRouter = router({
   get: procedure('albums.get')
     .input(albumIdInput)
     .query(({ ctx, input }) => albums.get(ctx.deps, ctx.user, input.id)),
+  holding: procedure('albums.holding')
+    .input(pictureOfAlbumsInput)
+    .query(({ ctx, input }) => albums.holding(ctx.deps, ctx.user, input.pictureId)),
   create: procedure('albums.create')
     .input(createAlbumInput)
     .mutation(({ ctx, input }) => albums.create(ctx.deps, ctx.user, input)),

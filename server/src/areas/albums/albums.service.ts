@@ -54,6 +54,11 @@ export async function list(deps: AppDeps, user: SessionUser): Promise<AlbumSumma
   });
 }
 
+/** The albums this member sees that hold `pictureId`, newest first (as `list`): none for a picture in none, or unknown. */
+export async function holding(deps: AppDeps, user: SessionUser, pictureId: number): Promise<number[]> {
+  return repo.albumsHolding(deps.db, user.id, pictureId);
+}
+
 export async function get(deps: AppDeps, user: SessionUser, id: number): Promise<Album> {
   const album = await visibleAlbum(deps, user, id);
   const pictures = (await repo.albumPictures(deps.db, [id])).map(toPicture);

@@ -32,6 +32,8 @@ export interface AlbumSharesTable {
   /** argon2id of the view link's password; null for none. */
   password_hash: string | null;
   revoked_at: Date | null;
+  /** A view link's guests get originals with their GPS position; false (the default) removes it from what they download. */
+  include_location: Generated<boolean>;
   /** Opens of a view link; files stored through an upload link. */
   uses: Generated<number>;
   upload_bytes: Generated<number>;

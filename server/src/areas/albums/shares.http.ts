@@ -7,15 +7,18 @@ import type { HttpRegistrar } from '../../http/routes.ts';
 import { limitKey } from '../auth/limits.ts';
 import { originalKey, parseFileName, variantKey } from '../pictures/pictures.files.ts';
 import { storeUpload } from '../pictures/pictures.http.ts';
+import { withoutLocation } from '../pictures/pictures.location.ts';
 import * as repo from './albums.repository.ts';
-import { liveLink, passMatches } from './shares.service.ts';
+import { isLive, liveLink, passMatches } from './shares.service.ts';
 
 type Params = { token?: string; file?: string };
 
 /**
  * GET /api/shared/:token/:file[?pass=] — a file of a shared album to a guest: its original (to
  * download) or a derived WebP, only while the link works and only for an approved picture of that
- * album. Nothing is kept by the browser (`private, no-store`), so a revoked link shows no picture
+ * album. The original comes without where it was taken (EXIF GPS, XMP, a video's position:
+ * pictures.location.ts) unless the link was made with "Include location"; members' own downloads are
+ * the original's bytes. Nothing is kept by the browser (`private, no-store`), so a revoked link shows no picture
  * from a cache either.
  */
 async function serve(req: FastifyRequest, reply: FastifyReply, deps: AppDeps) {
@@ -28,7 +31,11 @@ async function serve(req: FastifyRequest, reply: FastifyReply, deps: AppDeps) {
   if (!parsed || !row || (parsed.variant === null && parsed.ext !== row.file_type)) throw new AppError('NOT_FOUND', 'No such file');
   if (parsed.variant) return deps.media.send(req, reply, variantKey(row.stem, parsed.variant), { contentType: 'image/webp', noStore: true });
   const type = row.file_type;
-  return deps.media.send(req, reply, originalKey(row.stem, type), {
+  const key = originalKey(row.stem, type);
+  // The position goes out only when the sharer ticked "Include location" on the link.
+  const rewrite = link.include_location ? undefined : await withoutLocation(deps.media.localPath(key), type);
+  return deps.media.send(req, reply, key, {
+    ...(rewrite ? { rewrite } : {}),
     contentType: row.mime,
     noStore: true,
     ...(type === 'svg' ? { csp: "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:" } : {}),
@@ -69,9 +76,7 @@ async function guestUpload(req: FastifyRequest, deps: AppDeps): Promise<GuestUpl
         const name = guestNameSchema.safeParse(fields.name ?? '');
         if (!name.success) throw new AppError('BAD_REQUEST', name.error.issues[0]?.message ?? 'Your name is not valid');
         const now = await repo.shareById(trx, link.id, true);
-        if (!now || now.revoked_at !== null || (now.expires_at !== null && now.expires_at.getTime() <= Date.now())) {
-          throw new AppError('NOT_FOUND', albumMessages.gone);
-        }
+        if (!now || !isLive(now)) throw new AppError('NOT_FOUND', albumMessages.gone);
         if (now.uses >= UPLOAD_LINK_MAX_FILES) throw new AppError('FORBIDDEN', albumMessages.capFiles);
         if (Number(now.upload_bytes) + Number(row.size_bytes) > UPLOAD_LINK_MAX_BYTES) throw new AppError('FORBIDDEN', albumMessages.capBytes);
         await repo.countUse(trx, link.id, Number(row.size_bytes));

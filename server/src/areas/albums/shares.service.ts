@@ -1,6 +1,9 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   albumMessages,
+  allows,
+  procedures,
+  type Level,
   SHARE_DEFAULT_DAYS,
   SHARED_PAGE,
   UPLOAD_LINK_MAX_BYTES,
@@ -21,6 +24,7 @@ import { siteUrl } from '../auth/reset-links.ts';
 import { toPicture } from '../pictures/pictures.service.ts';
 import { socialOf } from '../pictures/pictures.social.ts';
 import * as repo from './albums.repository.ts';
+import type { ShareWithSharer } from './albums.repository.ts';
 import { changeableAlbum, mayChange } from './albums.service.ts';
 import type { ShareRecord } from './albums.tables.ts';
 
@@ -39,10 +43,21 @@ function linkUrl(deps: AppDeps, origin: string | null, page: string, token: stri
 
 const expiry = (days: number | undefined) => new Date(Date.now() + (days ?? SHARE_DEFAULT_DAYS) * 86_400_000);
 
-const isLive = (link: ShareRecord) => link.revoked_at === null && (link.expires_at === null || link.expires_at.getTime() > Date.now());
+/**
+ * The procedure that makes each kind of link: a link works only while its maker may still make it
+ * (the maker's level now, read with the link on every use), so a member lowered to a pending account
+ * (or deleted) stops their links at once, and raised again has them back.
+ */
+const MADE_BY = { view: 'shares.create', upload: 'shares.createUpload' } as const;
+
+/** Whether a link works now: not revoked, not expired, and its maker may still make such a link. */
+export function isLive(link: ShareWithSharer): boolean {
+  if (link.revoked_at !== null || (link.expires_at !== null && link.expires_at.getTime() <= Date.now())) return false;
+  return link.sharer_level !== null && allows(procedures[MADE_BY[link.kind]], { name: '', level: link.sharer_level as Level });
+}
 
 /** The link of a token when it works and is of this kind; otherwise the one "no longer shared" refusal. */
-export async function liveLink(deps: AppDeps, token: string, kind: 'view' | 'upload'): Promise<ShareRecord> {
+export async function liveLink(deps: AppDeps, token: string, kind: 'view' | 'upload'): Promise<ShareWithSharer> {
   // One path for every token, well-formed or not: hashed, then looked up by its hash (an indexed
   // equality on the stored hash, never a comparison with the token), so an answer's time tells
   // nothing about which links exist.
@@ -68,7 +83,7 @@ export async function create(
   deps: AppDeps,
   user: SessionUser,
   origin: string | null,
-  input: { albumId: number; expiresInDays?: number | undefined; password?: string | undefined },
+  input: { albumId: number; expiresInDays?: number | undefined; password?: string | undefined; includeLocation?: boolean | undefined },
 ): Promise<CreatedShare> {
   await changeableAlbum(deps, user, input.albumId);
   const token = randomBytes(16).toString('base64url');
@@ -80,6 +95,7 @@ export async function create(
     created_by: user.id,
     expires_at: expiry(input.expiresInDays),
     password_hash: password === '' ? null : await deps.passwords.hash(password),
+    include_location: input.includeLocation === true,
   });
   return { id: row.id, url: linkUrl(deps, origin, SHARED_PAGE, token) };
 }
@@ -99,6 +115,7 @@ export async function createUpload(
     created_by: user.id,
     expires_at: expiry(input.expiresInDays),
     password_hash: null,
+    include_location: false,
   });
   return { id: row.id, url: linkUrl(deps, origin, UPLOAD_PAGE, token) };
 }
@@ -117,6 +134,7 @@ function toLink(user: SessionUser, row: ActiveRow): ShareLink {
     createdAt: row.created_at.toISOString(),
     expiresAt: row.expires_at?.toISOString() ?? null,
     hasPassword: row.password_hash !== null,
+    includesLocation: row.kind === 'view' && row.include_location,
     uses: row.kind === 'view' ? row.uses : 0,
     uploads: row.kind === 'upload' ? row.uses : 0,
     uploadBytes: Number(row.upload_bytes),

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { newApiToken } from '../../identity/api-tokens.ts';
 import { hashToken } from '../../identity/sessions.ts';
-import { requirePasswordSession, type PasswordSession } from './account.service.ts';
+import { requireRecentSignIn, type PasswordSession } from './account.service.ts';
 
 /** The account's personal API tokens, newest first (labels and dates; the tokens themselves are not kept). */
 export async function listTokens(deps: AppDeps, userId: number): Promise<ApiTokenRow[]> {
@@ -27,14 +27,16 @@ export async function issueToken(deps: AppDeps, userId: number, label: string): 
   return { id: row.id, label: row.label, createdAt: row.created_at.toISOString(), lastUsedAt: null, token };
 }
 
-/** Creating and revoking need the member's own signed-in browser: a token never makes or removes tokens. */
-export function createToken(deps: AppDeps, session: PasswordSession, label: string) {
-  requirePasswordSession(session);
+/**
+ * Creating and revoking need the member's own signed-in browser (their rows are `BrowserRule`s): a
+ * token never makes or removes tokens. Creating one also needs a recent sign-in (requireRecentSignIn).
+ */
+export async function createToken(deps: AppDeps, session: PasswordSession, label: string) {
+  await requireRecentSignIn(deps, session);
   return issueToken(deps, session.user.id, label);
 }
 
 export async function revokeToken(deps: AppDeps, session: PasswordSession, id: number): Promise<{ ok: true }> {
-  requirePasswordSession(session);
   const gone = await deps.db.deleteFrom('api_tokens').where('id', '=', id).where('user_id', '=', session.user.id).executeTakeFirst();
   if (Number(gone.numDeletedRows) === 0) throw new AppError('NOT_FOUND', authMessages.unknownToken);
   return { ok: true };

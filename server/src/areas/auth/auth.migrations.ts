@@ -165,6 +165,29 @@ const passkeys: Migration = {
   },
 };
 
+/**
+ * When a session last confirmed its member (password or passkey again): adding a passkey or a token
+ * needs a sign-in or a confirmation within REAUTH_MINUTES. Null: only the sign-in (created_at).
+ */
+const sessionConfirmed: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema.alterTable('sessions').addColumn('confirmed_at', 'timestamptz').execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.alterTable('sessions').dropColumn('confirmed_at').execute();
+  },
+};
+
+/** A reset link that a newer one for the same member replaced says so, instead of "not valid". */
+const resetReplaced: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema.alterTable('auth_reset_links').addColumn('replaced_at', 'timestamptz').execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.alterTable('auth_reset_links').dropColumn('replaced_at').execute();
+  },
+};
+
 export const authMigrations = {
   '20261123_auth_limits': limits,
   '20261123_auth_name_keys': nameKeys,
@@ -174,4 +197,6 @@ export const authMigrations = {
   '20261126_auth_reset_links': resetLinks,
   '20261126_auth_api_tokens': apiTokens,
   '20261126_auth_passkeys': passkeys,
+  '20261127_auth_session_confirmed': sessionConfirmed,
+  '20261127_auth_reset_replaced': resetReplaced,
 };

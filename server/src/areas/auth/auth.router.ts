@@ -1,4 +1,4 @@
-import { addPasskeyInput, passkeyIdInput, passkeyLoginInput, renamePasskeyInput, changePasswordInput, createTokenInput, deviceIdInput, tokenIdInput, loginInput, resetPasswordInput, resetTokenInput, signupInput } from '@site/contracts';
+import { addPasskeyInput, confirmPasskeyInput, confirmPasswordInput, passkeyIdInput, passkeyLoginInput, renamePasskeyInput, changePasswordInput, createTokenInput, deviceIdInput, tokenIdInput, loginInput, resetPasswordInput, resetTokenInput, signupInput } from '@site/contracts';
 import { procedure, router } from '../../trpc/procedures.ts';
 import type { Context } from '../../trpc/context.ts';
 import * as auth from './auth.service.ts';
@@ -67,12 +67,18 @@ export const authRouter = router({
   removePasskey: procedure('auth.removePasskey')
     .input(passkeyIdInput)
     .mutation(({ ctx, input }) => passkeys.removePasskey(ctx.deps, ctx, input.id)),
-  passkeyLoginOptions: procedure('auth.passkeyLoginOptions').mutation(({ ctx }) => passkeys.loginOptions(ctx.deps, rpOf(ctx))),
+  confirmPassword: procedure('auth.confirmPassword')
+    .input(confirmPasswordInput)
+    .mutation(({ ctx, input }) => account.confirmPassword(ctx.deps, ctx, input.password)),
+  confirmPasskey: procedure('auth.confirmPasskey')
+    .input(confirmPasskeyInput)
+    .mutation(({ ctx, input }) => passkeys.confirmPasskey(ctx.deps, ctx, rpOf(ctx), clientOf(ctx), input)),
+  passkeyLoginOptions: procedure('auth.passkeyLoginOptions').mutation(({ ctx }) => passkeys.loginOptions(ctx.deps, rpOf(ctx), ctx.ip)),
   /** Signs in exactly like a password login: a fresh session, the device cookie, and a pending account refused (keeping its session). */
   passkeyLogin: procedure('auth.passkeyLogin')
     .input(passkeyLoginInput)
     .mutation(async ({ ctx, input }) => {
-      const user = await passkeys.passkeyLogin(ctx.deps, rpOf(ctx), ctx.ip, input);
+      const user = await passkeys.passkeyLogin(ctx.deps, rpOf(ctx), clientOf(ctx), input);
       ctx.cookie.set(await auth.startSession(ctx.deps, user, ctx.sessionHash, sessionClient(ctx)));
       if (!(await ctx.deps.devices.trustedFor(ctx.device.token, user.name))) ctx.device.set(await ctx.deps.devices.issue(user.id));
       auth.assertNotPending(user);

@@ -89,30 +89,54 @@ export async function signup(deps: AppDeps, input: SignupInput, client: Client):
   }
 }
 
+/** The counters one sign-in attempt took (countSignIn), to give back on a success. */
+export type SignInAttempt = { accountKey: string; address: { pairKey: string; ipKey: string; totalKey: string } | null; trusted: boolean };
+
 /**
- * Checks a name and password. Every attempt is counted before the password is checked, so attempts
- * in flight count and parallel requests cannot get past the limit. Two counters, kept apart so that
- * one member's typing never locks out the rest of a household behind the same router:
- * - the account: LOGIN_MAX_FAILURES attempts in the window, from anywhere; a browser holding a
- *   device cookie for this account (it signed in to it before) has a counter of its own instead;
- * - the address: how many different accounts it failed on in the window (an address trying many
- *   names); the second and later attempts on one account from it do not count again.
- * At a limit every attempt is refused with 429 until the window has passed, even with the right
- * password. A success clears the account's counter and gives the address its account back.
+ * Counts one sign-in attempt (a password, or a passkey) before anything is checked, so attempts in
+ * flight count and parallel requests cannot get past the limit. Two counters, kept apart so that one
+ * member's typing never locks out the rest of a household behind the same router:
+ * - the account (`who`, a name key): LOGIN_MAX_FAILURES attempts in the window, from anywhere; a
+ *   browser holding a device cookie for this account (it signed in to it before) has a counter of
+ *   its own instead, and its attempts do not count on the address;
+ * - the address, on every attempt: how many different accounts it tried in the window (an address
+ *   trying many names; the second try at a name does not count a new account but is refused like the
+ *   first once the address is over), and all its attempts together, up to three times the limit
+ *   (what a household's own typing needs). An attempt the account's counter refuses does not count on
+ *   the address, so a member hammering their own locked account does not lock the others out.
+ * At a limit the attempt is refused with 429 until the window has passed, even with the right password.
  */
+export async function countSignIn(deps: AppDeps, who: string, client: Client): Promise<SignInAttempt> {
+  const { maxFailures: max, windowMs } = deps.config.loginThrottle;
+  const device = await deps.devices.trustedFor(client.deviceToken, who);
+  const accountKey = device ? limitKey('device', device) : accountLimitKey(who);
+  const refused = () => new AppError('TOO_MANY_REQUESTS', authMessages.throttled);
+  if (!(await deps.limits.reserve([{ key: accountKey, max, windowMs }]))) throw refused();
+  if (device) return { accountKey, address: null, trusted: true };
+  const address = { pairKey: limitKey('ip-name', `${client.ip}\n${who}`), ipKey: limitKey('ip', client.ip), totalKey: limitKey('ip-all', client.ip) };
+  const newAccount = (await deps.limits.hit(address.pairKey, windowMs)) === 1;
+  const accounts = newAccount ? await deps.limits.hit(address.ipKey, windowMs) : await deps.limits.peek(address.ipKey);
+  const total = await deps.limits.hit(address.totalKey, windowMs);
+  if (accounts > max || total > ADDRESS_ATTEMPTS_PER_ACCOUNT_LIMIT * max) throw refused();
+  return { accountKey, address, trusted: false };
+}
+
+/** An address may make this many times LOGIN_MAX_FAILURES attempts in the window, over all its accounts. */
+const ADDRESS_ATTEMPTS_PER_ACCOUNT_LIMIT = 3;
+
+/** A sign-in that succeeded: the account's counter starts again, the address gets its attempt and account back. */
+export async function signInSucceeded(deps: AppDeps, attempt: SignInAttempt): Promise<void> {
+  await deps.limits.clear(attempt.accountKey);
+  if (!attempt.address) return;
+  await deps.limits.clear(attempt.address.pairKey);
+  await deps.limits.release(attempt.address.ipKey);
+  await deps.limits.release(attempt.address.totalKey);
+}
+
+/** Checks a name and password, counted first (countSignIn). */
 export async function login(deps: AppDeps, input: LoginInput, client: Client): Promise<{ user: SessionUser; trusted: boolean }> {
   const name = input.name.trim().normalize('NFC');
-  const { maxFailures: max, windowMs } = deps.config.loginThrottle;
-  const device = await deps.devices.trustedFor(client.deviceToken, name);
-  const key = repo.nameKey(name);
-  const accountKey = device ? limitKey('device', device) : accountLimitKey(key);
-  const ipKey = limitKey('ip', client.ip);
-  const pairKey = limitKey('ip-name', `${client.ip}\n${key}`);
-  let allowed = await deps.limits.reserve([{ key: accountKey, max, windowMs }]);
-  if (!device && (await deps.limits.hit(pairKey, windowMs)) === 1) {
-    allowed = (await deps.limits.reserve([{ key: ipKey, max, windowMs }])) && allowed;
-  }
-  if (!allowed) throw new AppError('TOO_MANY_REQUESTS', authMessages.throttled);
+  const attempt = await countSignIn(deps, repo.nameKey(name), client);
   const fail = () => new AppError('UNAUTHORIZED', authMessages.badCredentials);
   if (name === '' || input.password === '' || input.password.length > PASSWORD_MAX) throw fail();
   const user = await repo.findUserByName(deps.db, name);
@@ -121,13 +145,8 @@ export async function login(deps: AppDeps, input: LoginInput, client: Client): P
     throw fail();
   }
   if (!(await deps.passwords.verify(user.password_hash, input.password))) throw fail();
-  // The attempt was no failure: the account's counter starts again, the address gets it back.
-  await deps.limits.clear(accountKey);
-  if (!device) {
-    await deps.limits.clear(pairKey);
-    await deps.limits.release(ipKey);
-  }
-  return { user: { id: user.id, name: user.name, level: user.level as SessionUser['level'] }, trusted: device !== null };
+  await signInSucceeded(deps, attempt);
+  return { user: { id: user.id, name: user.name, level: user.level as SessionUser['level'] }, trusted: attempt.trusted };
 }
 
 /** The account's login counter (cleared by a successful login, password change or reset). */

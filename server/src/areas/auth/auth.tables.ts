@@ -38,6 +38,8 @@ export interface AuthResetLinksTable {
   expires_at: Date;
   /** Set when the link was used; a used link only says so. */
   used_at: Date | null;
+  /** Set when a newer link for the member replaced this unused one; it then only says so. */
+  replaced_at: ColumnType<Date | null, never, Date>;
 }
 
 /** A member's passkey (WebAuthn credential): its id and COSE public key in base64url, and the signature counter. */

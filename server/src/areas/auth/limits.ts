@@ -19,6 +19,8 @@ export type AuthLimits = {
   hit(key: string, windowMs: number): Promise<number>;
   /** Gives back one attempt counted by reserve. */
   release(key: string): Promise<void>;
+  /** The count on the key in its window now (0 when none or its window has passed), counting nothing. */
+  peek(key: string): Promise<number>;
   /** Forgets a counter (a successful login clears its account's failures). */
   clear(key: string): Promise<void>;
   /** Deletes counters whose window has passed. */
@@ -42,6 +44,10 @@ export function createAuthLimits(db: Database): AuthLimits {
       return allowed;
     },
     hit: (key, windowMs) => countAttempt(db, { key, max: Number.MAX_SAFE_INTEGER, windowMs }),
+    async peek(key) {
+      const row = await db.selectFrom('auth_limits').select('hits').where('key', '=', key).where('window_ends', '>', sql<Date>`now()`).executeTakeFirst();
+      return row?.hits ?? 0;
+    },
     async release(key) {
       await db.updateTable('auth_limits').set({ hits: sql`greatest(hits - 1, 0)` }).where('key', '=', key).execute();
     },

@@ -10,13 +10,13 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { isoBase64URL } from '@simplewebauthn/server/helpers';
-import { authMessages, PASSKEY_CHALLENGE_MINUTES, type PasskeyRow } from '@site/contracts';
+import { authMessages, PASSKEY_CHALLENGE_MINUTES, PASSKEYS_MAX, type PasskeyRow } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { SessionUser } from '../../identity/session-user.ts';
 import * as users from '../../identity/users.repository.ts';
-import { requirePasswordSession, type PasswordSession } from './account.service.ts';
-import { accountLimitKey } from './auth.service.ts';
+import { confirmSession, requireRecentSignIn, type PasswordSession } from './account.service.ts';
+import { countSignIn, signInSucceeded, type Client } from './auth.service.ts';
 import { limitKey } from './limits.ts';
 
 /** The site as the browser sees it: the RP ID (a host name) and the origin the ceremony must come from. */
@@ -63,7 +63,7 @@ function challengeOf(clientDataJSON: unknown): string | null {
  */
 async function takeChallenge(deps: AppDeps, challenge: string | null, userId: number | null): Promise<string> {
   if (!challenge) throw new AppError('BAD_REQUEST', authMessages.passkeyChallengeGone);
-  await deps.db.deleteFrom('auth_passkey_challenges').where('expires_at', '<', new Date()).execute();
+  await sweepPasskeyChallenges(deps);
   const row = await deps.db
     .deleteFrom('auth_passkey_challenges')
     .where('challenge', '=', challenge)
@@ -72,6 +72,14 @@ async function takeChallenge(deps: AppDeps, challenge: string | null, userId: nu
     .executeTakeFirst();
   if (!row) throw new AppError('BAD_REQUEST', authMessages.passkeyChallengeGone);
   return row.challenge;
+}
+
+/** Sign-in challenges one address may ask for in PASSKEY_CHALLENGE_MINUTES (each is a row until answered or expired). */
+const SIGN_IN_CHALLENGES_PER_ADDRESS = 30;
+
+/** Deletes the challenges nobody answered in time (at each sign-in request, and by the hourly sweep). */
+export async function sweepPasskeyChallenges(deps: Pick<AppDeps, 'db'>): Promise<void> {
+  await deps.db.deleteFrom('auth_passkey_challenges').where('expires_at', '<', new Date()).execute();
 }
 
 async function keepChallenge(deps: AppDeps, challenge: string, userId: number | null): Promise<void> {
@@ -88,11 +96,15 @@ export async function listPasskeys(deps: AppDeps, userId: number): Promise<Passk
   return rows.map((r) => ({ id: r.id, name: r.name, createdAt: r.created_at.toISOString(), lastUsedAt: r.last_used_at?.toISOString() ?? null }));
 }
 
-/** Options for the browser's navigator.credentials.create(): a discoverable credential, none of the member's own again. */
+/**
+ * Options for the browser's navigator.credentials.create(): a discoverable credential, none of the
+ * member's own again. Needs a recent sign-in (requireRecentSignIn) and room under PASSKEYS_MAX.
+ */
 export async function registrationOptions(deps: AppDeps, session: PasswordSession, rp: RelyingParty | null): Promise<PublicKeyCredentialCreationOptionsJSON> {
-  requirePasswordSession(session);
   const { id: rpID } = requireRelyingParty(rp);
+  await requireRecentSignIn(deps, session);
   const existing = await deps.db.selectFrom('auth_passkeys').select(['credential_id', 'transports']).where('user_id', '=', session.user.id).execute();
+  if (existing.length >= PASSKEYS_MAX) throw new AppError('CONFLICT', authMessages.passkeyLimit);
   const options = await generateRegistrationOptions({
     rpName: RP_NAME,
     rpID,
@@ -114,8 +126,8 @@ export async function addPasskey(
   rp: RelyingParty | null,
   input: { name: string; response: unknown },
 ): Promise<PasskeyRow> {
-  requirePasswordSession(session);
   const party = requireRelyingParty(rp);
+  await requireRecentSignIn(deps, session);
   const response = input.response as RegistrationResponseJSON;
   const expectedChallenge = await takeChallenge(deps, challengeOf(response.response?.clientDataJSON), session.user.id);
   let verified;
@@ -132,68 +144,70 @@ export async function addPasskey(
   }
   if (!verified.verified || !verified.registrationInfo) throw new AppError('BAD_REQUEST', authMessages.passkeyFailed);
   const { credential } = verified.registrationInfo;
-  const taken = await deps.db.selectFrom('auth_passkeys').select('id').where('credential_id', '=', credential.id).executeTakeFirst();
-  if (taken) throw new AppError('CONFLICT', authMessages.passkeyFailed);
-  const row = await deps.db
-    .insertInto('auth_passkeys')
-    .values({
-      user_id: session.user.id,
-      credential_id: credential.id,
-      public_key: isoBase64URL.fromBuffer(credential.publicKey),
-      counter: credential.counter,
-      transports: (credential.transports ?? response.response.transports ?? []).join(','),
-      name: input.name,
-      last_used_at: null,
-    })
-    .returning(['id', 'name', 'created_at'])
-    .executeTakeFirstOrThrow();
+  // The member's row is locked while counting, so two ceremonies at once cannot pass PASSKEYS_MAX.
+  const row = await deps.db.transaction().execute(async (trx) => {
+    await trx.selectFrom('users').select('id').where('id', '=', session.user.id).forUpdate().execute();
+    const taken = await trx.selectFrom('auth_passkeys').select('id').where('credential_id', '=', credential.id).executeTakeFirst();
+    if (taken) throw new AppError('CONFLICT', authMessages.passkeyFailed);
+    const held = await trx.selectFrom('auth_passkeys').select((eb) => eb.fn.countAll<string>().as('n')).where('user_id', '=', session.user.id).executeTakeFirstOrThrow();
+    if (Number(held.n) >= PASSKEYS_MAX) throw new AppError('CONFLICT', authMessages.passkeyLimit);
+    return trx
+      .insertInto('auth_passkeys')
+      .values({
+        user_id: session.user.id,
+        credential_id: credential.id,
+        public_key: isoBase64URL.fromBuffer(credential.publicKey),
+        counter: credential.counter,
+        transports: (credential.transports ?? response.response.transports ?? []).join(','),
+        name: input.name,
+        last_used_at: null,
+      })
+      .returning(['id', 'name', 'created_at'])
+      .executeTakeFirstOrThrow();
+  });
   return { id: row.id, name: row.name, createdAt: row.created_at.toISOString(), lastUsedAt: null };
 }
 
 export async function renamePasskey(deps: AppDeps, session: PasswordSession, id: number, name: string): Promise<{ ok: true }> {
-  requirePasswordSession(session);
   const done = await deps.db.updateTable('auth_passkeys').set({ name }).where('id', '=', id).where('user_id', '=', session.user.id).executeTakeFirst();
   if (Number(done.numUpdatedRows) === 0) throw new AppError('NOT_FOUND', authMessages.unknownPasskey);
   return { ok: true };
 }
 
 export async function removePasskey(deps: AppDeps, session: PasswordSession, id: number): Promise<{ ok: true }> {
-  requirePasswordSession(session);
   const gone = await deps.db.deleteFrom('auth_passkeys').where('id', '=', id).where('user_id', '=', session.user.id).executeTakeFirst();
   if (Number(gone.numDeletedRows) === 0) throw new AppError('NOT_FOUND', authMessages.unknownPasskey);
   return { ok: true };
 }
 
-/** Options for navigator.credentials.get(): no account named, the browser offers the site's passkeys. */
-export async function loginOptions(deps: AppDeps, rp: RelyingParty | null): Promise<PublicKeyCredentialRequestOptionsJSON> {
+/**
+ * Options for navigator.credentials.get(): no account named, the browser offers the site's passkeys.
+ * Each is a stored challenge, so an address may ask for SIGN_IN_CHALLENGES_PER_ADDRESS of them in
+ * PASSKEY_CHALLENGE_MINUTES, and the ones nobody answered are deleted.
+ */
+export async function loginOptions(deps: AppDeps, rp: RelyingParty | null, ip: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const { id: rpID } = requireRelyingParty(rp);
+  const rule = { key: limitKey('passkey-options', ip), max: SIGN_IN_CHALLENGES_PER_ADDRESS, windowMs: PASSKEY_CHALLENGE_MINUTES * 60_000 };
+  if (!(await deps.limits.reserve([rule]))) throw new AppError('TOO_MANY_REQUESTS', authMessages.passkeyRequestsThrottled);
+  await sweepPasskeyChallenges(deps);
   const options = await generateAuthenticationOptions({ rpID, userVerification: 'preferred', timeout: PASSKEY_CHALLENGE_MINUTES * 60_000 });
   await keepChallenge(deps, options.challenge, null);
   return options;
 }
 
-/**
- * Signs in with a passkey. Counted like a password login before anything is checked: per address,
- * and per account once the credential names one; a success clears the account's counter and gives
- * the address its attempt back. A failure stays counted, so a passkey cannot be used to get round
- * the login limit.
- */
-export async function passkeyLogin(deps: AppDeps, rp: RelyingParty | null, ip: string, input: { response: unknown }): Promise<SessionUser> {
-  const party = requireRelyingParty(rp);
-  const response = input.response as AuthenticationResponseJSON;
-  const { maxFailures: max, windowMs } = deps.config.loginThrottle;
-  const ipKey = limitKey('ip', ip);
-  if (!(await deps.limits.reserve([{ key: ipKey, max, windowMs }]))) throw new AppError('TOO_MANY_REQUESTS', authMessages.throttled);
-  const expectedChallenge = await takeChallenge(deps, challengeOf(response.response?.clientDataJSON), null);
-  const stored = await deps.db
+/** A passkey as stored, with its member. */
+async function storedPasskey(deps: AppDeps, credentialId: string) {
+  return deps.db
     .selectFrom('auth_passkeys')
     .innerJoin('users', 'users.id', 'auth_passkeys.user_id')
     .select(['auth_passkeys.id', 'credential_id', 'public_key', 'counter', 'transports', 'users.id as userId', 'users.name as userName', 'users.level'])
-    .where('credential_id', '=', response.id)
+    .where('credential_id', '=', credentialId)
     .executeTakeFirst();
-  if (!stored) throw new AppError('UNAUTHORIZED', authMessages.passkeyUnknown);
-  const accountKey = accountLimitKey(users.nameKey(stored.userName));
-  if (!(await deps.limits.reserve([{ key: accountKey, max, windowMs }]))) throw new AppError('TOO_MANY_REQUESTS', authMessages.throttled);
+}
+
+/** Checks a sign-in answer against its challenge and the stored passkey, and moves the passkey's counter on. */
+async function verifyAnswer(deps: AppDeps, party: RelyingParty, response: AuthenticationResponseJSON, stored: NonNullable<Awaited<ReturnType<typeof storedPasskey>>>): Promise<void> {
+  const expectedChallenge = await takeChallenge(deps, challengeOf(response.response?.clientDataJSON), null);
   let verified;
   try {
     verified = await verifyAuthenticationResponse({
@@ -218,7 +232,43 @@ export async function passkeyLogin(deps: AppDeps, rp: RelyingParty | null, ip: s
     .set({ counter: verified.authenticationInfo.newCounter, last_used_at: new Date() })
     .where('id', '=', stored.id)
     .execute();
-  await deps.limits.clear(accountKey);
-  await deps.limits.release(ipKey);
+}
+
+/**
+ * Signs in with a passkey. Counted exactly like a password login before anything is checked
+ * (countSignIn): per account once the credential names one (an unknown credential counts as an
+ * account of its own), and on the address as one more account tried; a success clears the account's
+ * counter and gives the address its attempt back. A failure stays counted, so a passkey cannot be
+ * used to get round the login limit, nor lock out everyone else's logins at an address.
+ */
+export async function passkeyLogin(deps: AppDeps, rp: RelyingParty | null, client: Client, input: { response: unknown }): Promise<SessionUser> {
+  const party = requireRelyingParty(rp);
+  const response = input.response as AuthenticationResponseJSON;
+  const stored = await storedPasskey(deps, response.id);
+  const attempt = await countSignIn(deps, stored ? users.nameKey(stored.userName) : `passkey:${response.id}`, client);
+  if (!stored) {
+    await takeChallenge(deps, challengeOf(response.response?.clientDataJSON), null);
+    throw new AppError('UNAUTHORIZED', authMessages.passkeyUnknown);
+  }
+  await verifyAnswer(deps, party, response, stored);
+  await signInSucceeded(deps, attempt);
   return { id: stored.userId, name: stored.userName, level: stored.level as SessionUser['level'] };
+}
+
+/**
+ * Confirms the session (REAUTH_MINUTES) with one of the member's own passkeys, answering a sign-in
+ * challenge (auth.passkeyLoginOptions); counted on the account like a sign-in.
+ */
+export async function confirmPasskey(deps: AppDeps, session: PasswordSession, rp: RelyingParty | null, client: Client, input: { response: unknown }) {
+  const party = requireRelyingParty(rp);
+  const response = input.response as AuthenticationResponseJSON;
+  const stored = await storedPasskey(deps, response.id);
+  const attempt = await countSignIn(deps, users.nameKey(session.user.name), client);
+  if (!stored || stored.userId !== session.user.id) {
+    await takeChallenge(deps, challengeOf(response.response?.clientDataJSON), null);
+    throw new AppError('UNAUTHORIZED', authMessages.passkeyUnknown);
+  }
+  await verifyAnswer(deps, party, response, stored);
+  await signInSucceeded(deps, attempt);
+  return confirmSession(deps, session);
 }

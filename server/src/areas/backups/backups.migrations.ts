@@ -26,4 +26,19 @@ const createRuns: Migration = {
   },
 };
 
-export const backupsMigrations = { '20261124_backups_runs': createRuns };
+/**
+ * Which process runs a backup (its id and machine): a run whose process on this machine is gone was
+ * killed, whatever its heartbeat says, so the next backup removes its partial file at once.
+ */
+const runProcess: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema.alterTable('backup_runs').addColumn('pid', 'integer').execute();
+    await db.schema.alterTable('backup_runs').addColumn('host', 'text').execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.alterTable('backup_runs').dropColumn('pid').execute();
+    await db.schema.alterTable('backup_runs').dropColumn('host').execute();
+  },
+};
+
+export const backupsMigrations = { '20261124_backups_runs': createRuns, '20261127_backups_run_process': runProcess };

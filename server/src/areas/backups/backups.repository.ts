@@ -1,13 +1,17 @@
+import os from 'node:os';
 import type { Executor } from '../../db/database.ts';
 
 /**
  * Claims a scheduled time: the one instance whose insert wins (the slot is unique) runs the backup;
  * the others get null. Works the same on PGlite and on a PostgreSQL shared by several servers.
  */
+/** The process a run is recorded with. */
+export const thisProcess = () => ({ pid: process.pid, host: os.hostname() });
+
 export async function claimSlot(db: Executor, slot: Date, file: string, now: Date): Promise<number | null> {
   const row = await db
     .insertInto('backup_runs')
-    .values({ kind: 'scheduled', slot, file, started_at: now, heartbeat_at: now })
+    .values({ kind: 'scheduled', slot, file, started_at: now, heartbeat_at: now, ...thisProcess() })
     .onConflict((oc) => oc.column('slot').doNothing())
     .returning('id')
     .executeTakeFirst();
@@ -21,7 +25,7 @@ export async function releaseSlot(db: Executor, id: number): Promise<void> {
 export async function startCommandRun(db: Executor, file: string, now: Date): Promise<number> {
   const row = await db
     .insertInto('backup_runs')
-    .values({ kind: 'command', file, started_at: now, heartbeat_at: now })
+    .values({ kind: 'command', file, started_at: now, heartbeat_at: now, ...thisProcess() })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -50,7 +54,7 @@ export function latestRuns(db: Executor, limit: number) {
 
 /** Runs that have not finished: running now, or interrupted (their process is gone). */
 export function unfinishedRuns(db: Executor) {
-  return db.selectFrom('backup_runs').select(['id', 'file', 'heartbeat_at']).where('finished_at', 'is', null).execute();
+  return db.selectFrom('backup_runs').select(['id', 'file', 'heartbeat_at', 'pid', 'host']).where('finished_at', 'is', null).execute();
 }
 
 /** Scheduled archives that exist (verified, not yet removed): what retention chooses from. */

@@ -34,21 +34,45 @@ async function runRecorded(deps: BackupDeps, id: number, file: string, signal?: 
 export async function commandBackup(deps: BackupDeps, file: string, signal?: AbortSignal): Promise<BackupResult> {
   // A second backup in this process is refused by backupTo; it is not worth a row.
   if (backupRunning()) return backupTo(deps.db, foldersOf(deps.config), file, signal);
+  // What a killed backup left is removed by the next one, whoever starts it.
+  await removeStalePartials(deps, new Date());
   const id = await repo.startCommandRun(deps.db, path.resolve(file), new Date());
   return runRecorded(deps, id, file, signal);
 }
 
 const PARTIAL = '.partial';
 
+/** Whether the process of a run on this machine still exists (this process: while it writes a backup). */
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return backupRunning();
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Whether a run recorded as unfinished is still being written: its heartbeat is recent and, when it
+ * runs on this machine, its process still exists (a killed `npm run backup` is seen at once, not
+ * only once its heartbeat is two minutes old). Another machine's run is judged by its heartbeat.
+ */
+function stillRunning(run: { heartbeat_at: Date; pid: number | null; host: string | null }, now: Date): boolean {
+  if (now.getTime() - run.heartbeat_at.getTime() >= STALE_MS) return false;
+  return run.pid === null || run.host !== repo.thisProcess().host || processAlive(run.pid);
+}
+
 /**
  * Removes the partial files of backups that no longer run (a process killed mid-backup leaves its
  * FILE.partial, often hundreds of MB): in BACKUP_DIR every `site-....tar.gz.partial` of the
  * scheduler's, and anywhere the partial file of a run recorded in backup_runs that was interrupted.
- * A run still beating its heartbeat (here, or in another instance on the same PostgreSQL) keeps its file.
+ * A run still being written (stillRunning: here, or in another instance on the same PostgreSQL)
+ * keeps its file. Each backup does this first, the scheduler's and the command's.
  */
 export async function removeStalePartials(deps: BackupDeps, now: Date): Promise<string[]> {
   const runs = await repo.unfinishedRuns(deps.db);
-  const running = new Set(runs.filter((r) => now.getTime() - r.heartbeat_at.getTime() < STALE_MS).map((r) => path.resolve(r.file) + PARTIAL));
+  const running = new Set(runs.filter((r) => stillRunning(r, now)).map((r) => path.resolve(r.file) + PARTIAL));
   const stale = new Set(runs.map((r) => path.resolve(r.file) + PARTIAL));
   const { dir } = deps.config.backup;
   if (dir) {

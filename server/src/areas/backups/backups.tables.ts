@@ -16,6 +16,9 @@ export interface BackupRunsTable {
   error: string | null;
   /** When BACKUP_KEEP's retention removed the file. */
   removed_at: Date | null;
+  /** The process that runs it and its machine (os.hostname()); null for runs recorded before these were. */
+  pid: ColumnType<number | null, number | null | undefined, never>;
+  host: ColumnType<string | null, string | null | undefined, never>;
 }
 
 export interface BackupsTables {

@@ -93,7 +93,7 @@ export async function status(deps: AppDeps): Promise<DevStatus> {
     })),
     problem: deps.config.devCommands
       ? null
-      : 'No dev commands are configured: set DEV_COMMANDS_FILE to a JSON file naming what each button runs (see the README section "The developer dashboard").',
+      : devMessages.noCommands,
     running: running ? runOf(running) : null,
   };
 }

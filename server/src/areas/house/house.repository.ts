@@ -40,6 +40,15 @@ export function insertTask(db: Executor, userId: number, t: NewTask) {
     .executeTakeFirstOrThrow();
 }
 
+/** Many new To Get items in one statement (a week's shopping adds a hundred at once). */
+export async function insertToGet(db: Executor, userId: number, items: { task: string; quantity: string | null; note: string | null }[]) {
+  if (items.length === 0) return;
+  await db
+    .insertInto('house_tasks')
+    .values(items.map((t) => ({ task: t.task, status: 'To Get' as const, type: 'To Get' as const, quantity: t.quantity, note: t.note, added_by: userId })))
+    .execute();
+}
+
 export function findTask(db: Executor, id: number) {
   return db.selectFrom('house_tasks').select([...columns, 'completed_by']).where('id', '=', id).forUpdate().executeTakeFirst();
 }
@@ -82,9 +91,9 @@ export async function deleteOpenTask(db: Executor, id: number) {
 
 /** The open To Get items, locked: adding a recipe reads and rewrites their quantities. */
 export function openToGet(db: Executor) {
-  return db.selectFrom('house_tasks').select(['id', 'task', 'quantity']).where('status', '=', 'To Get').orderBy('id').forUpdate().execute();
+  return db.selectFrom('house_tasks').select(['id', 'task', 'quantity', 'note']).where('status', '=', 'To Get').orderBy('id').forUpdate().execute();
 }
 
-export async function setQuantity(db: Executor, id: number, quantity: string | null) {
-  await db.updateTable('house_tasks').set({ quantity }).where('id', '=', id).execute();
+export async function setQuantity(db: Executor, id: number, quantity: string | null, note: string | null) {
+  await db.updateTable('house_tasks').set({ quantity, note }).where('id', '=', id).execute();
 }

@@ -10,6 +10,11 @@ import {
   type AddIngredientsInput,
   type AddIngredientsResult,
   planShopping,
+  sameIngredient,
+  HOUSE_NOTE_MAX,
+  type MeasurementSystem,
+  type ShoppingLine,
+  type UnitDict,
 } from '@site/contracts';
 import { units } from '../recipes/recipes.service.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -116,12 +121,37 @@ export function undo(deps: AppDeps, user: SessionUser, input: UndoHouseInput): P
  */
 export async function addIngredients(deps: AppDeps, user: SessionUser, input: AddIngredientsInput): Promise<AddIngredientsResult> {
   const dict = await units(deps);
-  return deps.db.transaction().execute(async (trx) => {
-    const plan = planShopping(await repo.openToGet(trx), input.lines, input.system, dict);
-    for (const update of plan.updates) await repo.setQuantity(trx, update.id, update.quantity);
-    for (const insert of plan.inserts) {
-      await repo.insertTask(trx, user.id, { task: insert.task, type: 'To Get', quantity: insert.quantity, note: null, repeatDays: null, dueAt: null });
-    }
-    return { added: plan.inserts.length, merged: plan.updates.length };
-  });
+  return deps.db.transaction().execute((trx) => addToGet(trx, user, input.lines, input.system, dict));
+}
+
+/** An ingredient for To Get, and the meals that need it (the meal plan's "Shop for the week": 'Mon Dinner'). */
+export type ToGetLine = ShoppingLine & { meals?: string[] };
+
+/** A line's note naming the meals that need it, added to the note it has ('For Mon Dinner, Wed Lunch'). */
+function mealsNote(note: string | null, meals: string[]): string | null {
+  const missing = meals.filter((m) => !(note ?? '').includes(m));
+  if (missing.length === 0) return note;
+  const text = note === null || note === '' ? `For ${missing.join(', ')}` : note.startsWith('For ') ? `${note}, ${missing.join(', ')}` : `${note}; for ${missing.join(', ')}`;
+  return text.length <= HOUSE_NOTE_MAX ? text : `${text.slice(0, HOUSE_NOTE_MAX - 1)}…`;
+}
+
+/**
+ * The one way onto To Get from elsewhere (a recipe's page, the meal plan), inside the caller's
+ * transaction: the lines merge into the open items (planShopping), and a line that names meals says so
+ * in its item's note.
+ */
+export async function addToGet(trx: Executor, user: SessionUser, lines: readonly ToGetLine[], system: MeasurementSystem, dict: UnitDict): Promise<AddIngredientsResult> {
+  const open = await repo.openToGet(trx);
+  const plan = planShopping(open, lines, system, dict);
+  const mealsOf = (task: string) => [...new Set(lines.filter((l) => sameIngredient(task, l)).flatMap((l) => l.meals ?? []))];
+  for (const update of plan.updates) {
+    const item = open.find((o) => o.id === update.id)!;
+    await repo.setQuantity(trx, update.id, update.quantity, mealsNote(item.note, mealsOf(item.task)));
+  }
+  await repo.insertToGet(
+    trx,
+    user.id,
+    plan.inserts.map((insert) => ({ task: insert.task, quantity: insert.quantity, note: mealsNote(null, mealsOf(insert.task)) })),
+  );
+  return { added: plan.inserts.length, merged: plan.updates.length };
 }

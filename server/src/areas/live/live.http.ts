@@ -6,9 +6,11 @@ import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { HttpRegistrar } from '../../http/routes.ts';
 import { servedPort } from '../../http/ports.ts';
+import { bearerOf } from '../../identity/api-tokens.ts';
 import { sessionTokenOf, type RequestSession } from '../../identity/request-session.ts';
 import type { SessionUser } from '../../identity/session-user.ts';
 import { findSession } from '../../identity/sessions.ts';
+import { hashToken } from '../../identity/token-hash.ts';
 import type { Change, FeedMessage } from './change-feed.ts';
 
 /** A comment line this often keeps proxies and the browser from taking a quiet stream for a dead one. */
@@ -19,12 +21,21 @@ export const RECONNECT_MS = 1_000;
 export const MAX_STREAMS = 2_000;
 export const MAX_STREAMS_PER_ADDRESS = 32;
 /**
- * Streams without an account: at most this many per address (or /64), and in all half the process's
- * places, so that nobody can take every place without signing in; the other half is kept for members.
- * A browser needs one stream however many tabs it has open (the client shares it between tabs).
+ * Streams of viewers who are not members (no account, a cookie that names no session, or an account
+ * still waiting for approval at level 0): at most this many per address (or /64), and in all half
+ * the process's places, so that nobody can take every place without being approved; the other half is
+ * kept for members. A browser needs one stream however many tabs it has open (the client shares it
+ * between tabs).
  */
 export const MAX_ANONYMOUS_STREAMS = MAX_STREAMS / 2;
 export const MAX_ANONYMOUS_PER_ADDRESS = 8;
+/**
+ * Streams of one account, whatever its level and from however many addresses (a session cookie or a
+ * personal API token alike): one per browser or device it follows the site on, so a handful. A
+ * pending account made for the purpose cannot fill the guests' half from many addresses, nor one
+ * member the members' half.
+ */
+export const MAX_STREAMS_PER_ACCOUNT = 6;
 /**
  * Bytes a stream may have waiting in the process to be sent: past this the reader is not reading (the
  * kernel's buffers, its send buffer and the reader's receive buffer, are full too) and the stream is
@@ -51,6 +62,7 @@ function changeText(change: Change): string {
 export const liveMessages = {
   tooMany: 'Too many live connections; close some tabs of this site',
   tooManyAnonymous: 'Too many live connections without signing in from this network; sign in to follow changes live',
+  tooManyForAccount: 'Too many live connections for this account; close this site on another device or browser',
 } as const;
 
 /** Whether `viewer` may hear of `change`: the area's procedure row, and for one member's rows, that member only. */
@@ -74,17 +86,32 @@ export function addressGroup(ip: string): string {
 
 type GroupCount = { all: number; anonymous: number };
 
-/** The places for streams: in all, without an account, and per address group. */
+/**
+ * Who a stream's place is taken for: its address group, its account (null without one) and whether
+ * that account is a member's (level 1 and up). A pending account (level 0) counts with the anonymous.
+ */
+export type SlotHolder = { group: string; account: number | null; member: boolean };
+
+/** The viewer of a stream as a holder of places: level 0 is not a member's place. */
+export function holderOf(group: string, user: SessionUser | null): SlotHolder {
+  return { group, account: user?.id ?? null, member: user !== null && user.level >= 1 };
+}
+
+/** The places for streams: in all, without a member's account, per address group and per account. */
 export class StreamSlots {
   private all = 0;
   private anonymous = 0;
   private readonly groups = new Map<string, GroupCount>();
+  private readonly accounts = new Map<number, number>();
 
-  /** Takes a place for a stream from `group`; the refusal's message when there is none. */
-  take(group: string, member: boolean): string | null {
+  /** Takes a place for a stream of `holder`; the refusal's message when there is none. */
+  take(holder: SlotHolder): string | null {
+    const { group, account, member } = holder;
     const count = this.groups.get(group) ?? { all: 0, anonymous: 0 };
+    const ofAccount = account === null ? 0 : (this.accounts.get(account) ?? 0);
     if (this.all >= MAX_STREAMS || count.all >= MAX_STREAMS_PER_ADDRESS) return liveMessages.tooMany;
     if (!member && (this.anonymous >= MAX_ANONYMOUS_STREAMS || count.anonymous >= MAX_ANONYMOUS_PER_ADDRESS)) return liveMessages.tooManyAnonymous;
+    if (ofAccount >= MAX_STREAMS_PER_ACCOUNT) return liveMessages.tooManyForAccount;
     this.all++;
     count.all++;
     if (!member) {
@@ -92,10 +119,12 @@ export class StreamSlots {
       count.anonymous++;
     }
     this.groups.set(group, count);
+    if (account !== null) this.accounts.set(account, ofAccount + 1);
     return null;
   }
 
-  release(group: string, member: boolean): void {
+  release(holder: SlotHolder): void {
+    const { group, account, member } = holder;
     const count = this.groups.get(group);
     if (!count) return;
     this.all--;
@@ -105,6 +134,11 @@ export class StreamSlots {
       count.anonymous--;
     }
     if (count.all === 0) this.groups.delete(group);
+    if (account !== null) {
+      const left = (this.accounts.get(account) ?? 1) - 1;
+      if (left > 0) this.accounts.set(account, left);
+      else this.accounts.delete(account);
+    }
   }
 }
 
@@ -125,24 +159,44 @@ export function liveHttp(routes: HttpRegistrar, deps: AppDeps): void {
   routes.route('GET /events', (req, reply, { session }) => openStream(req, reply, deps, slots, session));
 }
 
+/**
+ * How a stream looks its viewer up again: by its session cookie, or by the personal API token it was
+ * opened with (`Authorization: Bearer`). Null for a stream opened without either (nothing to re-check).
+ */
+type Credential = { hash: string; find(): SessionUser | null | Promise<SessionUser | null> };
+
+function credentialOf(req: FastifyRequest, deps: AppDeps, session: RequestSession): Credential | null {
+  if (session.via === 'token') {
+    const bearer = bearerOf(req.headers.authorization);
+    if (!bearer) return null;
+    // A revoked token's row is deleted; its hash is what the deletion's notification names.
+    return { hash: hashToken(bearer), find: () => deps.sessions.apiTokenUser(bearer) };
+  }
+  const token = sessionTokenOf(req);
+  if (!token || !session.sessionHash) return null;
+  return {
+    hash: session.sessionHash,
+    find: () => {
+      const found = findSession(deps.sessions, token);
+      return found instanceof Promise ? found.then((f) => f?.user ?? null) : found.user;
+    },
+  };
+}
+
 function openStream(req: FastifyRequest, reply: FastifyReply, deps: AppDeps, slots: StreamSlots, session: RequestSession): void {
-  const group = addressGroup(req.ip);
-  const member = session.user !== null;
-  const refusal = slots.take(group, member);
+  const holder = holderOf(addressGroup(req.ip), session.user);
+  const refusal = slots.take(holder);
   if (refusal !== null) throw new AppError('TOO_MANY_REQUESTS', refusal);
 
   const port = () => servedPort(req, deps.config);
-  const token = sessionTokenOf(req);
+  const credential = session.user ? credentialOf(req, deps, session) : null;
   /** The viewer: as found when the stream opened, until the session store says to look again. */
   let viewer: SessionUser | null | Promise<SessionUser | null> = session.user;
   const lookAgain = () => {
-    if (!token) return;
-    const found = findSession(deps.sessions, token);
-    if (!(found instanceof Promise)) return void (viewer = found.user);
-    const next = found.then(
-      (f) => f?.user ?? null,
-      () => null,
-    );
+    if (!credential) return;
+    const found = credential.find();
+    if (!(found instanceof Promise)) return void (viewer = found);
+    const next = found.catch(() => null);
     viewer = next;
     void next.then((user) => {
       if (viewer === next) viewer = user;
@@ -179,7 +233,7 @@ function openStream(req: FastifyRequest, reply: FastifyReply, deps: AppDeps, slo
   };
   const deliver = (message: FeedMessage) => {
     // While the session listener is down, another process's logout would go unheard: look again each time.
-    if (member && !deps.sessions.trusted) lookAgain();
+    if (credential && !deps.sessions.trusted) lookAgain();
     const now = viewer;
     if (queue === null && !(now instanceof Promise)) return send(message, now);
     const waiting: Promise<void> = (queue ?? Promise.resolve()).then(async () => {
@@ -196,12 +250,13 @@ function openStream(req: FastifyRequest, reply: FastifyReply, deps: AppDeps, slo
     clearTimeout(lifetime);
     unsubscribe();
     unwatch();
-    slots.release(group, member);
+    slots.release(holder);
     if (drop) res.destroy();
     else res.end();
   };
   const unsubscribe = deps.changes.subscribe(deliver, () => close());
-  const unwatch = session.user && session.sessionHash ? deps.sessions.watch(session.sessionHash, session.user.id, lookAgain) : () => {};
+  // A session's end or a token's revocation (by its hash), and a change of the account (its level, name, deletion).
+  const unwatch = session.user && credential ? deps.sessions.watch(credential.hash, session.user.id, lookAgain) : () => {};
   const heartbeat = setInterval(() => write(PING_TEXT), HEARTBEAT_MS);
   heartbeat.unref();
   // A tenth of jitter, so that streams opened together do not all reconnect together.

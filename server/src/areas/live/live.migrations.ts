@@ -82,4 +82,35 @@ const accountTriggers: Migration = {
   },
 };
 
-export const liveMigrations = { '20261127_live_change_triggers': changeTriggers, '20261128_live_accounts': accountTriggers };
+/**
+ * A live stream opened with a personal API token (`Authorization: Bearer`) is re-checked when the
+ * token is revoked: its row's deletion notifies `site_sessions` with the token's hash, as a session's
+ * end does with its own (identity/session-events.ts), so the stream that watches that hash looks again.
+ */
+const tokenRevocations: Migration = {
+  async up(db: Kysely<any>) {
+    await sql`create trigger api_tokens_session_change after delete on api_tokens
+      for each row execute function site_notify_session_change()`.execute(db);
+  },
+  async down(db: Kysely<any>) {
+    await sql`drop trigger if exists api_tokens_session_change on api_tokens`.execute(db);
+  },
+};
+
+/** One's own account (LIVE_AREAS.account): a level change is told to that account alone (`account:<id>`). */
+const ownAccount: Migration = {
+  async up(db: Kysely<any>) {
+    await sql`create trigger users_live_own after update of level on users
+      for each row when (old.level is distinct from new.level) execute function site_notify_change('account', 'id')`.execute(db);
+  },
+  async down(db: Kysely<any>) {
+    await sql`drop trigger if exists users_live_own on users`.execute(db);
+  },
+};
+
+export const liveMigrations = {
+  '20261127_live_change_triggers': changeTriggers,
+  '20261128_live_accounts': accountTriggers,
+  '20261127_live_token_revocations': tokenRevocations,
+  '20261127_live_own_account': ownAccount,
+};

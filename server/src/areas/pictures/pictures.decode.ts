@@ -19,6 +19,21 @@ export const CHILD_MEMORY_BYTES = 330 * 1024 * 1024;
 export const CHILD_TIMEOUT_MS = 90_000;
 
 /**
+ * The time one picture's preview may take, per format (the whole job: every child it runs, each
+ * killed at what is left). A photograph of the largest budget decodes in seconds, so most formats
+ * keep CHILD_TIMEOUT_MS as a margin for a loaded machine; an SVG is a drawing program, and a few
+ * kilobytes of stacked filters can hold the decoder for a minute (measured: 52 s for 2.7 KB), while
+ * a family's SVG (a logo, a drawing, a chart) draws in well under a second: it gets seconds. An
+ * animated GIF's first frame, likewise, never needs a minute. Tests shorten these (a slow file's
+ * budget is then spent sooner); the server never changes them.
+ */
+export const JOB_TIME_BUDGETS_MS: Record<string, number> = { svg: 8_000, gif: 30_000, default: CHILD_TIMEOUT_MS };
+
+export function timeBudgetOf(fileType: string): number {
+  return JOB_TIME_BUDGETS_MS[fileType] ?? JOB_TIME_BUDGETS_MS.default ?? CHILD_TIMEOUT_MS;
+}
+
+/**
  * The memory limit of the system's HEIF decoder (heif-dec / heif-convert, see heifDecoder), from its
  * measured need: RLIMIT_DATA of 140-150 MiB for a 24-megapixel HEIC and 285-290 MiB for a
  * 48-megapixel one (about 6 bytes a pixel; its peak resident memory 154 and 296 MB), so about
@@ -258,28 +273,37 @@ export function runLimited(program: string, args: readonly string[], timeoutMs: 
  * child makes the WebPs from that, as from any JPEG. The three run one after another, never side by
  * side, so the peak is the largest of them, not their sum.
  */
-export async function decodeInChild(source: string, outDir: string, rule: LargeRule): Promise<DecodeResult> {
+export async function decodeInChild(source: string, outDir: string, rule: LargeRule, budgetMs = CHILD_TIMEOUT_MS): Promise<DecodeResult> {
   const decoder = heifDecoder.program;
-  const first = await decodeStep(source, outDir, rule, { heifDecoder: decoder !== null, orient: true });
+  const until = performance.now() + budgetMs;
+  /** What is left of the job's time for its next child (at least a moment, so a child can say it ran out). */
+  const left = () => Math.max(250, Math.round(until - performance.now()));
+  const first = await decodeStep(source, outDir, rule, { heifDecoder: decoder !== null, orient: true }, left());
   if (first.result !== 'convert' || decoder === null) return first as DecodeResult;
   const converted = path.join(outDir, 'heic.jpg');
   try {
-    await runLimited(decoder, ['--quiet', '-q', '92', source, converted], CHILD_TIMEOUT_MS, HEIF_TOOL_MEMORY_BYTES);
+    await runLimited(decoder, ['--quiet', '-q', '92', source, converted], left(), HEIF_TOOL_MEMORY_BYTES);
   } catch (error) {
     if (error instanceof ChildFailed) return { result: 'none', large: null, reason: error.message };
     // Removed since the server started: heic-decode, within its own budget.
-    if (error instanceof MissingProgramError) return (await decodeStep(source, outDir, rule, { heifDecoder: false, orient: true })) as DecodeResult;
+    if (error instanceof MissingProgramError) return (await decodeStep(source, outDir, rule, { heifDecoder: false, orient: true }, left())) as DecodeResult;
     throw error;
   }
   // A file of several top-level images is written as heic-1.jpg, heic-2.jpg, ...: the first stands for it.
   const output = fs.existsSync(converted) ? converted : path.join(outDir, 'heic-1.jpg');
   if (!fs.existsSync(output)) return { result: 'none', large: null, reason: `${path.basename(decoder)} wrote no image` };
-  const second = await decodeStep(output, outDir, rule, { heifDecoder: false, orient: false });
+  const second = await decodeStep(output, outDir, rule, { heifDecoder: false, orient: false }, left());
   await fsp.rm(output, { force: true });
   return second.result === 'convert' ? { result: 'none', large: null, reason: 'converted twice' } : second;
 }
 
-async function decodeStep(source: string, outDir: string, rule: LargeRule, options: { heifDecoder: boolean; orient: boolean }): Promise<ChildAnswer> {
+async function decodeStep(
+  source: string,
+  outDir: string,
+  rule: LargeRule,
+  options: { heifDecoder: boolean; orient: boolean },
+  timeoutMs: number,
+): Promise<ChildAnswer> {
   const job = {
     sharp: resolveModule('sharp'),
     heicDecode: resolveModule('heic-decode'),
@@ -289,12 +313,14 @@ async function decodeStep(source: string, outDir: string, rule: LargeRule, optio
     budgets: PIXEL_BUDGETS,
     displayPx: DISPLAY_PX,
     thumbPx: THUMB_PX,
-    timeoutSeconds: Math.floor(CHILD_TIMEOUT_MS / 2000),
+    // libvips' own limit for the encode, well inside the child's (which a drawing that never
+    // yields, an SVG's filters, reaches: SIGKILL).
+    timeoutSeconds: Math.max(1, Math.floor(timeoutMs / 2000)),
     ...options,
   };
   let stdout: string;
   try {
-    stdout = await runLimited(process.execPath, ['--v8-pool-size=1', '--input-type=module', '-e', CHILD, JSON.stringify(job)], CHILD_TIMEOUT_MS);
+    stdout = await runLimited(process.execPath, ['--v8-pool-size=1', '--input-type=module', '-e', CHILD, JSON.stringify(job)], timeoutMs);
   } catch (error) {
     if (error instanceof ChildFailed) return { result: 'none', large: null, reason: error.message };
     throw error;

@@ -4,7 +4,7 @@ import exifr from 'exifr';
 import { fileTypeFromFile } from 'file-type';
 import { EXIF_DATE_OPTIONS, mediaKind, readCaptureDate, showsInBrowser, type ByteSource, type CaptureDate } from '@site/contracts';
 import type { MediaStorage } from '../../media/index.ts';
-import { decodeInChild, MissingProgramError, runLimited, type DecodeResult } from './pictures.decode.ts';
+import { decodeInChild, MissingProgramError, runLimited, timeBudgetOf, type DecodeResult } from './pictures.decode.ts';
 import { originalKey, variantKey } from './pictures.files.ts';
 
 /** What file-type says a type is, mapped to the types the gallery stores (and the type it is served as). */
@@ -149,8 +149,8 @@ async function stillViaFfmpeg(input: string, dir: string): Promise<string | null
 
 /**
  * One derivation at a time in this process: children never decode side by side, so the server and
- * its children stay within one child's memory limit (the jobs' order is fair between members: see
- * claimJob).
+ * its children stay within one child's memory limit (the jobs' order is fair between members, and
+ * each job's time is bounded per format: see claimJob and JOB_TIME_BUDGETS_MS).
  */
 let queue: Promise<unknown> = Promise.resolve();
 function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
@@ -185,7 +185,7 @@ async function derive(media: MediaStorage, stem: string, fileType: string): Prom
       else source = input;
       if (!source) return NO_PREVIEW;
       const rule = kind === 'video' ? 'poster' : fileType === 'gif' || fileType === 'svg' ? 'never' : showsInBrowser(fileType) ? 'when-large' : 'always';
-      decoded = await decodeInChild(source, tmp.path, rule);
+      decoded = await decodeInChild(source, tmp.path, rule, timeBudgetOf(fileType));
     } catch (error) {
       if (error instanceof MissingProgramError) return { ...NO_PREVIEW, needs: error.program };
       throw error;

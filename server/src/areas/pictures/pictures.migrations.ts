@@ -243,6 +243,26 @@ const social: Migration = {
   },
 };
 
+/**
+ * The picture queue's turns (claimJob): for each one who queues, a member (`user:<id>`) or the guests
+ * of one upload link (`link:<id>`), when the queue last served them and how much decoder time their
+ * jobs took in the current window.
+ */
+const queueTurns: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('picture_queue_turns')
+      .addColumn('owner', 'text', (c) => c.primaryKey())
+      .addColumn('served_at', 'timestamptz', (c) => c.notNull())
+      .addColumn('work_ms', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addColumn('window_started', 'timestamptz', (c) => c.notNull())
+      .execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.dropTable('picture_queue_turns').execute();
+  },
+};
+
 export const picturesMigrations = {
   '20261123_pictures_tables': pictures,
   '20261124_pictures_layout_cache': layoutCache,
@@ -251,4 +271,5 @@ export const picturesMigrations = {
   '20261127_pictures_too_large': tooLarge,
   // After 20261127_live_change_triggers, whose function its triggers call.
   '20261129_pictures_social': social,
+  '20261127_pictures_queue_turns': queueTurns,
 };

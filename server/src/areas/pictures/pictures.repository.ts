@@ -284,32 +284,71 @@ export async function updatePicture(db: Executor, id: number, caption: string, d
 
 // ---- the background queue ----
 
-export type ClaimedJob = { id: number; picture_id: number; attempts: number };
+export type ClaimedJob = { id: number; picture_id: number; attempts: number; owner: string };
+
+/**
+ * Who a job is queued for: the guests of the upload link that sent it (as one member of their own),
+ * else the member who uploaded it, else nobody (`none`). SQL over the job's picture `p` and its guest row `g`.
+ */
+const queueOwner = sql<string>`coalesce('link:' || g.share_id, 'user:' || p.uploaded_by, 'none')`;
+
+/** The decoder time in QUEUE_WINDOW_SECONDS past which one who queues waits behind everyone under it. */
+export const QUEUE_WORK_SHARE_MS = 60_000;
+export const QUEUE_WINDOW_SECONDS = 600;
 
 /**
  * Takes the next due job not held by another worker, and holds it for `leaseSeconds` (a worker that
- * dies lets it go when the lease ends). Fair between members: each member's jobs (the one running
- * included) are numbered oldest first, and the queue takes every member's first, then every
- * member's second, … so one member's twelve large files wait behind each other, not in front of
- * everyone else's. FOR UPDATE SKIP LOCKED, so two servers on one PostgreSQL never take the same
- * job; PGlite runs it too.
+ * dies lets it go when the lease ends). Fair between those who queue (each member, and the guests of
+ * each upload link as one more member): round-robin that holds after each job, since the queue
+ * remembers when it last served each one (`picture_queue_turns.served_at`, written as the job is
+ * taken) and takes the job of the one served longest ago (never served first), their oldest. So a
+ * member's six files and a family member's one later are taken first, the family member's, second,
+ * ... and the decoder's time per one who queues is bounded: whoever used more than
+ * QUEUE_WORK_SHARE_MS of it in the last QUEUE_WINDOW_SECONDS (recordWork) waits behind everyone who
+ * has not. FOR UPDATE SKIP LOCKED, so two servers on one PostgreSQL never take the same job; PGlite
+ * runs it too.
  */
 export async function claimJob(db: Executor, leaseSeconds: number): Promise<ClaimedJob | undefined> {
   const result = await sql<ClaimedJob>`
-    with due as (
-      select j.id, row_number() over (partition by p.uploaded_by order by j.id) as turn
-      from picture_jobs j join pictures p on p.id = j.picture_id
+    with claimed as (
+      update picture_jobs set locked_until = now() + make_interval(secs => ${leaseSeconds}), attempts = attempts + 1
+      where id = (
+        select j.id from picture_jobs j
+        join pictures p on p.id = j.picture_id
+        left join picture_guests g on g.picture_id = j.picture_id
+        left join picture_queue_turns t on t.owner = ${queueOwner}
+        where j.run_after <= now() and (j.locked_until is null or j.locked_until < now())
+        order by
+          coalesce(t.work_ms >= ${QUEUE_WORK_SHARE_MS} and t.window_started > now() - make_interval(secs => ${QUEUE_WINDOW_SECONDS}), false),
+          t.served_at asc nulls first,
+          j.id
+        for update of j skip locked
+        limit 1
+      )
+      returning id, picture_id, attempts
+    ), owned as (
+      select c.id, c.picture_id, c.attempts, ${queueOwner} as owner
+      from claimed c join pictures p on p.id = c.picture_id left join picture_guests g on g.picture_id = c.picture_id
+    ), turn as (
+      insert into picture_queue_turns (owner, served_at, work_ms, window_started)
+      select owner, clock_timestamp(), 0, now() from owned
+      on conflict (owner) do update set served_at = excluded.served_at
     )
-    update picture_jobs set locked_until = now() + make_interval(secs => ${leaseSeconds}), attempts = attempts + 1
-    where id = (
-      select picture_jobs.id from picture_jobs join due on due.id = picture_jobs.id
-      where picture_jobs.run_after <= now() and (picture_jobs.locked_until is null or picture_jobs.locked_until < now())
-      order by due.turn, picture_jobs.id
-      for update of picture_jobs skip locked
-      limit 1
-    )
-    returning id, picture_id, attempts`.execute(db);
+    select id, picture_id, attempts, owner from owned`.execute(db);
   return result.rows[0];
+}
+
+/** Counts `ms` of decoder time to `owner`'s window (a window older than QUEUE_WINDOW_SECONDS starts again). */
+export async function recordWork(db: Executor, owner: string, ms: number): Promise<void> {
+  const fresh = sql<boolean>`window_started > now() - make_interval(secs => ${QUEUE_WINDOW_SECONDS})`;
+  await db
+    .updateTable('picture_queue_turns')
+    .set({
+      work_ms: sql<number>`case when ${fresh} then work_ms + ${Math.round(ms)} else ${Math.round(ms)} end`,
+      window_started: sql<Date>`case when ${fresh} then window_started else now() end`,
+    })
+    .where('owner', '=', owner)
+    .execute();
 }
 
 export async function finishJob(db: Executor, jobId: number): Promise<void> {

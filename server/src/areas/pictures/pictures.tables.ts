@@ -64,6 +64,18 @@ export interface PictureJobsTable {
   last_error: string | null;
 }
 
+/**
+ * Whose turn it is in the picture queue: one row per one who queues (`user:<id>` for a member,
+ * `link:<id>` for the guests of an upload link, `none` for pictures of nobody), with when the queue
+ * last took one of their jobs and the decoder time their jobs used since `window_started`.
+ */
+export interface PictureQueueTurnsTable {
+  owner: string;
+  served_at: Date;
+  work_ms: number;
+  window_started: Date;
+}
+
 /** A member's heart on a picture: one per member and picture (the primary key), gone with either. */
 export interface PictureHeartsTable {
   picture_id: number;
@@ -86,6 +98,7 @@ export interface PicturesTables {
   picture_days: PictureDaysTable;
   picture_paging: PicturePagingTable;
   picture_jobs: PictureJobsTable;
+  picture_queue_turns: PictureQueueTurnsTable;
   picture_hearts: PictureHeartsTable;
   picture_comments: PictureCommentsTable;
 }

@@ -27,6 +27,7 @@ export async function runOneJob(deps: AppDeps): Promise<boolean> {
     await repo.finishJob(deps.db, job.id);
     return true;
   }
+  const started = performance.now();
   try {
     const derived = await deriveFiles(deps.media, picture.stem, picture.file_type);
     const kept = await deps.db.transaction().execute(async (trx) => {
@@ -46,6 +47,9 @@ export async function runOneJob(deps: AppDeps): Promise<boolean> {
     } else {
       await repo.retryJob(deps.db, job.id, message, 30 * job.attempts);
     }
+  } finally {
+    // The decoder's time this job took, counted to whoever queued it (claimJob's bound).
+    await repo.recordWork(deps.db, job.owner, performance.now() - started).catch(() => undefined);
   }
   return true;
 }

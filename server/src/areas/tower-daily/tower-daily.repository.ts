@@ -52,3 +52,25 @@ export function dayTable(db: Executor, date: string) {
 export function findResult(db: Executor, userId: number, date: string) {
   return db.selectFrom('tower_daily_results').selectAll().where('user_id', '=', userId).where('date', '=', date).executeTakeFirst();
 }
+
+/** Each member's totals over the days from..to (inclusive): one best row per member and day is stored. */
+export function standings(db: Executor, from: string, to: string) {
+  return db
+    .selectFrom('tower_daily_results as r')
+    .innerJoin('users as u', 'u.id', 'r.user_id')
+    .select([
+      'u.name',
+      sql<number>`count(*)::int`.as('days'),
+      sql<number>`(count(*) filter (where r.won))::int`.as('wins'),
+      sql<number>`sum(r.floors)::int`.as('floors'),
+      sql<number>`sum(r.rounds)::int`.as('rounds'),
+    ])
+    .where('r.date', '>=', from)
+    .where('r.date', '<=', to)
+    .groupBy(['u.id', 'u.name'])
+    .orderBy('wins', 'desc')
+    .orderBy('floors', 'desc')
+    .orderBy('rounds', 'asc')
+    .orderBy('u.name')
+    .execute();
+}

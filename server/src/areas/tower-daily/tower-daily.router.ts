@@ -1,4 +1,4 @@
-import { submitDailyInput } from '@site/contracts';
+import { dailyDayInput, dailyLeaderboardInput, submitDailyInput } from '@site/contracts';
 import { procedure, router } from '../../trpc/procedures.ts';
 import * as towerDaily from './tower-daily.service.ts';
 
@@ -7,4 +7,10 @@ export const towerDailyRouter = router({
   submit: procedure('towerDaily.submit')
     .input(submitDailyInput)
     .mutation(({ ctx, input }) => towerDaily.submit(ctx.deps, ctx.user, input)),
+  day: procedure('towerDaily.day')
+    .input(dailyDayInput)
+    .query(({ ctx, input }) => towerDaily.day(ctx.deps, input)),
+  leaderboard: procedure('towerDaily.leaderboard')
+    .input(dailyLeaderboardInput)
+    .query(({ ctx, input }) => towerDaily.leaderboard(ctx.deps, input)),
 });

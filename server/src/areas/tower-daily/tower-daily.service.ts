@@ -1,5 +1,14 @@
-import { dailyDate, dailySeed, isDailyDate, verifyDailyGame } from '@site/game-engine';
-import { towerDailyMessages, type DailySubmitted, type DailyToday, type SubmitDailyInput } from '@site/contracts';
+import { dailyDate, dailySeed, isDailyDate, shiftDailyDate, verifyDailyGame } from '@site/game-engine';
+import {
+  DAILY_PAST_DAYS,
+  towerDailyMessages,
+  type DailyDayInput,
+  type DailyLeaderboard,
+  type DailyLeaderboardInput,
+  type DailySubmitted,
+  type DailyToday,
+  type SubmitDailyInput,
+} from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { SessionUser } from '../../identity/session-user.ts';
@@ -34,4 +43,42 @@ export async function submit(deps: AppDeps, user: SessionUser, input: SubmitDail
   const result = { rounds: verdict.rounds, floors: verdict.floors, won: verdict.won };
   const best = await repo.keepBest(deps.db, user.id, input.date, result, input.actions);
   return { result, best, today: await tableOf(deps, input.date) };
+}
+
+/** A past daily's (or today's) table of verified results: today and the DAILY_PAST_DAYS days before it. */
+export async function day(deps: AppDeps, input: DailyDayInput, now = new Date()): Promise<DailyToday> {
+  if (!isDailyDate(input.date)) throw new AppError('BAD_REQUEST', towerDailyMessages.notADate);
+  const today = dailyDate(now);
+  if (input.date > today || input.date < shiftDailyDate(today, -DAILY_PAST_DAYS)) throw new AppError('BAD_REQUEST', towerDailyMessages.notInCalendar);
+  return tableOf(deps, input.date);
+}
+
+/** The first and last day of the week (Monday to Sunday) or the calendar month that holds `today`. */
+export function periodDays(period: DailyLeaderboardInput['period'], today: string): { from: string; to: string } {
+  if (period === 'week') {
+    const weekday = (new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7;
+    const from = shiftDailyDate(today, -weekday);
+    return { from, to: shiftDailyDate(from, 6) };
+  }
+  const [y, m] = today.split('-').map(Number) as [number, number];
+  return { from: `${today.slice(0, 7)}-01`, to: dailyDate(new Date(Date.UTC(y, m, 0))) };
+}
+
+/**
+ * The family leaderboard of the week or the month, from the verified daily results only (each member's best
+ * game of each day, as kept by submit): most days escaped, then most floors, then fewest rounds.
+ */
+export async function leaderboard(deps: AppDeps, input: DailyLeaderboardInput, now = new Date()): Promise<DailyLeaderboard> {
+  const { from, to } = periodDays(input.period, dailyDate(now));
+  const rows = await repo.standings(deps.db, from, to);
+  const key = (r: (typeof rows)[number]) => `${r.wins}/${r.floors}/${r.rounds}`;
+  return {
+    period: input.period,
+    from,
+    to,
+    table: rows.map((r, i) => {
+      const first = rows.findIndex((other) => key(other) === key(r));
+      return { rank: (first === -1 ? i : first) + 1, member: r.name, days: r.days, wins: r.wins, floors: r.floors, rounds: r.rounds };
+    }),
+  };
 }

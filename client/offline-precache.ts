@@ -1,0 +1,30 @@
+import { SHELL_ENTRY, SHELL_LAZY_AT_START, staticClosure, type Manifest } from './first-load.ts';
+import { OFFLINE_PAGES } from './src/offline-pages.ts';
+import { pageModules } from './start-hints.ts';
+
+/**
+ * What the service worker precaches, as paths of the build folder: index.html, the shell (the app's
+ * entry and what it imports, with its styles), the modules it loads at start (the offline reading) and
+ * the OFFLINE_PAGES' chunks; every other page's files are kept by the worker as they load
+ * (vite.config.ts). Workbox fetches a precache one file after another (workbox#2528), and
+ * the worker is ready only when the last one has arrived, so this stays a handful of files, most of
+ * them already in the browser's HTTP cache from the page's own load (hashed names, cached a year).
+ */
+export function offlinePrecache(app: Manifest, routesSource: string): string[] {
+  const pages = pageModules(routesSource);
+  const keys = staticClosure(app, SHELL_ENTRY);
+  for (const key of SHELL_LAZY_AT_START) staticClosure(app, key, keys);
+  for (const href of OFFLINE_PAGES) {
+    const key = pages[href];
+    if (!key || !app[key]) throw new Error(`the offline page ${href} has no chunk in the build's manifest`);
+    staticClosure(app, key, keys);
+  }
+  const files = new Set<string>();
+  for (const key of keys) {
+    const chunk = app[key] as (Manifest[string] & { css?: string[] }) | undefined;
+    if (!chunk) continue;
+    files.add(chunk.file);
+    for (const style of chunk.css ?? []) files.add(style);
+  }
+  return [...files];
+}
