@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { isTimeZone } from '@site/contracts/time-zone';
 import { DevCommandsError, readDevCommandsFile, type DevCommands } from './areas/dev-dashboard/dev-commands.ts';
 
 /**
@@ -240,14 +241,7 @@ const schema = z.object({
     .optional(),
   SITE_TIME_ZONE: z
     .string()
-    .refine((zone) => {
-      try {
-        new Intl.DateTimeFormat('en', { timeZone: zone });
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'SITE_TIME_ZONE must be an IANA time zone such as Europe/Oslo')
+    .refine(isTimeZone, 'SITE_TIME_ZONE must be an IANA time zone such as Europe/Oslo')
     .optional(),
   SESSION_DAYS: int(1, 3650).default(30),
   LIVE_STREAM_SECONDS: int(1, 24 * 3600).default(900),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { rowId } from '../row-id.ts';
+import { isTimeZone } from '../time-zone.ts';
 import { gameServerMessages } from '../game-servers/game-servers.schemas.ts';
 import { NOTIFICATION_KIND_LIST, notificationMessages as m, type NotificationKind } from './notifications.rules.ts';
 
@@ -34,14 +35,7 @@ const timeOfDay = z.string({ error: m.badTime }).regex(/^([01]\d|2[0-3]):[0-5]\d
 export const timeZone = z
   .string({ error: m.badTimeZone })
   .max(64, { error: m.badTimeZone })
-  .refine((zone) => {
-    try {
-      new Intl.DateTimeFormat('en', { timeZone: zone });
-      return true;
-    } catch {
-      return false;
-    }
-  }, { error: m.badTimeZone });
+  .refine(isTimeZone, { error: m.badTimeZone });
 
 export const notificationSettings = z
   .object({
