@@ -15,6 +15,7 @@ import { parseLine, streamsAsWritten } from '../../src/areas/ytdl/ytdl.runner.ts
 import { YtdlService, ytdlService, ytdlTempRoot } from '../../src/areas/ytdl/ytdl.service.ts';
 import { callerFor, cookieFor, createUser, databases, postJson, testConfig, useTestServer } from '../helpers.ts';
 import { makeClip, serveMedia, tempFolder, type MediaServer } from './ytdl.fixture.ts';
+import { settled } from '../notifications/push-helpers.ts';
 
 const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -166,6 +167,38 @@ describe.each(databases)('YT-DL with private hosts allowed (%s)', (kind) => {
     // Another member cannot see or fetch it.
     const other = callerFor(s.deps, await createUser(s.deps, 'other', 1));
     expect(await refusal(other.ytdl.progress({ job }))).toEqual({ code: 'NOT_FOUND', message: ytdlMessages.noJob });
+  });
+
+  it('tells a member whose page stopped asking that the download is ready (ytdl.done), and not one who watched it to the end', async () => {
+    const inboxOf = async (userId: number) => {
+      await settled(s.db);
+      const rows = await s.db
+        .selectFrom('notification_inbox as i')
+        .innerJoin('notification_events as e', 'e.id', 'i.event_id')
+        .select(['e.kind', 'e.title', 'e.body', 'e.url'])
+        .where('i.user_id', '=', userId)
+        .execute();
+      return rows;
+    };
+    // Watched to the end: every progress call is recent, so nothing is news.
+    const watched = await friendsJobToEnd(media.url('slow/watched.mp4'), 'mp4');
+    expect(watched.ready.state).toBe('ready');
+    const watcher = await s.db.selectFrom('users').select('id').where('name', '=', 'friend').executeTakeFirstOrThrow();
+    expect(await inboxOf(watcher.id)).toEqual([]);
+    // Started, then the page was left: ready is news for the inbox (and a push).
+    const service = ytdlService(s.deps);
+    service.awayMs = 200;
+    try {
+      const away = await createUser(s.deps, 'away', 1);
+      const caller = callerFor(s.deps, away);
+      const { job } = await caller.ytdl.start({ url: media.url('slow/away.mp4'), format: 'mp4' });
+      // Nobody asks for its progress until the inbox has it (asking would count as being on the page).
+      const told = await until(() => inboxOf(away.id), (rows) => rows.length > 0);
+      expect(told).toEqual([{ kind: 'ytdl.done', title: 'Your download is ready', body: 'away', url: '/personal/youtube' }]);
+      expect((await caller.ytdl.progress({ job })).state).toBe('ready');
+    } finally {
+      service.awayMs = 15_000;
+    }
   });
 
   it('cancel kills the download and deletes its temporary files', async () => {

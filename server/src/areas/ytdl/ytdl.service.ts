@@ -89,6 +89,8 @@ export class YtdlService {
   private readonly policy: NetPolicy;
   /** Told when a download is ready while its member's page has not asked for it lately (notifications). */
   finishedAway: ((userId: number, title: string) => void) | undefined;
+  /** How long without a progress call counts as away from the page (tests shorten it). */
+  awayMs = AWAY_MS;
 
   constructor(
     private readonly limits: DownloadLimits,
@@ -299,7 +301,7 @@ export class YtdlService {
     job.file = file;
     job.state = 'ready';
     job.speed = null;
-    if (Date.now() - job.seenAt > AWAY_MS) this.finishedAway?.(job.userId, job.title ?? 'Your download');
+    if (Date.now() - job.seenAt > this.awayMs) this.finishedAway?.(job.userId, job.title ?? 'Your download');
     if (job.growing && job.taken) {
       // The answer ends with the file's last byte; its end finishes the job (`release`).
       job.growing.complete(size);
