@@ -7,6 +7,7 @@ import { runDue } from '../../src/areas/backups/backups.service.ts';
 import { backupTo, foldersOf, type BackupFolders } from '../../src/areas/backups/backups.write.ts';
 import { createDb, type Database } from '../../src/db/database.ts';
 import { restoreFrom } from '../../src/areas/backups/backups.restore.ts';
+import { ensureVapidKeys } from '../../src/areas/notifications/push.keys.ts';
 import { createTestDb, databases, testConfig } from '../helpers.ts';
 import { everyTable, filesOf, fillEveryArea, useCleanup } from './site-data.ts';
 
@@ -25,11 +26,15 @@ describe.each(databases)('restore drill from %s', (kind) => {
     const source = await createTestDb(kind);
     cleanup.push(() => source.close());
     const config = testConfig(env);
-    // The app without its workers: the drill drains the pictures queue itself and runs the scheduler's step.
+    // The app without its workers: the drill drains the pictures queue itself and runs the scheduler's
+    // step, and no notification is sent while the site is compared (a send changes its rows).
     const deps = createDeps({ ...config, backup: { ...config.backup, dir: null } }, source.db);
-    const app = await buildApp(deps, { areas: { ...serverAreas, pictures: { ...serverAreas.pictures, worker: undefined } } });
+    const areas = { ...serverAreas, pictures: { ...serverAreas.pictures, worker: undefined }, notifications: { ...serverAreas.notifications, worker: undefined } };
+    const app = await buildApp(deps, { areas });
     cleanup.push(() => app.close());
     await fillEveryArea(deps, app);
+    // The site's VAPID keys, which the (here stopped) notifications worker makes at its start.
+    await ensureVapidKeys(source.db);
     fs.mkdirSync(path.join(env.DATA_DIR, 'notes'), { recursive: true });
     fs.writeFileSync(path.join(env.DATA_DIR, 'notes', 'family tree.txt'), 'Grandma Zoë\n');
     fs.mkdirSync(path.join(env.DATA_DIR, '5etools', 'data'), { recursive: true });
