@@ -50,12 +50,20 @@ describeInBrowser('notifications: the bell, the inbox and the settings', () => {
     const saved = page.waitForResponse((r) => r.url().includes('notifications.setSettings') && r.ok());
     await house.uncheck();
     await saved;
+    // The planning kinds are switches like the others (listed from the contracts' NOTIFICATION_KINDS).
+    await expect(page.getByLabel('A chore is yours to do today (08:00)').isChecked()).resolves.toBe(true);
+    const dinner = page.getByLabel('You cook dinner tonight (15:00)');
+    await expect(dinner.isChecked()).resolves.toBe(true);
+    const dinnerSaved = page.waitForResponse((r) => r.url().includes('notifications.setSettings') && r.ok());
+    await dinner.uncheck();
+    await dinnerSaved;
     await page.getByLabel('From', { exact: true }).fill('22:30');
     await page.waitForResponse((r) => r.url().includes('notifications.setSettings') && r.ok());
     await site.screenshot(page, 'notifications-settings-phone', { fullPage: true });
     await page.reload();
     await waitForShell(page);
     await expect(page.getByLabel('Added to House To Do / To Get').isChecked()).resolves.toBe(false);
+    await expect(page.getByLabel('You cook dinner tonight (15:00)').isChecked()).resolves.toBe(false);
     await expect(page.getByLabel('From', { exact: true }).inputValue()).resolves.toBe('22:30');
     await expect(page.getByLabel('To', { exact: true }).inputValue()).resolves.toBe('07:00');
     // Headless Chromium here answers the permission request with a refusal (or has no push at all).

@@ -5,8 +5,7 @@ import type { ProcedurePath } from '../permissions.ts';
  * permission table decides who may receive it (checked when it is sent, not only when it was made).
  * `to` says who among those: everyone the rule lets in but whoever caused it ('others'), the member
  * the event names ('member'), or the members who follow the thing it is about ('followers').
- * A new kind is one row here (the planning kinds, chore due and dinner tonight, go at the end) and
- * one recipient rule in the server's notifications.recipients.ts.
+ * A new kind is one row here and one recipient rule in the server's notifications.recipients.ts.
  */
 export const NOTIFICATION_KINDS = {
   'house.added': { label: 'Added to House To Do / To Get', audience: 'house.add', to: 'others' },
@@ -18,6 +17,8 @@ export const NOTIFICATION_KINDS = {
   'server.up': { label: 'A game server you follow answers again', audience: 'gameServers.list', to: 'followers' },
   'ytdl.done': { label: 'Your download finished', audience: 'ytdl.progress', to: 'member' },
   onthisday: { label: 'On this day: pictures from earlier years (08:00)', audience: 'pictures.onThisDay', to: 'member' },
+  'chore.due': { label: 'A chore is yours to do today (08:00)', audience: 'chores.list', to: 'member' },
+  'dinner.tonight': { label: 'You cook dinner tonight (15:00)', audience: 'plan.week', to: 'member' },
 } as const satisfies Record<string, { label: string; audience: ProcedurePath; to: 'others' | 'member' | 'followers' }>;
 
 export type NotificationKind = keyof typeof NOTIFICATION_KINDS;

@@ -124,6 +124,7 @@ export async function fillEveryArea(deps: AppDeps, app: FastifyInstance): Promis
     values (${owner.id}, ${hashToken(token)}, 'https://push.example.org/send/abc', 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM', 'tBHItJI5svbpez7KI4CCXg')`.execute(db);
   await sql`insert into notification_follows (user_id, server_id) select ${owner.id}, id from game_servers order by id limit 1 on conflict do nothing`.execute(db);
   await sql`insert into notification_server_watch (server_id, failures, announced) select id, 1, 'up' from game_servers order by id limit 1 on conflict do nothing`.execute(db);
+  await sql`insert into notification_days (user_id, kind, day) values (${owner.id}, 'chore.due', '2026-11-25') on conflict do nothing`.execute(db);
   await sql`with e as (insert into notification_events (kind, user_id, title, body, url, fanned_out_at)
       values ('onthisday', ${owner.id}, 'On this day', '2 pictures from this day in earlier years ☀', '/personal/pictures', now()) returning id)
     , i as (insert into notification_inbox (event_id, user_id) select id, ${owner.id} from e)

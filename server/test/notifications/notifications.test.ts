@@ -1,9 +1,11 @@
 import { sql } from 'kysely';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Level } from '@site/contracts';
 import { insertPicture } from '../../src/areas/pictures/pictures.repository.ts';
 import { serverChecked } from '../../src/areas/notifications/notifications.servers.ts';
 import { makeDigests } from '../../src/areas/notifications/notifications.periodic.ts';
+import { makeChoreReminders, makeDinnerReminders } from '../../src/areas/notifications/notifications.plan.ts';
+import { insertDefaultMeals } from '../../src/areas/plan/plan.migrations.ts';
 import { recordEvent } from '../../src/areas/notifications/notifications.events.ts';
 import { buildApp, createDeps } from '../../src/app.ts';
 import { createDb } from '../../src/db/database.ts';
@@ -219,6 +221,128 @@ describe.each(databases)('notifications: each kind reaches exactly who may see i
     expect(await makeDigests(s.deps, new Date('2026-03-14T09:00:00Z'))).toBe(0);
     expect(await reached(s, push.current, members, 'onthisday')).toEqual({ pushed: ['actor', 'level1', 'level2', 'level3'], inbox: ['actor', 'level1', 'level2', 'level3'] });
     expect(push.current.received.at(-1)?.message.body).toBe('1 picture from this day in earlier years');
+  });
+});
+
+describe.each(databases)('notifications: the planning kinds, chore.due and dinner.tonight (%s)', (kind) => {
+  const s = useTestServer(kind, { PUSH_ALLOWED_HOSTS: '127.0.0.1', SITE_TIME_ZONE: 'UTC' });
+  const push = usePushService();
+  beforeEach(async () => {
+    await insertDefaultMeals(s.db);
+  });
+  const ok = async (res: Promise<{ status: number; message?: string }>) => expect((await res).status, (await res).message).toBe(200);
+  /** A chore made through the page, then due on `due` (the page dates it from the real today). */
+  async function chore(by: Member, name: string, who: unknown, due: string): Promise<number> {
+    const res = await trpc(s.app, 'chores.create', by.cookie, { name, every: { days: 7 }, who });
+    expect(res.status, res.message).toBe(200);
+    const { id } = res.data as { id: number };
+    await s.db.updateTable('chores').set({ next_date: due }).where('id', '=', id).execute();
+    return id;
+  }
+  const bodies = (k: string, from: number) => push.current.received.slice(from).filter((r) => r.message.kind === k).map((r) => r.message.body).sort();
+
+  it('chore.due: at 08:00 in their zone, to whoever\'s turn it is, once a day, only on the due day', async () => {
+    const ann = await member(s, push.current, 'ann', 2);
+    const ben = await member(s, push.current, 'ben', 2);
+    const dan = await member(s, push.current, 'dan', 3);
+    const low = await member(s, push.current, 'low', 1);
+    const everyone = [ann, ben, dan, low];
+    await ok(trpc(s.app, 'notifications.setSettings', ann.cookie, { muted: [], timeZone: 'Europe/Amsterdam' }));
+    await chore(ann, 'Bins', { turns: ['ben', 'ann'] }, '2026-03-14');
+    await chore(ann, 'Hoover', { one: 'dan' }, '2026-03-15');
+    await chore(ann, 'Windows', { one: 'ann' }, '2026-03-13');
+    const from = push.current.received.length;
+    // 06:30 UTC: 07:30 in Amsterdam, not yet anywhere.
+    expect(await makeChoreReminders(s.deps, new Date('2026-03-14T06:30:00Z'))).toBe(0);
+    // 08:00 in Amsterdam: Bins is ben's turn and ann's Windows was due yesterday: nothing for ann.
+    expect(await makeChoreReminders(s.deps, new Date('2026-03-14T07:00:00Z'))).toBe(0);
+    // 08:00 UTC (the site's zone, for those who never saved settings): ben's Bins; dan's Hoover is tomorrow.
+    expect(await makeChoreReminders(s.deps, new Date('2026-03-14T08:00:00Z'))).toBe(1);
+    expect(await makeChoreReminders(s.deps, new Date('2026-03-14T09:00:00Z'))).toBe(0);
+    expect(await makeChoreReminders(s.deps, new Date('2026-03-14T23:59:00Z'))).toBe(0);
+    expect(await reached(s, push.current, everyone, 'chore.due', from)).toEqual({ pushed: ['ben'], inbox: ['ben'] });
+    expect(push.current.received.at(-1)?.message).toMatchObject({ kind: 'chore.due', title: 'A chore is due today', body: 'Bins', url: '/house/chores' });
+    // The next day: Hoover for dan; Bins, overdue now, is not told again.
+    expect(await makeChoreReminders(s.deps, new Date('2026-03-15T08:00:00Z'))).toBe(1);
+    expect(await reached(s, push.current, everyone, 'chore.due', from)).toEqual({ pushed: ['ben', 'dan'], inbox: ['ben', 'dan'] });
+    expect(bodies('chore.due', from)).toEqual(['Bins', 'Hoover']);
+  });
+
+  it('chore.due: an "anyone" chore tells every family member, listed with their own chores of the day', async () => {
+    const ann = await member(s, push.current, 'ann', 2);
+    const ben = await member(s, push.current, 'ben', 3);
+    const low = await member(s, push.current, 'low', 1);
+    await chore(ann, 'Dishes', { anyone: true }, '2026-03-14');
+    await chore(ann, 'Bins', { turns: ['ben', 'ann'] }, '2026-03-14');
+    const from = push.current.received.length;
+    expect(await makeChoreReminders(s.deps, new Date('2026-03-14T08:00:00Z'))).toBe(2);
+    expect(await reached(s, push.current, [ann, ben, low], 'chore.due', from)).toEqual({ pushed: ['ann', 'ben'], inbox: ['ann', 'ben'] });
+    expect(bodies('chore.due', from)).toEqual(['Bins, Dishes', 'Dishes']);
+    expect(push.current.received.slice(from).map((r) => r.message.title).sort()).toEqual(['2 chores are due today', 'A chore is due today']);
+  });
+
+  it('dinner.tonight: at 15:00 in the cook\'s zone, to the cook of the day\'s Dinner only, naming the recipe or the text', async () => {
+    const ann = await member(s, push.current, 'ann', 2);
+    const ben = await member(s, push.current, 'ben', 2);
+    const dan = await member(s, push.current, 'dan', 3);
+    await ok(trpc(s.app, 'notifications.setSettings', ann.cookie, { muted: [], timeZone: 'Pacific/Auckland' }));
+    await ok(trpc(s.app, 'plan.set', ben.cookie, { date: '2026-03-14', meal: 'Dinner', text: 'Pancakes 🥞', cook: 'ann' }));
+    await ok(trpc(s.app, 'plan.set', ben.cookie, { date: '2026-03-14', meal: 'Lunch', text: 'Soup', cook: 'ben' }));
+    await ok(trpc(s.app, 'plan.set', ben.cookie, { date: '2026-03-15', meal: 'Dinner', text: 'Leftovers' }));
+    const from = push.current.received.length;
+    // 02:00 UTC on 14 March is 15:00 in Auckland: ann cooks that day's dinner.
+    expect(await makeDinnerReminders(s.deps, new Date('2026-03-14T01:59:00Z'))).toBe(0);
+    expect(await makeDinnerReminders(s.deps, new Date('2026-03-14T02:00:00Z'))).toBe(1);
+    expect(await makeDinnerReminders(s.deps, new Date('2026-03-14T15:00:00Z'))).toBe(0);
+    expect(await reached(s, push.current, [ann, ben, dan], 'dinner.tonight', from)).toEqual({ pushed: ['ann'], inbox: ['ann'] });
+    expect(push.current.received.at(-1)?.message).toMatchObject({ kind: 'dinner.tonight', title: 'You cook dinner tonight', body: 'Pancakes 🥞', url: '/house/plan' });
+    // The 15th's dinner has no cook: nobody is told.
+    expect(await makeDinnerReminders(s.deps, new Date('2026-03-15T02:00:00Z'))).toBe(0);
+    expect(await makeDinnerReminders(s.deps, new Date('2026-03-15T15:00:00Z'))).toBe(0);
+    // A recipe is named by its title.
+    const recipe = await s.db.insertInto('recipes').values({ title: 'Lasagne', servings: 4 } as never).returning('id').executeTakeFirstOrThrow();
+    await ok(trpc(s.app, 'plan.set', ben.cookie, { date: '2026-03-16', meal: 'Dinner', recipeId: recipe.id, cook: 'dan' }));
+    expect(await makeDinnerReminders(s.deps, new Date('2026-03-16T15:00:00Z'))).toBe(1);
+    expect(await reached(s, push.current, [ann, ben, dan], 'dinner.tonight', from)).toEqual({ pushed: ['ann', 'dan'], inbox: ['ann', 'dan'] });
+    expect(push.current.received.at(-1)?.message.body).toBe('Lasagne');
+  });
+
+  it('a member lowered below the family level receives neither, whether lowered before it is made or before it is sent', async () => {
+    const ann = await member(s, push.current, 'ann', 2);
+    const ben = await member(s, push.current, 'ben', 2);
+    await chore(ann, 'Bins', { one: 'ben' }, '2026-03-14');
+    await ok(trpc(s.app, 'plan.set', ann.cookie, { date: '2026-03-14', meal: 'Dinner', text: 'Pasta', cook: 'ben' }));
+    await s.db.updateTable('users').set({ level: 1 }).where('id', '=', ben.id).execute();
+    const from = push.current.received.length;
+    expect(await makeChoreReminders(s.deps, new Date('2026-03-14T08:00:00Z'))).toBe(0);
+    expect(await makeDinnerReminders(s.deps, new Date('2026-03-14T15:00:00Z'))).toBe(0);
+    // Made while ben was the cook, sent after: the level (and the cook) are checked when it is sent.
+    await s.db.updateTable('users').set({ level: 2 }).where('id', '=', ben.id).execute();
+    const slot = await s.db.selectFrom('plan_slots').select('id').where('date', '=', '2026-03-14').executeTakeFirstOrThrow();
+    await s.db.transaction().execute(async (trx) => {
+      await recordEvent(trx, { kind: 'dinner.tonight', userId: ben.id, subjectId: slot.id, title: 'You cook dinner tonight', body: 'Pasta', url: '/house/plan' });
+      await recordEvent(trx, { kind: 'chore.due', userId: ben.id, title: 'A chore is due today', body: 'Bins', url: '/house/chores' });
+      await trx.updateTable('users').set({ level: 1 }).where('id', '=', ben.id).execute();
+    });
+    await s.db.transaction().execute(async (trx) => {
+      await recordEvent(trx, { kind: 'dinner.tonight', userId: ann.id, subjectId: slot.id, title: 'You cook dinner tonight', body: 'Pasta', url: '/house/plan' });
+    });
+    expect(await reached(s, push.current, [ann, ben], 'chore.due', from)).toEqual({ pushed: [], inbox: [] });
+    // ann is family but not the cook: nothing either.
+    expect(await reached(s, push.current, [ann, ben], 'dinner.tonight', from)).toEqual({ pushed: [], inbox: [] });
+  });
+
+  it('each planning kind is mutable like the others', async () => {
+    const ann = await member(s, push.current, 'ann', 2);
+    const saved = await trpc(s.app, 'notifications.setSettings', ann.cookie, { muted: ['chore.due', 'dinner.tonight'], timeZone: 'UTC' });
+    expect(saved.data).toMatchObject({ muted: ['chore.due', 'dinner.tonight'] });
+    await chore(ann, 'Bins', { one: 'ann' }, '2026-03-14');
+    await ok(trpc(s.app, 'plan.set', ann.cookie, { date: '2026-03-14', meal: 'Dinner', text: 'Pasta', cook: 'ann' }));
+    const from = push.current.received.length;
+    await makeChoreReminders(s.deps, new Date('2026-03-14T08:00:00Z'));
+    await makeDinnerReminders(s.deps, new Date('2026-03-14T15:00:00Z'));
+    expect(await reached(s, push.current, [ann], 'chore.due', from)).toEqual({ pushed: [], inbox: [] });
+    expect(await reached(s, push.current, [ann], 'dinner.tonight', from)).toEqual({ pushed: [], inbox: [] });
   });
 });
 

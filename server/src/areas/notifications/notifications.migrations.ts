@@ -138,4 +138,24 @@ const tables: Migration = {
   },
 };
 
-export const notificationsMigrations = { '20261127_notifications_tables': tables };
+/**
+ * The day each member last had each daily planning notification (chore.due, dinner.tonight): the row
+ * is claimed before the event is made, so it is made once per (member, day) across restarts and
+ * instances, whether or not the member ever saved notification settings.
+ */
+const days: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('notification_days')
+      .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('day', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('notification_days_pk', ['user_id', 'kind'])
+      .execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.dropTable('notification_days').execute();
+  },
+};
+
+export const notificationsMigrations = { '20261127_notifications_tables': tables, '20261127_notifications_plan_days': days };

@@ -5,6 +5,7 @@ import type { Executor } from '../../db/database.ts';
 import { list as listGameServers } from '../game-servers/game-servers.service.ts';
 import { daysOf } from '../pictures/pictures.on-this-day.ts';
 import { recordEvent } from './notifications.events.ts';
+import { makeChoreReminders, makeDinnerReminders } from './notifications.plan.ts';
 import { localClock } from './notifications.quiet.ts';
 
 const EVERY_MS = 60_000;
@@ -14,7 +15,7 @@ export const DIGEST_AT = '08:00';
 /**
  * What the worker does once a minute: checks the game servers someone follows (a check is what
  * notices a server going down while nobody has the page open), and makes the On this day digests
- * that are due.
+ * and the planning reminders (chore.due, dinner.tonight; notifications.plan.ts) that are due.
  */
 export function periodicChecks(deps: AppDeps) {
   let last = 0;
@@ -25,6 +26,8 @@ export function periodicChecks(deps: AppDeps) {
       const followed = await deps.db.selectFrom('notification_follows').select('server_id').limit(1).executeTakeFirst();
       if (followed) await listGameServers(deps);
       await makeDigests(deps, new Date(now));
+      await makeChoreReminders(deps, new Date(now));
+      await makeDinnerReminders(deps, new Date(now));
     },
   };
 }

@@ -1,5 +1,6 @@
 import { allows, NOTIFICATION_KINDS, procedures, type NotificationKind } from '@site/contracts';
 import type { Executor } from '../../db/database.ts';
+import { dinnerMeal } from './notifications.plan.ts';
 import type { NotificationEventRecord } from './notifications.tables.ts';
 
 type Member = { id: number; level: number };
@@ -53,10 +54,17 @@ async function subjectRule(db: Executor, kind: NotificationKind, event: Notifica
       const task = await db.selectFrom('house_tasks').select('id').where('id', '=', event.subject_id ?? 0).executeTakeFirst();
       return task ? all : none;
     }
+    case 'dinner.tonight': {
+      // Still the cook of that slot, and the slot still the day's dinner.
+      const slot = await db.selectFrom('plan_slots').select(['cook_id', 'meal_id']).where('id', '=', event.subject_id ?? 0).executeTakeFirst();
+      const meal = await dinnerMeal(db);
+      return slot && slot.meal_id === meal?.id ? (m) => slot.cook_id === m.id : none;
+    }
     case 'server.down':
     case 'server.up':
     case 'ytdl.done':
     case 'onthisday':
+    case 'chore.due':
       return all;
   }
 }

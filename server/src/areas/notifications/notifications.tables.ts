@@ -93,6 +93,13 @@ export interface NotificationServerWatchTable {
   announced: string | null;
 }
 
+/** The member's local date (YYYY-MM-DD) of the last daily notification of a kind (chore.due, dinner.tonight). */
+export interface NotificationDaysTable {
+  user_id: number;
+  kind: string;
+  day: string;
+}
+
 export interface NotificationsTables {
   notification_events: NotificationEventsTable;
   notification_inbox: NotificationInboxTable;
@@ -102,6 +109,7 @@ export interface NotificationsTables {
   push_vapid: PushVapidTable;
   notification_follows: NotificationFollowsTable;
   notification_server_watch: NotificationServerWatchTable;
+  notification_days: NotificationDaysTable;
 }
 
 export type NotificationEventRecord = Selectable<NotificationEventsTable>;
