@@ -172,32 +172,37 @@ describe.each(databases)('YT-DL with private hosts allowed (%s)', (kind) => {
   it('tells a member whose page stopped asking that the download is ready (ytdl.done), and not one who watched it to the end', async () => {
     const inboxOf = async (userId: number) => {
       await settled(s.db);
-      const rows = await s.db
+      return s.db
         .selectFrom('notification_inbox as i')
         .innerJoin('notification_events as e', 'e.id', 'i.event_id')
         .select(['e.kind', 'e.title', 'e.body', 'e.url'])
         .where('i.user_id', '=', userId)
         .execute();
-      return rows;
     };
-    // Watched to the end: every progress call is recent, so nothing is news.
-    const watched = await friendsJobToEnd(media.url('slow/watched.mp4'), 'mp4');
-    expect(watched.ready.state).toBe('ready');
-    const watcher = await s.db.selectFrom('users').select('id').where('name', '=', 'friend').executeTakeFirstOrThrow();
-    expect(await inboxOf(watcher.id)).toEqual([]);
-    // Started, then the page was left: ready is news for the inbox (and a push).
     const service = ytdlService(s.deps);
-    service.awayMs = 200;
+    // Neither file is fetched here: both jobs are cancelled at the end to free their members' slots
+    // (the next test's members get the same ids).
+    const jobs: { member: ReturnType<typeof callerFor>; job: string }[] = [];
     try {
+      // Watched to the end: every progress call is recent, so nothing is news.
+      const watched = await friendsJobToEnd(media.url('slow/watched.mp4'), 'mp4');
+      jobs.push(watched);
+      expect(watched.ready.state).toBe('ready');
+      const watcher = await s.db.selectFrom('users').select('id').where('name', '=', 'friend').executeTakeFirstOrThrow();
+      expect(await inboxOf(watcher.id)).toEqual([]);
+      // Started, then the page was left: ready is news for the inbox (and a push).
+      service.awayMs = 200;
       const away = await createUser(s.deps, 'away', 1);
-      const caller = callerFor(s.deps, away);
-      const { job } = await caller.ytdl.start({ url: media.url('slow/away.mp4'), format: 'mp4' });
+      const member = callerFor(s.deps, away);
+      const { job } = await member.ytdl.start({ url: media.url('slow/away.mp4'), format: 'mp4' });
+      jobs.push({ member, job });
       // Nobody asks for its progress until the inbox has it (asking would count as being on the page).
       const told = await until(() => inboxOf(away.id), (rows) => rows.length > 0);
       expect(told).toEqual([{ kind: 'ytdl.done', title: 'Your download is ready', body: 'away', url: '/personal/youtube' }]);
-      expect((await caller.ytdl.progress({ job })).state).toBe('ready');
+      expect((await member.ytdl.progress({ job })).state).toBe('ready');
     } finally {
       service.awayMs = 15_000;
+      for (const { member, job } of jobs) await member.ytdl.cancel({ job });
     }
   });
 
