@@ -1,7 +1,8 @@
 import { Route } from 'react-router-dom';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakeEventSource } from '../../test/event-source.ts';
 import { FakeTrpcError, SIGNED_OUT, renderWithSite } from '../../test/render.tsx';
 import { authMessages } from '@site/contracts/auth';
 import LoginPage from './LoginPage.tsx';
@@ -25,6 +26,13 @@ async function fillSignup(name: string, password: string, confirm: string) {
 }
 
 describe('LoginPage sign-up checks', () => {
+  // The pending page follows its own account over the live feed.
+  beforeEach(() => {
+    FakeEventSource.all = [];
+    vi.stubGlobal('EventSource', FakeEventSource);
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
   it('checks in the spec order: name, matching passwords, then password', async () => {
     const { calls } = renderWithSite(<LoginPage />, { path: '/login', procedures: { 'auth.status': () => SIGNED_OUT } });
     await fillSignup('', 'a', 'b');
