@@ -46,6 +46,8 @@ describeInBrowser('game servers: live status and copying the address', () => {
       'Minecraft',
       expect.stringMatching(/^3 \/ 20\s+Steve, Alex, Herobrine$/),
       expect.stringMatching(/^Family survival world\s*Version Paper 1\.21\.1 · \d+ ms · Online since \d\d:\d\d/),
+      // Notifications: the member's own switch for server.down / server.up of this server.
+      expect.stringMatching(/^\s*Follow$/),
     ]);
     await row.getByRole('img', { name: 'Players over the last 24 hours: at most 3, now 3' }).waitFor();
 

@@ -19,7 +19,7 @@ export type PortRule = { access: Level; alsoOnPort: number };
 /**
  * A rule for a change to an account (a password, a reset link, a level, a token, a passkey, a
  * session): it needs the member's own signed-in browser, a session cookie. A personal API token of
- * any level is refused it (403 `needsPasswordSession`), so a leaked token can never lead to a
+ * any level is refused it (403 `accessMessages.browserOnly`), so a leaked token can never lead to a
  * password. The procedure gate enforces it from this flag (server/src/trpc/procedures.ts).
  */
 export type BrowserRule = { access: Level; browser: true; /** No port opens an account change to others. */ alsoOnPort?: never };

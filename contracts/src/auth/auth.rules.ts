@@ -1,4 +1,3 @@
-import { accessMessages } from '../access.ts';
 import { textMessages } from '../text-messages.ts';
 
 /*
@@ -48,7 +47,6 @@ export const authMessages = {
   passwordUnchanged: 'The new password is the same as the current one; choose another',
   confirmNeeded: `To add a passkey or a token, confirm it is you: enter your password again (you signed in more than ${REAUTH_MINUTES} minutes ago).`,
   confirmed: 'Confirmed. You can add a passkey or a token now.',
-  needsPasswordSession: accessMessages.browserOnly,
   unknownDevice: 'That device is signed out already',
   unknownToken: 'That token is revoked already',
   resetUsed: 'This reset link has been used already. Ask an admin for a new one.',

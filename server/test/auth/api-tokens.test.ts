@@ -86,7 +86,7 @@ describe.each(databases)('personal API tokens (%s)', (kind) => {
       await trpc(s.app, 'auth.revokeToken', { bearer: token }, { id }),
       await trpc(s.app, 'auth.signOutOthers', { bearer: token }),
     ];
-    for (const r of refusals) expect([r.status, r.message]).toEqual([403, authMessages.needsPasswordSession]);
+    for (const r of refusals) expect([r.status, r.message]).toEqual([403, accessMessages.browserOnly]);
     expect((await s.db.selectFrom('api_tokens').select('id').execute()).length).toBe(1);
     const login = await s.app.inject({ method: 'POST', url: '/trpc/auth.login', headers: { 'content-type': 'application/json' }, payload: { name: 'member3', password: TEST_PASSWORD } });
     expect(login.statusCode).toBe(200);
@@ -96,11 +96,11 @@ describe.each(databases)('personal API tokens (%s)', (kind) => {
     const admin = await member(3);
     await createUser(s.deps, 'Pending', 0);
     const link = await trpc(s.app, 'admin.resetLink', { bearer: admin.token }, { name: 'member3' });
-    expect([link.status, link.message, link.data]).toEqual([403, authMessages.needsPasswordSession, undefined]);
+    expect([link.status, link.message, link.data]).toEqual([403, accessMessages.browserOnly, undefined]);
     const raise = await trpc(s.app, 'admin.setLevel', { bearer: admin.token }, { name: 'Pending', level: 3 });
-    expect([raise.status, raise.message]).toEqual([403, authMessages.needsPasswordSession]);
+    expect([raise.status, raise.message]).toEqual([403, accessMessages.browserOnly]);
     const viaApi = await api(s.app, '/api/admin/set_user_auth', { bearer: admin.token }, { username: 'Pending', authlevel: 3 });
-    expect([viaApi.status, viaApi.json.message]).toEqual([403, authMessages.needsPasswordSession]);
+    expect([viaApi.status, viaApi.json.message]).toEqual([403, accessMessages.browserOnly]);
     expect(await s.db.selectFrom('auth_reset_links').selectAll().execute()).toEqual([]);
     expect((await s.db.selectFrom('users').select('level').where('name', '=', 'Pending').executeTakeFirstOrThrow()).level).toBe(0);
     // Reading is still the token's: the admin's own browser makes the changes.

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { authMessages, PASSKEYS_MAX, REAUTH_MINUTES } from '@site/contracts';
+import { accessMessages, authMessages, PASSKEYS_MAX, REAUTH_MINUTES } from '@site/contracts';
 import { relyingParty } from '../../src/areas/auth/passkeys.ts';
 import { sql } from 'kysely';
 import { createUser, databases, TEST_PASSWORD, useTestServer } from '../helpers.ts';
@@ -91,7 +91,7 @@ describe.each(databases)('passkeys (%s)', (kind) => {
       await trpc(s.app, 'auth.renamePasskey', { bearer: token }, { id: added.data.id, name: 'Y' }),
       await trpc(s.app, 'auth.removePasskey', { bearer: token }, { id: added.data.id }),
     ];
-    for (const r of refusals) expect([r.status, r.message]).toEqual([403, authMessages.needsPasswordSession]);
+    for (const r of refusals) expect([r.status, r.message]).toEqual([403, accessMessages.browserOnly]);
     expect((await trpc(s.app, 'auth.passkeys', { cookie }, undefined, 'GET')).data).toHaveLength(1);
     expect((await trpc(s.app, 'auth.passkeyRegistrationOptions', {})).status).toBe(401);
   });
