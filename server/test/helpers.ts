@@ -118,7 +118,16 @@ export async function truncateAll(db: Database): Promise<void> {
   if (!names) tablesOf.set(db, (names = tableNames(db)));
   const tables = await names;
   if (tables.length === 0) return;
-  await sql`truncate table ${sql.join(tables.map((t) => sql.table(t)))} restart identity cascade`.execute(db);
+  // A worker of the app under test (notifications, pictures) may hold row locks in another order than
+  // TRUNCATE takes its table locks: PostgreSQL then ends one of the two as a deadlock. Try again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await sql`truncate table ${sql.join(tables.map((t) => sql.table(t)))} restart identity cascade`.execute(db);
+      return;
+    } catch (error) {
+      if (attempt >= 5 || (error as { code?: unknown }).code !== '40P01') throw error;
+    }
+  }
 }
 
 /**
