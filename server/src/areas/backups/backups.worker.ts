@@ -1,6 +1,7 @@
 import type { AppDeps } from '../../deps.ts';
 import { nextSlot } from './backups.schedule.ts';
 import { removeStalePartials, runDue } from './backups.service.ts';
+import { startWorkerLoop } from '../worker-loop.ts';
 
 /** Wakes at least this often, so a changed clock or a slot a busy moment skipped is not missed long. */
 const MAX_SLEEP_MS = 10 * 60_000;
@@ -19,29 +20,17 @@ export function startBackupScheduler(deps: AppDeps): { stop(): Promise<void> } {
     return { stop: () => swept.then(() => {}) };
   }
   const stopping = new AbortController();
-  let wake: (() => void) | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  const loop = (async () => {
-    while (!stopping.signal.aborted) {
-      try {
-        await runDue(deps, new Date(), stopping.signal);
-      } catch {
-        // The database went away for a moment (or is closing): the next wake tries again.
-      }
-      if (stopping.signal.aborted) break;
-      const wait = Math.min(Math.max(nextSlot(deps.config.backup.at, new Date()).getTime() - Date.now(), 1000), MAX_SLEEP_MS);
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        timer = setTimeout(resolve, wait);
-      });
-      clearTimeout(timer);
-    }
-  })();
+  const loop = startWorkerLoop(
+    async () => {
+      await runDue(deps, new Date(), stopping.signal);
+      return false;
+    },
+    () => Math.min(Math.max(nextSlot(deps.config.backup.at, new Date()).getTime() - Date.now(), 1000), MAX_SLEEP_MS),
+  );
   return {
     async stop() {
       stopping.abort();
-      wake?.();
-      await loop;
+      await loop.stop();
     },
   };
 }

@@ -6,6 +6,7 @@ import { recipientsOf } from './notifications.recipients.ts';
 import { inQuietHours, isMuted } from './notifications.quiet.ts';
 import type { NotificationEventRecord } from './notifications.tables.ts';
 import { createPushSender, type PushSender } from './push.send.ts';
+import { startWorkerLoop } from '../worker-loop.ts';
 import { ensureVapidKeys, vapidKeys } from './push.keys.ts';
 import { periodicChecks } from './notifications.periodic.ts';
 
@@ -169,14 +170,6 @@ export async function drainNotifications(deps: AppDeps, sender: PushSender): Pro
  */
 export function startNotificationsWorker(deps: AppDeps): { stop(): Promise<void> } {
   const sender = createPushSender(deps.config);
-  let stopped = false;
-  let wake: (() => void) | undefined;
-  let woken = false;
-  let timer: NodeJS.Timeout | undefined;
-  wakers.set(deps, () => {
-    woken = true;
-    wake?.();
-  });
   const periodic = periodicChecks(deps);
   const keysMade = Promise.all([
     ensureVapidKeys(deps.db),
@@ -184,35 +177,22 @@ export function startNotificationsWorker(deps: AppDeps): { stop(): Promise<void>
     // life's (a crash, a kill -9), so its deliveries are taken back at once instead of after the lease.
     deps.config.databaseUrl ? null : deps.db.updateTable('push_deliveries').set({ lease_until: null }).where('lease_until', 'is not', null).execute(),
   ]).catch(() => undefined);
-  const loop = (async () => {
-    await keysMade;
-    while (!stopped) {
-      woken = false;
+  const loop = startWorkerLoop(
+    async () => {
       let worked = false;
-      try {
-        while (!stopped && (await fanOutOne(deps))) worked = true;
-        if (!stopped && (await sendDue(deps, sender)) > 0) worked = true;
-        if (!stopped) await periodic.runIfDue();
-      } catch {
-        // The database went away for a moment (or is closing); try again after a pause.
-      }
-      if (stopped) break;
-      if (!worked && !woken) {
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          timer = setTimeout(resolve, IDLE_MS);
-        });
-        clearTimeout(timer);
-        wake = undefined;
-      }
-    }
-  })();
+      while (!loop.stopped() && (await fanOutOne(deps))) worked = true;
+      if (!loop.stopped() && (await sendDue(deps, sender)) > 0) worked = true;
+      if (!loop.stopped()) await periodic.runIfDue();
+      return worked;
+    },
+    IDLE_MS,
+    keysMade,
+  );
+  wakers.set(deps, () => loop.wake());
   return {
     async stop() {
-      stopped = true;
-      wake?.();
       wakers.delete(deps);
-      await loop;
+      await loop.stop();
       sender.close();
     },
   };

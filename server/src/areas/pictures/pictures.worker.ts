@@ -3,6 +3,7 @@ import { removePictureFiles } from './pictures.files.ts';
 import { deriveFiles, NO_PREVIEW } from './pictures.media.ts';
 import * as repo from './pictures.repository.ts';
 import { startUp } from './pictures.startup.ts';
+import { startWorkerLoop } from '../worker-loop.ts';
 
 const LEASE_SECONDS = 300;
 const MAX_ATTEMPTS = 3;
@@ -76,42 +77,19 @@ export async function drainJobs(deps: AppDeps, timeoutMs = 60_000): Promise<numb
  * live in the database, so a restart picks up whatever was left, and two servers share the queue.
  */
 export function startPicturesWorker(deps: AppDeps): { stop(): Promise<void> } {
-  let stopped = false;
-  let wake: (() => void) | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  wakers.set(deps, () => wake?.());
+  const loop = startWorkerLoop(() => runOneJob(deps), IDLE_MS);
+  wakers.set(deps, () => loop.wake());
   // The start-up checks run beside the queue: hashing a large gallery's old pictures must not hold
   // back the thumbnails of today's uploads.
   const startUpDone = new AbortController();
   const checks = startUp(deps, startUpDone.signal).catch((err: unknown) => {
-    if (!stopped) console.warn('site: the pictures start-up checks failed', err);
+    if (!loop.stopped()) console.warn('site: the pictures start-up checks failed', err);
   });
-  const loop = (async () => {
-    while (!stopped) {
-      let worked = false;
-      try {
-        worked = await runOneJob(deps);
-      } catch {
-        // The database went away for a moment (or is closing); try again after a pause.
-      }
-      if (stopped) break;
-      if (!worked) {
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          timer = setTimeout(resolve, IDLE_MS);
-        });
-        clearTimeout(timer);
-        wake = undefined;
-      }
-    }
-  })();
   return {
     async stop() {
-      stopped = true;
       startUpDone.abort();
-      wake?.();
       wakers.delete(deps);
-      await Promise.all([loop, checks]);
+      await Promise.all([loop.stop(), checks]);
     },
   };
 }
