@@ -4,6 +4,8 @@
  * without the schemas).
  */
 
+import { wallClock } from '../time-zone.ts';
+
 /** A day as the plan and chores name it: 'YYYY-MM-DD', a date without a time or a zone. */
 export type PlanDate = string;
 
@@ -112,13 +114,9 @@ export function todayIn(timeZone: string, now: Date = new Date()): PlanDate {
 }
 
 /** The date an instant falls on in `timeZone`. */
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
 export function dateIn(timeZone: string, at: Date): PlanDate {
-  let format = dayFormats.get(timeZone);
-  if (!format) dayFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })));
-  const parts = format.formatToParts(at);
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')}`;
+  const clock = wallClock(timeZone, at);
+  return `${clock.year}-${clock.month}-${clock.day}`;
 }
 
 /** A chore's schedule: every N days, on chosen weekdays every week, or on a day of every month (the last day in shorter months). */

@@ -1,11 +1,11 @@
 import type { NotificationKind } from '@site/contracts';
+import { wallClock } from '@site/contracts/time-zone';
 import type { SettingsRow } from './notifications.repository.ts';
 
 /** The member's wall-clock time (HH:MM) and date (YYYY-MM-DD) at `now` in their time zone. */
 export function localClock(now: Date, timeZone: string): { time: string; date: string } {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(now);
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
-  return { time: `${get('hour')}:${get('minute')}`, date: `${get('year')}-${get('month')}-${get('day')}` };
+  const clock = wallClock(timeZone, now);
+  return { time: `${clock.hour}:${clock.minute}`, date: `${clock.year}-${clock.month}-${clock.day}` };
 }
 
 /** Whether `now` falls in the member's quiet hours: from included, to excluded; across midnight when from > to. */

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import ical, { type ICalCalendar } from 'ical-generator';
 import { addDays, calendarMessages, MEAL_MINUTES, nextAfterDone, todayIn, type CalendarFeed, type PlanDate } from '@site/contracts';
+import { wallClock } from '@site/contracts/time-zone';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { hashToken } from '../../identity/token-hash.ts';
@@ -45,22 +46,10 @@ export async function saveSettings(deps: AppDeps, user: SessionUser, everyone: b
   return { url: null, createdAt: row.created_at.toISOString(), everyone: row.everyone };
 }
 
-/** One formatter per zone: making one costs far more than using it. */
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatterOf(timeZone: string): Intl.DateTimeFormat {
-  let format = formatters.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
-    formatters.set(timeZone, format);
-  }
-  return format;
-}
-
 /** The offset of `timeZone` from UTC at `utcMs`, in ms. */
 function offsetAt(timeZone: string, utcMs: number): number {
-  const parts = formatterOf(timeZone).formatToParts(new Date(utcMs));
-  const n = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  return Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second')) - Math.floor(utcMs / 1000) * 1000;
+  const c = wallClock(timeZone, new Date(utcMs));
+  return Date.UTC(+c.year, +c.month - 1, +c.day, +c.hour, +c.minute, +c.second) - Math.floor(utcMs / 1000) * 1000;
 }
 
 /** The instant a wall-clock time of a day is in `timeZone` (the later one in an autumn's repeated hour). */
