@@ -17,13 +17,9 @@ import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createGameQuery, GAME_QUERY_MAX_BYTES } from '@site/server/areas/game-servers/game-query';
 import { startEndlessTcp } from '@site/server/testing/hostile-game-server';
+import { percentile } from './stats.ts';
 
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 3);
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-};
 
 function ping(base: string): Promise<number> {
   const start = performance.now();

@@ -16,6 +16,7 @@ import { QueryCounter } from '@site/server/db/query-counter';
 import { watchDatabaseChanges } from '@site/server/watch-changes';
 import { openBenchSite, serveUntilStdinEnds } from './bench-site.ts';
 import { buildLabel, cpuOf, startBenchProcess } from './server-process.ts';
+import { percentile } from './stats.ts';
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 1000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
@@ -78,11 +79,6 @@ async function addTask(base: string, cookie: string, task: string): Promise<numb
   await res.arrayBuffer();
   return performance.now();
 }
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-};
 
 /** Delays (ms) from each write's answer to each stream hearing of it, over `rounds` writes. */
 async function fanOut(served: Served, streams: Stream[], rounds: number): Promise<number[]> {

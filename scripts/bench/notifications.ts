@@ -16,14 +16,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { makeTestCertificate, startPushService } from '@site/server/testing/push-service';
 import { spawnServer } from '@site/server/testing/spawn-server';
+import { percentile } from './stats.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 50);
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 1000);
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-};
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 async function call(base: string, path_: string, cookie: string, body?: unknown): Promise<Response> {
