@@ -1,10 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { CHORE_DEFAULT_POINTS, CHORE_LIMITS, WEEKDAY_NAMES, addDays, mondayOf, type Chore, type ChoreEvery, type ChoreWho } from '@site/contracts/plan';
+import { CHORE_DEFAULT_POINTS, CHORE_LIMITS, WEEKDAY_NAMES, addDays, choreMessages, mondayOf, type Chore, type ChoreEvery, type ChoreWho } from '@site/contracts/plan';
 import { ChangeMessages } from '../../components/ChangeMessages.tsx';
 import { DataTable } from '../../components/DataTable.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { Loaded } from '../../components/Loaded.tsx';
+import { NumberInput } from '../../components/NumberInput.tsx';
+import { parseNumber, type NumberRules } from '../../components/number.ts';
 import { SyncStatus } from '../../components/SyncStatus.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { useLive } from '../../lib/live.ts';
@@ -29,6 +31,11 @@ function whoText(chore: Chore): string {
   return `Turns: ${chore.who.turns.join(' → ')}`;
 }
 
+/** The chore form's numbers, refused with the server's words ("2,5" is never sent as nothing). */
+const DAYS: NumberRules = { label: 'Every how many days', whole: true, min: 1, max: CHORE_LIMITS.days, message: choreMessages.badDays };
+const MONTH_DAY: NumberRules = { label: 'Day of the month', whole: true, min: 1, max: 31, message: choreMessages.badMonthDay };
+const POINTS: NumberRules = { label: 'Points', whole: true, min: 1, max: CHORE_LIMITS.points, message: choreMessages.badPoints };
+
 /** The form that adds a chore: name, how often, who, points. */
 function NewChore({ members }: { members: string[] }) {
   const utils = trpc.useUtils();
@@ -52,9 +59,14 @@ function NewChore({ members }: { members: string[] }) {
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const every: ChoreEvery = often === 'days' ? { days: Number(days) } : often === 'weekdays' ? { weekdays } : { monthDay: Number(monthDay) };
+    const count = often === 'days' ? parseNumber(days, DAYS) : often === 'monthDay' ? parseNumber(monthDay, MONTH_DAY) : null;
+    const score = parseNumber(points, POINTS);
+    for (const parsed of [count, score]) if (parsed && !parsed.ok) return setError(parsed.message);
+    // A blank count goes as 0, which the server refuses with the same words.
+    const n = count?.ok ? (count.value ?? 0) : 0;
+    const every: ChoreEvery = often === 'days' ? { days: n } : often === 'weekdays' ? { weekdays } : { monthDay: n };
     const who: ChoreWho = whoKind === 'anyone' ? { anyone: true } : whoKind === 'one' ? { one } : { turns };
-    create.mutate({ name, every, who, points: Number(points) });
+    create.mutate({ name, every, who, ...(score.ok && score.value !== null ? { points: score.value } : {}) });
   };
   const toggle = <T,>(list: T[], value: T) => (list.includes(value) ? list.filter((v) => v !== value) : [...list, value]);
   return (
@@ -68,9 +80,9 @@ function NewChore({ members }: { members: string[] }) {
             <option value="weekdays">Weekly, on chosen days</option>
             <option value="monthDay">Monthly, on a day</option>
           </SelectField>
-          {often === 'days' && <TextInput label="Every how many days" inputMode="numeric" value={days} onValueChange={setDays} />}
-          {often === 'monthDay' && <TextInput label="Day of the month" inputMode="numeric" value={monthDay} onValueChange={setMonthDay} />}
-          <TextInput label="Points" inputMode="numeric" value={points} onValueChange={setPoints} />
+          {often === 'days' && <NumberInput rules={DAYS} value={days} onValueChange={setDays} />}
+          {often === 'monthDay' && <NumberInput rules={MONTH_DAY} value={monthDay} onValueChange={setMonthDay} />}
+          <NumberInput rules={POINTS} value={points} onValueChange={setPoints} />
         </div>
         {often === 'weekdays' && (
           <fieldset className="plan-inline">

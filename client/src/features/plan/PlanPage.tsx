@@ -1,8 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { PLAN_LIMITS, addDays, daysBetween, mondayOf, type PlanDate, type PlanSlot } from '@site/contracts/plan';
+import { PLAN_LIMITS, addDays, daysBetween, mondayOf, planMessages, type PlanDate, type PlanSlot } from '@site/contracts/plan';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { Loaded } from '../../components/Loaded.tsx';
+import { NumberInput } from '../../components/NumberInput.tsx';
+import { parseNumber, type NumberRules } from '../../components/number.ts';
 import { TextInput } from '../../components/TextInput.tsx';
 import { viewerOf } from '../../lib/access.ts';
 import { useLive } from '../../lib/live.ts';
@@ -13,6 +15,9 @@ import { SelectField } from './SelectField.tsx';
 import './plan.css';
 
 type Editing = { date: PlanDate; meal: string; slot: PlanSlot | undefined };
+
+/** "2,5" is refused with the server's words, never sent as nothing (which would mean "as the recipe"). */
+const SERVINGS: NumberRules = { label: 'Servings', whole: true, min: 1, max: PLAN_LIMITS.servings, message: planMessages.badServings };
 
 /** The form of one meal: a recipe chosen by typing its title (or a free text), who cooks, servings. */
 function SlotForm({ editing, onDone }: { editing: Editing; onDone: () => void }) {
@@ -31,8 +36,9 @@ function SlotForm({ editing, onDone }: { editing: Editing; onDone: () => void })
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setError(null);
-    const count = servings.trim() === '' ? null : Number(servings);
-    set.mutate({ date: editing.date, meal: editing.meal, ...(recipe ? { recipeId: recipe.id } : { text: what }), cook: cook || null, servings: count });
+    const count = parseNumber(servings, SERVINGS);
+    if (!count.ok) return setError(count.message);
+    set.mutate({ date: editing.date, meal: editing.meal, ...(recipe ? { recipeId: recipe.id } : { text: what }), cook: cook || null, servings: count.value });
   };
   return (
     <form className="plan-slot-form" onSubmit={submit} aria-label={`${editing.meal} on ${longDayLabel(editing.date)}`}>
@@ -52,7 +58,7 @@ function SlotForm({ editing, onDone }: { editing: Editing; onDone: () => void })
             </option>
           ))}
         </SelectField>
-        <TextInput label="Servings" inputMode="numeric" value={servings} onValueChange={setServings} placeholder={recipe ? 'As the recipe' : ''} />
+        <NumberInput rules={SERVINGS} value={servings} onValueChange={setServings} placeholder={recipe ? 'As the recipe' : ''} />
       </div>
       <div className="link-row">
         <button type="submit" className="button primary" disabled={set.isPending}>
