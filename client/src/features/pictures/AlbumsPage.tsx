@@ -1,9 +1,11 @@
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { ALBUM_NAME_MAX, ALBUMS_PATH, albumPath, SHARE_DEFAULT_DAYS, SHARE_MAX_DAYS, type Album, type ShareLink } from '@site/contracts/albums';
+import { ALBUM_NAME_MAX, ALBUMS_PATH, albumMessages, albumPath, SHARE_DEFAULT_DAYS, SHARE_MAX_DAYS, type Album, type ShareLink } from '@site/contracts/albums';
 import { DEFAULT_GALLERY_PATH } from '@site/contracts/pictures';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { LoadProblem } from '../../components/Loaded.tsx';
+import { NumberInput } from '../../components/NumberInput.tsx';
+import { parseNumber, type NumberRules } from '../../components/number.ts';
 import { TextInput } from '../../components/TextInput.tsx';
 import { viewerOf } from '../../lib/access.ts';
 import { useLive } from '../../lib/live.ts';
@@ -259,12 +261,14 @@ function RenameForm({ album, onDone }: { album: Album; onDone: () => void }) {
   );
 }
 
+/** The site's one number field: "2,5" days is refused under the field, never sent as nothing. */
+const SHARE_DAYS: NumberRules = { label: 'Expires after (days)', whole: true, min: 1, max: SHARE_MAX_DAYS, message: albumMessages.badDays };
+
 /** "Share": a view link (expiry, optional password), an upload link (level 2+), and the album's links with Revoke. */
 function ShareDialog({ album, level, onClose }: { album: Album; level: number; onClose: () => void }) {
   const utils = trpc.useUtils();
   const links = trpc.shares.list.useQuery({ albumId: album.id });
   const [days, setDays] = useState(String(SHARE_DEFAULT_DAYS));
-  const daysId = useId();
   const [password, setPassword] = useState('');
   const [includeLocation, setIncludeLocation] = useState(false);
   const [made, setMade] = useState<{ kind: string; url: string } | null>(null);
@@ -283,7 +287,9 @@ function ShareDialog({ album, level, onClose }: { album: Album; level: number; o
     },
   });
   const revoke = trpc.shares.revoke.useMutation({ onSuccess: refresh });
-  const expiresInDays = Number(days);
+  const expiry = parseNumber(days, SHARE_DAYS);
+  // A refused count is said under the field (and makes no link); a blank one is the default.
+  const expiresIn = expiry.ok && expiry.value !== null ? { expiresInDays: expiry.value } : {};
   const error = create.error ?? createUpload.error ?? revoke.error;
   return (
     <section className="card share-dialog" role="dialog" aria-labelledby="share-title">
@@ -297,14 +303,11 @@ function ShareDialog({ album, level, onClose }: { album: Album; level: number; o
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          create.mutate({ albumId: album.id, expiresInDays, ...(password ? { password } : {}), ...(includeLocation ? { includeLocation } : {}) });
+          if (!expiry.ok) return;
+          create.mutate({ albumId: album.id, ...expiresIn, ...(password ? { password } : {}), ...(includeLocation ? { includeLocation } : {}) });
         }}
       >
-        {/* A field as the form's others (components/TextInput.tsx): the same label and type. */}
-        <div className="field share-days">
-          <label htmlFor={daysId}>Expires after (days)</label>
-          <input id={daysId} type="number" min={1} max={SHARE_MAX_DAYS} value={days} onChange={(event) => setDays(event.target.value)} />
-        </div>
+        <NumberInput className="share-days" rules={SHARE_DAYS} value={days} onValueChange={setDays} />
         <TextInput label="Password (optional)" value={password} onValueChange={setPassword} maxLength={200} autoComplete="new-password" />
         <label className="share-location">
           <input type="checkbox" checked={includeLocation} onChange={(event) => setIncludeLocation(event.target.checked)} /> Include location
@@ -315,7 +318,7 @@ function ShareDialog({ album, level, onClose }: { album: Album; level: number; o
             Create view link
           </button>
           {level >= 2 && (
-            <button type="button" className="button" disabled={createUpload.isPending} onClick={() => createUpload.mutate({ albumId: album.id, expiresInDays })}>
+            <button type="button" className="button" disabled={createUpload.isPending || !expiry.ok} onClick={() => createUpload.mutate({ albumId: album.id, ...expiresIn })}>
               Create upload link
             </button>
           )}
