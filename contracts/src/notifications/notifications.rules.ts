@@ -25,10 +25,6 @@ export type NotificationKind = keyof typeof NOTIFICATION_KINDS;
 
 export const NOTIFICATION_KIND_LIST = Object.keys(NOTIFICATION_KINDS) as NotificationKind[];
 
-export function isNotificationKind(value: unknown): value is NotificationKind {
-  return typeof value === 'string' && Object.hasOwn(NOTIFICATION_KINDS, value);
-}
-
 /** Items per page of `notifications.list`. */
 export const NOTIFICATIONS_PAGE = 30;
 

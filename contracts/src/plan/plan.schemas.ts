@@ -3,7 +3,6 @@ import { clientChangeId } from '../client-change.ts';
 import { rowId } from '../row-id.ts';
 import { text } from '../text.ts';
 import {
-  CHORE_CONFLICTS,
   CHORE_LIMITS,
   PLAN_LIMITS,
   choreMessages,
@@ -124,7 +123,6 @@ export type Chore = {
   last: { by: string | null; at: string } | null;
 };
 export type ChoreChangeResult = Chore & { conflict?: ChoreConflict };
-export const choreConflict = z.enum(CHORE_CONFLICTS);
 export type ChorePoints = { name: string; points: number }[];
 
 // ---- Calendar feed
