@@ -101,6 +101,9 @@ export function NotificationsCard() {
           const change = (next: Partial<{ muted: NotificationKind[]; quietFrom: string | null; quietTo: string | null }>) => {
             const wanted = { muted: s.muted, quietFrom: s.quietFrom, quietTo: s.quietTo, ...next, timeZone: browserTimeZone() };
             // Shown at once; the server's answer replaces it (or the error says why it did not keep it).
+            // A read still on its way (the page's first, or a refetch) would bring the old settings
+            // back over the switch just changed: cancel it first.
+            void utils.notifications.settings.cancel();
             utils.notifications.settings.setData(undefined, wanted);
             save.mutate(wanted, { onError: () => void utils.notifications.settings.invalidate() });
           };
