@@ -97,9 +97,32 @@ describeInBrowser('notifications: the bell, the inbox and the settings', () => {
       }),
     );
     await cdp.send('ServiceWorker.enable');
+    const registrationId = await registration;
     const message = { id: 77, kind: 'house.added', title: 'Fam added milk', body: 'House To Get', url: '/house' };
-    await cdp.send('ServiceWorker.deliverPushMessage', { origin: site.server.baseUrl, registrationId: await registration, data: JSON.stringify(message) });
     const shown = () => page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: (n.data as { url: string }).url })));
-    await expect.poll(shown, { timeout: 10_000 }).toEqual([{ title: 'Fam added milk', body: 'House To Get', tag: 'event77', url: '/house' }]);
+    // The protocol hands a push to the worker only once it is running; on a loaded machine the first
+    // may be dropped, so it is handed again (the same tag: one notification however often it comes).
+    for (let attempt = 0; attempt < 3 && (await shown()).length === 0; attempt++) {
+      await cdp.send('ServiceWorker.deliverPushMessage', { origin: site.server.baseUrl, registrationId, data: JSON.stringify(message) });
+      await expect.poll(async () => (await shown()).length, { timeout: 5_000 }).toBeGreaterThan(0).catch(() => undefined);
+    }
+    await expect.poll(shown).toEqual([{ title: 'Fam added milk', body: 'House To Get', tag: 'event77', url: '/house' }]);
+
+    // Its click: headless Chromium has no notification to click, so the worker is handed the click
+    // event for the notification it showed. The open window is taken to the notification's page (no
+    // second window); bringing it forward is the browser's part and cannot be seen headless.
+    const [worker] = context.serviceWorkers();
+    await worker.evaluate(async () => {
+      const scope = self as unknown as { registration: ServiceWorkerRegistration; NotificationEvent: new (type: string, init: { notification: Notification }) => Event };
+      const [notification] = await scope.registration.getNotifications();
+      try {
+        self.dispatchEvent(new scope.NotificationEvent('notificationclick', { notification }));
+      } catch {
+        // waitUntil refuses an event the browser did not make; the handler's work has started.
+      }
+    });
+    await page.waitForURL('**/house');
+    expect(context.pages()).toHaveLength(1);
+    await expect.poll(async () => (await shown()).length).toBe(0);
   });
 });

@@ -1,7 +1,8 @@
 /* global self */
 /* The service worker's Web Push part (imported by the worker Workbox generates: vite.config.ts).
    A push carries { id, kind, title, body, url } (server: areas/notifications/notifications.worker.ts);
-   a click opens its page, in a window of the site already open when there is one. */
+   a click opens its page, in a window of the site already open when there is one (a window this
+   worker controls: only those can be navigated). */
 self.addEventListener('push', (event) => {
   let message = { title: 'Notification', body: '', url: '/personal/notifications', id: 0 };
   try {
@@ -23,10 +24,12 @@ self.addEventListener('notificationclick', (event) => {
   event.notification.close();
   const target = new URL((event.notification.data && event.notification.data.url) || '/personal/notifications', self.location.origin).href;
   event.waitUntil(
-    self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
-      const open = windows.find((w) => new URL(w.url).origin === self.location.origin);
-      if (open) return open.focus().then((w) => (w && 'navigate' in w ? w.navigate(target) : undefined));
-      return self.clients.openWindow(target);
+    self.clients.matchAll({ type: 'window' }).then((windows) => {
+      // A window of the site already open (one already on that page first) is brought forward and
+      // taken there; focus and navigate start together, while the click still allows window changes.
+      const open = windows.find((w) => w.url === target) || windows[0];
+      if (!open) return self.clients.openWindow(target);
+      return Promise.allSettled([open.focus(), open.url === target ? null : open.navigate(target)]);
     }),
   );
 });

@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
 import { NOTIFICATION_KIND_LIST, NOTIFICATION_KINDS, pushWords, type NotificationKind } from '@site/contracts/notifications';
+
+type Settings = { muted: NotificationKind[]; quietFrom: string | null; quietTo: string | null; timeZone: string };
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { Loaded } from '../../components/Loaded.tsx';
 import { trpc } from '../../lib/trpc.ts';
@@ -87,25 +89,31 @@ export function NotificationsCard() {
   const settings = trpc.notifications.settings.useQuery();
   const utils = trpc.useUtils();
   const [error, setError] = useState<string | null>(null);
+  // What the member just chose, shown at once until the server's answer replaces it (React state, so
+  // a switch changes in the same event: the query cache tells its readers a tick later, and a
+  // controlled checkbox would spring back meanwhile).
+  const [chosen, setChosen] = useState<Settings | null>(null);
   const save = trpc.notifications.setSettings.useMutation({
     onMutate: () => setError(null),
     onSuccess: (saved) => utils.notifications.settings.setData(undefined, saved),
-    onError: (e) => setError(e.message),
+    onError: (e) => {
+      setError(e.message);
+      void utils.notifications.settings.invalidate();
+    },
+    // The last choice's answer ends the wait; an earlier one's leaves a later choice shown.
+    onSettled: (_saved, _error, sent) => setChosen((c) => (c === sent ? null : c)),
   });
   return (
     <section className="card notification-settings" aria-labelledby="notifications-title">
       <h2 id="notifications-title">Notifications</h2>
       <DeviceSwitch />
       <Loaded query={settings} what="your notification settings" loading="Loading notification settings...">
-        {(s) => {
-          const change = (next: Partial<{ muted: NotificationKind[]; quietFrom: string | null; quietTo: string | null }>) => {
+        {(loaded) => {
+          const s = chosen ?? loaded;
+          const change = (next: Partial<Omit<Settings, 'timeZone'>>) => {
             const wanted = { muted: s.muted, quietFrom: s.quietFrom, quietTo: s.quietTo, ...next, timeZone: browserTimeZone() };
-            // Shown at once; the server's answer replaces it (or the error says why it did not keep it).
-            // A read still on its way (the page's first, or a refetch) would bring the old settings
-            // back over the switch just changed: cancel it first.
-            void utils.notifications.settings.cancel();
-            utils.notifications.settings.setData(undefined, wanted);
-            save.mutate(wanted, { onError: () => void utils.notifications.settings.invalidate() });
+            setChosen(wanted);
+            save.mutate(wanted);
           };
           return (
             <>
