@@ -18,6 +18,12 @@ describeInBrowser('notifications: the bell, the inbox and the settings', () => {
     const bell = owner.getByTestId('notification-bell');
     await bell.waitFor();
     await expect(bell.getAttribute('aria-label')).resolves.toBe('Notifications');
+    // In the bar, in the title's slot: before the first tab, over no content.
+    const [bellBox, barBox, aboutBox] = await Promise.all([bell.boundingBox(), owner.getByTestId('navbar').boundingBox(), owner.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About', exact: true }).boundingBox()]);
+    if (!bellBox || !barBox || !aboutBox) throw new Error('bell, bar or About tab not laid out');
+    expect(bellBox.y).toBeGreaterThanOrEqual(barBox.y);
+    expect(bellBox.y + bellBox.height).toBeLessThanOrEqual(barBox.y + barBox.height);
+    expect(bellBox.x + bellBox.width).toBeLessThanOrEqual(aboutBox.x);
 
     // Someone signs up in another browser: the owner's bell counts it without a reload.
     const newcomer = await site.newPage({ viewport });
@@ -112,9 +118,11 @@ describeInBrowser('notifications: the bell, the inbox and the settings', () => {
     // event for the notification it showed. The open window is taken to the notification's page (no
     // second window); bringing it forward is the browser's part and cannot be seen headless.
     const [worker] = context.serviceWorkers();
+    if (!worker) throw new Error('no service worker');
     await worker.evaluate(async () => {
       const scope = self as unknown as { registration: ServiceWorkerRegistration; NotificationEvent: new (type: string, init: { notification: Notification }) => Event };
       const [notification] = await scope.registration.getNotifications();
+      if (!notification) throw new Error('no notification shown');
       try {
         self.dispatchEvent(new scope.NotificationEvent('notificationclick', { notification }));
       } catch {

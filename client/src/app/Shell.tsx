@@ -64,12 +64,14 @@ export function Shell() {
         clickToToggle={navbarStyle.data?.clickToToggle ?? false}
         Link={Link as NavLinkComponent}
         waiting={admin ? (waiting.data?.count ?? 0) : 0}
+        bell={
+          status.data?.user != null && status.data.level >= 1 ? (
+            <Suspense fallback={null}>
+              <NotificationBell />
+            </Suspense>
+          ) : undefined
+        }
       />
-      {status.data?.user != null && status.data.level >= 1 && (
-        <Suspense fallback={null}>
-          <NotificationBell />
-        </Suspense>
-      )}
       <NewVersionBar />
       <OfflineBanner />
       <OfflineReady />

@@ -8,7 +8,7 @@ import { COPY_ALERTS, copyAndAlert } from '../../lib/clipboard.ts';
 import { activateOnSpaceOrEnter } from '../../lib/keys.ts';
 import { throttle } from '../../lib/throttle.ts';
 import { linksFor } from '../../lib/links.ts';
-import { DROPDOWN_HIDE_DELAY_MS, RESIZE_THROTTLE_MS, SCROLL_THROTTLE_MS, isNarrow, tabWidth } from './layout.ts';
+import { BELL_SLOT, DROPDOWN_HIDE_DELAY_MS, RESIZE_THROTTLE_MS, SCROLL_THROTTLE_MS, isNarrow, tabWidth } from './layout.ts';
 
 export type NavLinkProps = {
   to: string;
@@ -235,9 +235,14 @@ function DropdownTab({ tab, width, alignRight, Link }: { tab: Tab; width: number
  * `waiting`: accounts waiting for approval, shown to admins on the Admin tab. `hydrating`: the bar is
  * rendered over its own server-rendered HTML (the About page), so its first render must match it.
  */
-export type NavbarProps = { status: Status; clickToToggle: boolean; Link: NavLinkComponent; waiting?: number; hydrating?: boolean };
+export type NavbarProps = { status: Status; clickToToggle: boolean; Link: NavLinkComponent; waiting?: number; hydrating?: boolean; bell?: ReactNode };
 
-export function Navbar({ status, clickToToggle, Link, waiting = 0, hydrating = false }: NavbarProps) {
+/**
+ * `bell`: the notification bell, shown at the end of the title's slot. It sits in the bar but outside
+ * the Main navigation, so the tabs (their number, widths and words, which the spec fixes) stay as
+ * they are.
+ */
+export function Navbar({ status, clickToToggle, Link, waiting = 0, hydrating = false, bell }: NavbarProps) {
   const width = useThrottledWidth(!hydrating);
   const narrow = width !== null && isNarrow(width, status.user === null ? 0 : status.level);
   const scrolledAway = useHiddenOnScroll(!clickToToggle);
@@ -249,7 +254,11 @@ export function Navbar({ status, clickToToggle, Link, waiting = 0, hydrating = f
 
   return (
     <>
-      <header className={`navbar${hidden ? ' navbar-hidden' : ''}${narrow ? ' narrow' : ''}`} data-testid="navbar" data-layout={narrow ? 'narrow' : 'wide'}>
+      <header
+        className={`navbar${hidden ? ' navbar-hidden' : ''}${narrow ? ' narrow' : ''}${bell && slot !== null ? ' has-bell' : ''}`}
+        data-testid="navbar"
+        data-layout={narrow ? 'narrow' : 'wide'}
+      >
         <nav aria-label="Main">
           <ul className="navbar-tabs">
             <li className="navbar-title" style={slot === null ? undefined : { width: slot }}>
@@ -270,6 +279,11 @@ export function Navbar({ status, clickToToggle, Link, waiting = 0, hydrating = f
             )}
           </ul>
         </nav>
+        {bell && slot !== null && (
+          <div className="navbar-bell" style={{ left: slot - BELL_SLOT }}>
+            {bell}
+          </div>
+        )}
       </header>
       {clickToToggle && (
         <button

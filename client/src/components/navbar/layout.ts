@@ -3,6 +3,8 @@ export const WIDTH_UNIT = 118;
 /** A tab is 250 px wide when every tab plus the title can have 252 px (250 + margins). */
 export const TAB_WIDTH = 250;
 export const TAB_SLOT = 252;
+/** The notification bell's room at the end of the title's slot (px). */
+export const BELL_SLOT = 40;
 export const RESIZE_THROTTLE_MS = 1000;
 export const DROPDOWN_HIDE_DELAY_MS = 50;
 export const SCROLL_THROTTLE_MS = 50;
