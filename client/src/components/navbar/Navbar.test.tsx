@@ -28,6 +28,18 @@ describe('Navbar', () => {
     expect(screen.getByRole('link', { name: 'Sample Owner' })).toHaveAttribute('href', '/about');
   });
 
+  it("puts the bell at the end of the title's slot, in the bar but outside the Main navigation", () => {
+    setWidth(390);
+    render(<Navbar status={{ user: 'm', level: 1 }} clickToToggle={false} Link={A} bell={<a href="/personal/notifications">bell</a>} />);
+    expect(tabsOf()).toEqual(['S.O.', 'About', 'Cool Stuff▾', 'Logout▾']);
+    const bell = screen.getByRole('link', { name: 'bell' });
+    expect(within(screen.getByRole('navigation', { name: 'Main' })).queryByRole('link', { name: 'bell' })).toBeNull();
+    expect(screen.getByTestId('navbar')).toContainElement(bell);
+    // Four slots of 97.5 px: the bell's 40 px end where the title's slot ends.
+    expect(bell.parentElement).toHaveStyle({ left: '57.5px' });
+    expect(screen.getByTestId('navbar')).toHaveClass('has-bell');
+  });
+
   it('gives an admin the wide bar at 6 units and the collapsed bar below', () => {
     setWidth(6 * 118);
     const { unmount } = render(<Navbar status={{ user: 'o', level: 3 }} clickToToggle={false} Link={A} />);
