@@ -13,13 +13,13 @@ export type SpawnedServer = { url: string; dataDir: string; process: ChildProces
  * The first account signed up on it becomes the owner (level 3).
  */
 export async function spawnServer(
-  opts: { env?: Record<string, string>; dataDir?: string; timeoutMs?: number } = {},
+  opts: { env?: Record<string, string>; dataDir?: string; timeoutMs?: number; nodeArgs?: string[] } = {},
 ): Promise<SpawnedServer> {
   const root = findRepoRoot(path.dirname(new URL(import.meta.url).pathname));
   const entry = path.join(root, 'server', 'dist', 'index.js');
   if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build -w @site/server\` first`);
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'site-e2e-'));
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), entry], {
     cwd: root,
     env: {
       ...process.env,

@@ -87,6 +87,18 @@ async function claimDue(deps: AppDeps): Promise<Claimed[]> {
   return result.rows;
 }
 
+/**
+ * Resolves in a later turn of the event loop than every earlier caller: callers queue, one per turn,
+ * with the poll for I/O (requests waiting) between two. Yielding with setImmediate alone would let
+ * all the sending tasks encrypt in the same turn, one after another.
+ */
+let lastTurn: Promise<void> = Promise.resolve();
+function nextTurn(): Promise<void> {
+  const turn = lastTurn.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+  lastTurn = turn;
+  return turn;
+}
+
 /** Seconds before the next try: what the push service asked for, else 10 s doubling up to an hour. */
 const backoff = (attempts: number, retryAfter: number | null) => Math.min(3600, retryAfter ?? 10 * 2 ** Math.min(attempts - 1, 9));
 
@@ -123,9 +135,9 @@ export async function sendDue(deps: AppDeps, sender: PushSender): Promise<number
         outcomes.dropped.push(c.id);
         continue;
       }
-      // Encrypting is synchronous (about a millisecond): let waiting requests in between two messages,
-      // so a fan-out to a thousand devices does not hold up the pages.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      // Encrypting is synchronous (about a millisecond): one message per turn of the event loop, so
+      // the pages' requests get in between and a fan-out to a thousand devices does not hold them up.
+      await nextTurn();
       const answer = await sender.send(c, payloadOf(event), event.id, keys);
       if (answer.status >= 200 && answer.status < 300) outcomes.delivered.push(c.id);
       else if (answer.status === 404 || answer.status === 410) outcomes.gone.push(c.subscription_id);
