@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import ical, { type ICalCalendar } from 'ical-generator';
+import type { ICalEventData } from 'ical-generator';
 import { addDays, calendarMessages, MEAL_MINUTES, nextAfterDone, todayIn, type CalendarFeed, type PlanDate } from '@site/contracts';
 import { wallClock } from '@site/contracts/time-zone';
 import type { AppDeps } from '../../deps.ts';
@@ -9,6 +9,7 @@ import { hashToken } from '../../identity/token-hash.ts';
 import type { SessionUser } from '../../identity/session-user.ts';
 import { siteUrl } from '../auth/reset-links.ts';
 import { list as listChores } from './chores.service.ts';
+import { calendarRenderer } from './calendar.text.ts';
 import * as repo from './plan.repository.ts';
 
 /** 'cal_' and 43 base64url characters (256 bits). */
@@ -62,16 +63,18 @@ export function zonedInstant(date: PlanDate, time: string, timeZone: string): Da
 
 const dayOf = (date: PlanDate) => new Date(`${date}T00:00:00Z`);
 
-/** The feed's calendar and when its data last changed, for a member. */
-export async function buildFeed(deps: AppDeps, userId: number, everyone: boolean, host: string): Promise<ICalCalendar> {
+const renderFeed = calendarRenderer({ name: 'Family week', prodId: PRODID, ttl: 3600 });
+
+/** The events of a member's feed: the meal plan and the chores (everyone's, or the member's own). */
+export async function feedEvents(deps: AppDeps, userId: number, everyone: boolean, host: string): Promise<ICalEventData[]> {
   const zone = deps.config.timeZone;
   const today = todayIn(zone);
-  const calendar = ical({ name: 'Family week', prodId: PRODID, ttl: 3600 });
+  const events: ICalEventData[] = [];
   const user = await deps.db.selectFrom('users').select('name').where('id', '=', userId).executeTakeFirstOrThrow();
   for (const slot of await repo.slotsBetween(deps.db, addDays(today, -FEED_PAST_DAYS), addDays(today, FEED_AHEAD_DAYS))) {
     const start = zonedInstant(slot.date, slot.time, zone);
     const what = slot.recipe_id !== null ? (slot.title ?? '') : (slot.text ?? '');
-    calendar.createEvent({
+    events.push({
       id: `meal-${slot.id}@${host}`,
       start,
       end: new Date(start.getTime() + MEAL_MINUTES * 60_000),
@@ -92,7 +95,7 @@ export async function buildFeed(deps: AppDeps, userId: number, everyone: boolean
       const assignee = turns ? (turns[turn % turns.length] ?? null) : chore.assignee;
       turn++;
       if (!everyone && assignee !== null && assignee !== user.name) continue;
-      calendar.createEvent({
+      events.push({
         id: `chore-${chore.id}-${date.replaceAll('-', '')}@${host}`,
         start: dayOf(date),
         end: dayOf(addDays(date, 1)),
@@ -103,15 +106,15 @@ export async function buildFeed(deps: AppDeps, userId: number, everyone: boolean
       });
     }
   }
-  return calendar;
+  return events;
 }
 
 export type ServedFeed = { body: string | null; etag: string; lastModified: Date };
 
 /**
  * Feeds made, per member, with the fingerprint they were made from, kept by each app (its database):
- * ical-generator takes most of a feed's time (its line folding encodes each character on its own), so a
- * feed is made again only once something in it changed. Being checked against the fingerprint read from
+ * a feed is made again only once something in it changed (and then only its changed events are
+ * rendered again: calendar.text.ts). Being checked against the fingerprint read from
  * the database on every request, a copy held by one instance is never out of date for another's changes.
  */
 const MADE_FEEDS_KEPT = 64;
@@ -160,7 +163,7 @@ export async function serveFeed(deps: AppDeps, token: string, host: string, fres
   if (row.etag !== null && row.fingerprint === print && fresh(row.etag, row.changed_at)) return { body: null, etag: row.etag, lastModified: row.changed_at };
   const cache = madeFeeds(deps);
   const kept = cache.get(row.user_id);
-  const body = kept?.fingerprint === print ? kept.body : (await buildFeed(deps, row.user_id, row.everyone, host)).toString();
+  const body = kept?.fingerprint === print ? kept.body : renderFeed(await feedEvents(deps, row.user_id, row.everyone, host));
   cache.delete(row.user_id);
   cache.set(row.user_id, { fingerprint: print, body });
   if (cache.size > MADE_FEEDS_KEPT) cache.delete(cache.keys().next().value!);
