@@ -11,5 +11,8 @@ export default defineConfig({
     reporters: reporters('client'),
     // Two files at once even on 2 cores (vitest's default there is one): 66 s down to 45 s measured.
     maxWorkers: 2,
+    // The longest tests (a whole replay stepped through) take 1-2 s alone and passed 5 s once while the
+    // 2 cores also ran other suites: a hang still fails, only later.
+    testTimeout: 20_000,
   },
 });
