@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { rowId } from '../row-id.ts';
 import { text } from '../text.ts';
+import type { Picture } from '../pictures/pictures.schemas.ts';
 
 export const peopleMessages = {
   badPerson: 'Choose a person',
@@ -57,8 +58,12 @@ export type PersonCard = {
   hidden: boolean;
   cover: { pictureId: number; stem: string; box: FaceBox } | null;
 };
-export type PersonDetail = { id: number; name: string | null; hidden: boolean; pictureIds: number[] };
+/** `pictures`: the same pictures as `pictureIds`, as the gallery's viewer shows them. */
+export type PersonDetail = { id: number; name: string | null; hidden: boolean; pictureIds: number[]; pictures: Picture[] };
 export type PictureFace = { faceId: number; personId: number | null; name: string | null; box: FaceBox };
 export type PictureTag = { tag: string; confidence: number | null; source: 'model' | 'member'; mine: boolean };
 export type PeopleStatus = { indexed: number; total: number };
 export type PeopleSettings = { enabled: boolean; indexed: number; total: number; failed: number };
+
+export const PEOPLE_PATH = '/personal/pictures/people';
+export const personPath = (id: number) => `${PEOPLE_PATH}/${id}`;

@@ -15,6 +15,8 @@ import type { Executor } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import type { SessionUser } from '../../identity/session-user.ts';
 import { usablePicture } from '../pictures/pictures.social.ts';
+import { CARD_COLUMNS } from '../pictures/pictures.repository.ts';
+import { toPicture } from '../pictures/pictures.service.ts';
 import * as repo from './people.repository.ts';
 
 /**
@@ -59,24 +61,32 @@ async function personRow(db: Executor, id: number) {
   return row;
 }
 
-/** `people.get`: a person and the approved pictures their faces are in, newest capture first (the gallery's order). */
+/** `people.get`: a person and the approved pictures their faces are in, newest capture first (the gallery's order), as ids and as the viewer's pictures. */
 export async function get(deps: AppDeps, id: number): Promise<PersonDetail> {
   await assertEnabled(deps.db);
   const person = await personRow(deps.db, id);
-  const pictures = await deps.db
-    .selectFrom('faces')
-    .innerJoin('pictures', 'pictures.id', 'faces.picture_id')
-    .select(['pictures.id', 'pictures.year', 'pictures.month', 'pictures.day'])
-    .distinct()
-    .where('faces.person_id', '=', id)
-    .where('faces.removed', '=', false)
+  const rows = await deps.db
+    .selectFrom('pictures')
+    .select(CARD_COLUMNS.map((c) => `pictures.${c}` as const))
+    .select((eb) => eb.selectFrom('users').select('users.name').whereRef('users.id', '=', 'pictures.uploaded_by').as('uploader'))
     .where('pictures.status', '=', 'approved')
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('faces')
+          .select('faces.id')
+          .whereRef('faces.picture_id', '=', 'pictures.id')
+          .where('faces.person_id', '=', id)
+          .where('faces.removed', '=', false),
+      ),
+    )
     .orderBy('pictures.year', 'desc')
     .orderBy('pictures.month', 'desc')
     .orderBy('pictures.day', 'desc')
     .orderBy('pictures.id', 'desc')
     .execute();
-  return { id: person.id, name: person.name, hidden: person.hidden, pictureIds: pictures.map((p) => p.id) };
+  const pictures = rows.map(toPicture);
+  return { id: person.id, name: person.name, hidden: person.hidden, pictureIds: pictures.map((p) => p.id), pictures };
 }
 
 export async function name(deps: AppDeps, id: number, newName: string | null): Promise<void> {
