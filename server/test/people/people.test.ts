@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -174,5 +176,23 @@ describe.each(databases)('people (%s)', (kind) => {
 
     // Indexed once: nothing is due again.
     expect(await drainIndex(s.deps)).toBe(0);
+
+    // A video is read from its poster frame: a clip made of the group photo finds its four women,
+    // who join the people the photo made.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'people-video-'));
+    execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-loop', '1', '-i', path.join(FIXTURES, 'group-4.jpg'), '-t', '2', '-r', '5', '-vf', 'crop=800:602:0:0', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', path.join(dir, 'clip.mp4')]);
+    const res = await uploadVia(s.app, cookie, { name: 'clip.mp4', data: fs.readFileSync(path.join(dir, 'clip.mp4')), type: 'video/mp4' }, { caption: 'clip' });
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(res.statusCode).toBe(200);
+    await drainJobs(s.deps);
+    expect(await drainIndex(s.deps)).toBe(1);
+    const clip = await s.db.selectFrom('pictures').select('id').where('caption', '=', 'clip').executeTakeFirstOrThrow();
+    expect(new Set(await peopleLeftToRight(s, clip.id))).toEqual(new Set(await peopleLeftToRight(s, g4)));
+
+    // Deleting the photo takes its faces out of their people; the clip keeps them.
+    await callerFor(s.deps, await createUser(s.deps, 'admin', 3)).pictures.delete({ id: g4 });
+    expect(await s.db.selectFrom('people').select('face_count').orderBy('id').execute()).toEqual([{ face_count: 1 }, { face_count: 1 }, { face_count: 1 }, { face_count: 1 }]);
+    await callerFor(s.deps, await createUser(s.deps, 'admin2', 3)).pictures.delete({ id: clip.id });
+    expect(await s.db.selectFrom('people').select('id').execute()).toEqual([]);
   }, 120_000);
 });

@@ -77,8 +77,22 @@ const tables: Migration = {
     await sql`
       create trigger picture_index_on_approval after insert or update of status on pictures
       for each row execute function picture_index_on_approval()`.execute(db);
+    // A picture deleted takes its faces with it (cascade): their people count one fewer, and a person
+    // left with no face is gone.
+    await sql`
+      create function people_on_face_delete() returns trigger language plpgsql as $$
+      begin
+        if old.person_id is not null then
+          update people set face_count = greatest(face_count - 1, 0) where id = old.person_id;
+          delete from people p where p.id = old.person_id and not exists (select 1 from faces f where f.person_id = p.id);
+        end if;
+        return null;
+      end $$`.execute(db);
+    await sql`create trigger people_on_face_delete after delete on faces for each row execute function people_on_face_delete()`.execute(db);
   },
   async down(db: Kysely<any>) {
+    await sql`drop trigger if exists people_on_face_delete on faces`.execute(db);
+    await sql`drop function if exists people_on_face_delete()`.execute(db);
     await sql`drop trigger if exists picture_index_on_approval on pictures`.execute(db);
     await sql`drop function if exists picture_index_on_approval()`.execute(db);
     for (const table of ['people_settings', 'picture_index', 'picture_tags', 'faces', 'people']) await db.schema.dropTable(table).execute();
