@@ -9,7 +9,9 @@
  *    BENCH_GALLERY_PICTURES (5000) pictures and the same backlog, a gallery page (pictures.page) under
  *    BENCH_CONNECTIONS (10) connections for BENCH_ROUND_SECONDS (5) s with people turned off (idle),
  *    then on (the worker indexing beside it): p99 of each (goal: backlog p99 <= 2 x idle p99).
- * Name sections to run only those: npm run bench:people -- index gallery.
+ * 3. From an owner's upload (approved at once) to its faces stored, with the worker and the change
+ *    feed as `npm start` runs them: cold (the child starts) and warm (goal: searchable within 10 s).
+ * Name sections to run only those: npm run bench:people -- index gallery latency.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,6 +20,7 @@ import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import sharp from 'sharp';
 import { buildApp } from '@site/server/app';
+import { watchDatabaseChanges } from '@site/server/watch-changes';
 import { originalKey } from '@site/server/areas/pictures/pictures.files';
 import { drainIndex, indexChildOf } from '@site/server/areas/people/people.worker';
 import { indexChildStats } from '@site/server/areas/people/people.child';
@@ -172,10 +175,51 @@ async function galleryDuringBacklog(): Promise<void> {
   }
 }
 
+/** From an owner's upload (approved at once) to its faces stored, the worker and the change feed running as in `npm start`: cold (the child starts) and warm. */
+async function approvalToIndexed(): Promise<void> {
+  console.log(`\n3. From an approved upload to its faces stored, on an idle server (in process, ${buildLabel})`);
+  const site = await openBenchSite('bench-people-latency-', { PEOPLE_INDEXING: 'on' });
+  const app = await buildApp(site.deps);
+  const watching = watchDatabaseChanges(site.handle, site.deps, app.log);
+  await watching.ready;
+  await app.ready();
+  try {
+    for (const [label, name] of [
+      ['cold (child starts, models load)', 'group-6.jpg'],
+      ['warm (child running)', 'portrait-6a.jpg'],
+      ['warm (child running)', 'group-4.jpg'],
+    ] as const) {
+      const data = fs.readFileSync(path.join(FIXTURES, name));
+      const boundary = `----bench${Math.random().toString(16).slice(2)}`;
+      const payload = Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: image/jpeg\r\n\r\n`),
+        data,
+        Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="caption"\r\n\r\n${name}\r\n--${boundary}--\r\n`),
+      ]);
+      const start = performance.now();
+      const res = await app.inject({ method: 'POST', url: '/api/pictures/upload', headers: { cookie: site.cookie, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+      if (res.statusCode !== 200) throw new Error(`upload answered ${res.statusCode}: ${res.body}`);
+      const picture = await site.deps.db.selectFrom('pictures').select('id').where('caption', '=', name).executeTakeFirstOrThrow();
+      for (;;) {
+        const row = await site.deps.db.selectFrom('picture_index').select('state').where('picture_id', '=', picture.id).executeTakeFirst();
+        if (row?.state === 'done') break;
+        if (performance.now() - start > 120_000) throw new Error('not indexed in 2 minutes');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      console.log(`  ${label.padEnd(34)} ${((performance.now() - start) / 1000).toFixed(1)} s (goal <= 10 s)`);
+    }
+  } finally {
+    await app.close();
+    await watching.stop();
+    await site.close();
+  }
+}
+
 if (process.argv.includes('--serve-people-gallery')) await serveGalleryWithBacklog();
 else {
   const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
   const run = (name: string) => wanted.length === 0 || wanted.includes(name);
   if (run('index')) await indexing();
   if (run('gallery')) await galleryDuringBacklog();
+  if (run('latency')) await approvalToIndexed();
 }

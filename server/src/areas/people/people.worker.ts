@@ -65,14 +65,23 @@ export async function drainIndex(deps: AppDeps): Promise<number> {
 }
 
 /**
- * The area's background worker: one picture at a time, in one child at the lowest priority. Polls
- * the queue (a new approval is found within IDLE_MS); the child exits when idle.
+ * The area's background worker: one picture at a time, in one child at the lowest priority. Wakes on
+ * the pictures' changes and polls the queue every IDLE_MS besides; the child exits when idle.
  */
 export function startPeopleWorker(deps: AppDeps): { stop(): Promise<void> } {
   if (!deps.config.peopleIndexing) return { stop: async () => undefined };
   const loop = startWorkerLoop(() => indexOne(deps), IDLE_MS);
+  // A picture approved or given its thumbnail (a change of the pictures area, from any instance) is
+  // looked at now rather than at the next poll.
+  const unsubscribe = deps.changes.subscribe(
+    (message) => {
+      if (message.kind === 'resync' || message.change.area === 'pictures') loop.wake();
+    },
+    () => undefined,
+  );
   return {
     async stop() {
+      unsubscribe();
       await loop.stop();
       await indexChildOf(deps).close();
     },
