@@ -20,6 +20,7 @@ export const peopleMessages = {
 export const tagMessages = {
   badTag: 'Write a tag',
   noSuchTag: 'You have no such tag on this picture',
+  pending: 'Tags open once an admin has approved the picture',
 } as const;
 
 /** Longest name of a person and longest tag. */

@@ -144,6 +144,33 @@ describe.each(databases)('people (%s)', (kind) => {
     expect((await api.people.list()).length).toBe(11);
   }, 180_000);
 
+  it('levels: people and tags from Friend up, the switch the owner\'s; pending pictures are nobody else\'s to tag or look into', async () => {
+    const owner = await createUser(s.deps, 'owner', 3);
+    const friend = await createUser(s.deps, 'friend', 1);
+    const other = await createUser(s.deps, 'other', 1);
+    const waiting = await createUser(s.deps, 'waiting', 0);
+    await expect(callerFor(s.deps, null).people.list()).rejects.toThrow('You need to log in to do this');
+    await expect(callerFor(s.deps, waiting).people.list()).rejects.toThrow('Your account level does not allow this');
+    await expect(callerFor(s.deps, waiting).tags.list({ pictureId: 1 })).rejects.toThrow('Your account level does not allow this');
+    await expect(callerFor(s.deps, friend).people.setEnabled({ enabled: false })).rejects.toThrow('Your account level does not allow this');
+    await expect(callerFor(s.deps, friend).people.settings()).rejects.toThrow('Your account level does not allow this');
+    expect(await callerFor(s.deps, friend).people.list()).toEqual([]);
+    expect(await callerFor(s.deps, owner).people.settings()).toEqual({ enabled: true, indexed: 0, total: 0, failed: 0 });
+
+    // A friend's picture waiting for approval: not indexed, not the others' to see into or tag, not yet its uploader's to tag.
+    const pending = await upload(s, await cookieFor(s.deps, 1, 'friend2'), 'portrait-6a');
+    const uploader = (await s.db.selectFrom('users').select(['id', 'name', 'level']).where('name', '=', 'friend2').executeTakeFirstOrThrow()) as { id: number; name: string; level: 1 };
+    await expect(callerFor(s.deps, other).people.inPicture({ pictureId: pending })).rejects.toThrow('That picture does not exist');
+    await expect(callerFor(s.deps, other).tags.add({ pictureId: pending, tag: 'sofa' })).rejects.toThrow('That picture does not exist');
+    await expect(callerFor(s.deps, uploader).tags.add({ pictureId: pending, tag: 'sofa' })).rejects.toThrow('Tags open once an admin has approved the picture');
+    expect(await callerFor(s.deps, uploader).tags.list({ pictureId: pending })).toEqual([]);
+    expect(await s.db.selectFrom('picture_index').select('picture_id').execute()).toEqual([]);
+    await callerFor(s.deps, owner).pictures.approve({ id: pending });
+    expect(await s.db.selectFrom('picture_index').select(['picture_id', 'state']).execute()).toEqual([{ picture_id: pending, state: 'pending' }]);
+    await callerFor(s.deps, uploader).tags.add({ pictureId: pending, tag: 'sofa' });
+    expect(await callerFor(s.deps, other).tags.list({ pictureId: pending })).toEqual([{ tag: 'sofa', confidence: null, source: 'member', mine: false }]);
+  });
+
   it('a picture whose indexing was killed (the child by SIGKILL, the server mid-lease) is indexed again, and no face is stored twice', async () => {
     await createUser(s.deps, 'owner', 3);
     const cookie = await cookieFor(s.deps, 3, 'owner2');

@@ -192,7 +192,9 @@ export async function tags(deps: AppDeps, user: SessionUser, pictureId: number):
 /** `tags.add`: the member's own tag on a picture they see (approved, or their own pending one); adding it twice keeps one. */
 export async function addTag(deps: AppDeps, user: SessionUser, pictureId: number, tag: string): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
-    await usablePicture(trx, user, pictureId, true);
+    await usablePicture(trx, user, pictureId, true).catch((error: unknown) => {
+      throw error instanceof AppError && error.code === 'FORBIDDEN' ? new AppError('FORBIDDEN', tagMessages.pending) : error;
+    });
     await sql`
       insert into picture_tags (picture_id, tag, confidence, added_by, source) values (${pictureId}, ${tag}, null, ${user.id}, 'member')
       on conflict (picture_id, tag, added_by) where source = 'member' do nothing`.execute(trx);
