@@ -14,8 +14,12 @@ import { createInterface } from 'node:readline';
  * can reach the network: fetch is replaced by a reader of file: URLs under the models folder.
  */
 
-/** The child's writable memory (heap and the WebAssembly memory the models run in). Measured peak resident: 360-380 MB. */
-export const INDEX_CHILD_MEMORY_BYTES = 600 * 1024 * 1024;
+/**
+ * The child's writable memory (heap and the WebAssembly memory the models run in). Measured: under
+ * 200 MiB it cannot load the models, at 250 MiB it works (peak resident 273 MB); 400 MiB leaves a
+ * margin and keeps its resident size (this plus ~60 MB of shared code) under 500 MB.
+ */
+export const INDEX_CHILD_MEMORY_BYTES = 400 * 1024 * 1024;
 /** One picture that takes longer than this (a loaded machine is ~2 s) kills the child: the picture is retried, then failed. */
 export const INDEX_PICTURE_TIMEOUT_MS = 60_000;
 /** Loading the models once (measured 0.2-1.5 s) may take this long. */
