@@ -77,5 +77,22 @@ describeInBrowser('people: faces found offline, grouped, named; tags in the view
     await phone.getByRole('heading', { name: 'Grandma Zoë' }).waitFor();
     await expect.poll(() => phone.locator('.picture-grid img').count(), { timeout: 30_000 }).toBe(3);
     await site.screenshot(phone, 'people-person-phone');
+
+    // Merging the two people seen once (a member decides they are one), then hiding the merged one.
+    await owner.goto('/personal/pictures/people');
+    await waitForShell(owner);
+    await expect.poll(() => cards.count()).toBe(4);
+    await cards.nth(2).getByRole('checkbox').check();
+    await cards.nth(3).getByRole('checkbox').check();
+    await owner.getByRole('button', { name: 'Merge 2 people' }).click();
+    // Two women of one photo, merged: one picture (two faces).
+    await expect.poll(() => cards.getByTestId('person-count').allTextContents()).toEqual(['3 pictures', '3 pictures', '1 picture']);
+    await cards.nth(2).getByRole('link').click();
+    await owner.getByRole('button', { name: 'Hide this person' }).click();
+    await owner.getByRole('button', { name: 'Show on the People page' }).waitFor();
+    await owner.getByRole('link', { name: 'All people' }).click();
+    await expect.poll(() => cards.count()).toBe(2);
+    await owner.getByLabel('Show hidden people').check();
+    await expect.poll(() => cards.getByTestId('person-count').allTextContents()).toEqual(['3 pictures', '3 pictures', '1 picture · hidden']);
   }, 240_000);
 });

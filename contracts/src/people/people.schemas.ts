@@ -56,6 +56,8 @@ export type PersonCard = {
   id: number;
   name: string | null;
   faceCount: number;
+  /** The pictures those faces are in (two faces of one picture, merged by hand, are one picture). */
+  pictureCount: number;
   hidden: boolean;
   cover: { pictureId: number; stem: string; box: FaceBox } | null;
 };

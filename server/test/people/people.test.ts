@@ -97,7 +97,7 @@ describe.each(databases)('people (%s)', (kind) => {
     const third = group6[2]!;
     await api.people.merge({ ids: [third, left!] });
     const merged = (await api.people.list()).find((p) => p.id === third);
-    expect(merged).toMatchObject({ id: third, name: 'Grandma Zoë', faceCount: 4 });
+    expect(merged).toMatchObject({ id: third, name: 'Grandma Zoë', faceCount: 4, pictureCount: 3 });
     expect((await api.people.list()).some((p) => p.id === left)).toBe(false);
 
     // Taking a wrong face out: it leaves the person (and stays out), the count drops.

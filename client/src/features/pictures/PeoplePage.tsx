@@ -99,7 +99,7 @@ function PersonTile({ person, selected, onToggle }: { person: PersonCard; select
         {person.cover ? <FaceCrop thumb={thumbOf(person.cover.stem)} box={person.cover.box} label={`Face of ${nameOf(person)}`} /> : <span className="face-crop" />}
         <strong>{nameOf(person)}</strong>
         <span className="small" data-testid="person-count">
-          {facesText(person.faceCount)}
+          {facesText(person.pictureCount)}
           {person.hidden ? ' · hidden' : ''}
         </span>
       </Link>

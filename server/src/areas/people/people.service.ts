@@ -35,8 +35,8 @@ async function assertEnabled(db: Executor): Promise<void> {
 /** `people.list`: one card per person with a face in an approved picture, most faces first; hidden people only when asked. */
 export async function list(deps: AppDeps, includeHidden = false): Promise<PersonCard[]> {
   if (!(await repo.peopleEnabled(deps.db))) return [];
-  const rows = await sql<{ id: number; name: string | null; hidden: boolean; face_count: string; cover_picture: number; stem: string; box: number[] }>`
-    select p.id, p.name, p.hidden, count(*) as face_count,
+  const rows = await sql<{ id: number; name: string | null; hidden: boolean; face_count: string; picture_count: string; cover_picture: number; stem: string; box: number[] }>`
+    select p.id, p.name, p.hidden, count(*) as face_count, count(distinct f.picture_id) as picture_count,
       (array_agg(f.picture_id order by f.score desc, f.id))[1] as cover_picture,
       (array_agg(pic.stem order by f.score desc, f.id))[1] as stem,
       (array_agg(array_to_json(f.box)::text order by f.score desc, f.id))[1]::json as box
@@ -51,6 +51,7 @@ export async function list(deps: AppDeps, includeHidden = false): Promise<Person
     name: r.name,
     hidden: r.hidden,
     faceCount: Number(r.face_count),
+    pictureCount: Number(r.picture_count),
     cover: { pictureId: r.cover_picture, stem: r.stem, box: boxOf(r.box) },
   }));
 }
