@@ -102,6 +102,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       // Cheap hashing: the tests are about the browser, not about argon2's cost.
       ARGON2_MEMORY_KIB: '1024',
       ARGON2_TIME_COST: '1',
+      // The pictures' indexing child (faces and things) only where a test is about it (e2e/people.test.ts).
+      PEOPLE_INDEXING: 'off',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -15,6 +15,7 @@ import { notificationsRoutes, pushRoutes } from './notifications/notifications.r
 import { hubRoutes } from './hub/hub.routes.ts';
 import { oldHomeRoutes } from './old-home/old-home.routes.ts';
 import { picturesRoutes } from './pictures/pictures.routes.ts';
+import { peopleRoutes } from './people/people.routes.ts';
 import { albumsRoutes, sharesRoutes } from './albums/albums.routes.ts';
 import { recipesRoutes } from './recipes/recipes.routes.ts';
 import { settingsRoutes } from './settings/settings.routes.ts';
@@ -40,6 +41,7 @@ export const areaRoutes = [
   calendarRoutes,
   fivetoolsRoutes,
   picturesRoutes,
+  peopleRoutes,
   albumsRoutes,
   sharesRoutes,
   ytdlRoutes,

@@ -18,6 +18,7 @@ export * from './live/index.ts';
 export * from './notifications/index.ts';
 export * from './fivetools/index.ts';
 export * from './pictures/index.ts';
+export * from './people/index.ts';
 export * from './albums/index.ts';
 export * from './ytdl/index.ts';
 export * from './todo/index.ts';

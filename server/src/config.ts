@@ -290,6 +290,7 @@ const schema = z.object({
     .regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, 'VAPID_SUBJECT must be mailto:you@example.org or an https:// address')
     .optional(),
   PUSH_ALLOWED_HOSTS: z.string().default(''),
+  PEOPLE_INDEXING: z.enum(['on', 'off']).default('on'),
 });
 
 /** How many scheduled backups to keep: the newest of each of the last N days, weeks and months. */
@@ -392,6 +393,8 @@ export type Config = {
   backupKeyFile: string;
   /** Web Push: the VAPID subject, and the push hosts allowed on private addresses (lower case). */
   push: { subject: string; allowedHosts: string[] };
+  /** Whether this instance runs the pictures' indexing worker (faces, people, tags); the owner's switch on the Admin page turns the feature off for the whole site. */
+  peopleIndexing: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -460,5 +463,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
       subject: e.VAPID_SUBJECT ?? (e.PUBLIC_URL?.startsWith('https://') ? e.PUBLIC_URL.replace(/\/$/, '') : 'mailto:webpush@localhost'),
       allowedHosts: parseHosts(e.PUSH_ALLOWED_HOSTS),
     },
+    peopleIndexing: e.PEOPLE_INDEXING === 'on',
   };
 }

@@ -12,6 +12,7 @@ import { houseParity, houseSamples } from './house/house.samples.ts';
 import { notificationsSamples, pushSamples } from './notifications/notifications.samples.ts';
 import { calendarSamples, choresSamples, planSamples } from './plan/plan.samples.ts';
 import { picturesParity, picturesSamples } from './pictures/pictures.samples.ts';
+import { peopleSamples } from './people/people.samples.ts';
 import { albumsSamples, sharesSamples } from './albums/albums.samples.ts';
 import { recipesParity, recipesSamples } from './recipes/recipes.samples.ts';
 import { settingsParity, settingsSamples } from './settings/settings.samples.ts';
@@ -43,6 +44,7 @@ export const samples = {
   ...calendarSamples,
   ...fivetoolsSamples,
   ...picturesSamples,
+  ...peopleSamples,
   ...albumsSamples,
   ...sharesSamples,
   ...ytdlSamples,

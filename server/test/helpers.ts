@@ -34,6 +34,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     LOG_LEVEL: 'silent',
     DATA_DIR: path.join(os.tmpdir(), 'site-test-unused'),
     CLIENT_DIST: path.join(os.tmpdir(), 'site-test-no-client'),
+    // The indexing child loads its models in seconds and hundreds of MB: tests that want it index by hand (drainIndex).
+    PEOPLE_INDEXING: 'off',
     ...env,
   });
 }

@@ -12,6 +12,7 @@ import { calendarArea, choresArea, planArea } from './plan/index.ts';
 import { liveArea } from './live/index.ts';
 import { notificationsArea, pushArea } from './notifications/index.ts';
 import { picturesArea } from './pictures/index.ts';
+import { peopleArea, tagsArea } from './people/index.ts';
 import { albumsArea, sharesArea } from './albums/index.ts';
 import { recipesArea } from './recipes/index.ts';
 import { settingsArea } from './settings/index.ts';
@@ -38,6 +39,8 @@ export const serverAreas = {
   calendar: calendarArea,
   fivetools: fivetoolsArea,
   pictures: picturesArea,
+  people: peopleArea,
+  tags: tagsArea,
   albums: albumsArea,
   shares: sharesArea,
   ytdl: ytdlArea,

@@ -11,6 +11,7 @@ import type { IdentityTables } from '../identity/identity.tables.ts';
 import type { ClientChangesTables } from '../client-changes/client-changes.tables.ts';
 import type { NotificationsTables } from '../areas/notifications/notifications.tables.ts';
 import type { PicturesTables } from '../areas/pictures/pictures.tables.ts';
+import type { PeopleTables } from '../areas/people/people.tables.ts';
 import type { AlbumsTables } from '../areas/albums/albums.tables.ts';
 import type { RecipesTables } from '../areas/recipes/recipes.tables.ts';
 import type { SettingsTables } from '../areas/settings/settings.tables.ts';
@@ -34,6 +35,7 @@ export interface Tables
     PlanTables,
     FivetoolsTables,
     PicturesTables,
+    PeopleTables,
     AlbumsTables,
     YtdlTables,
     TodoTables,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterEach, expect } from 'vitest';
@@ -16,6 +17,7 @@ import { invoke } from '../../src/trpc/invoke.ts';
 import { samples } from '../area-tables.ts';
 import { hashToken } from '../../src/identity/sessions.ts';
 import { drainJobs } from '../../src/areas/pictures/pictures.worker.ts';
+import { drainIndex, indexChildOf } from '../../src/areas/people/people.worker.ts';
 import { createUser } from '../helpers.ts';
 import { jpegWithExif, multipart, png, uploadVia } from '../pictures/pictures.fixtures.ts';
 
@@ -80,6 +82,17 @@ export async function fillEveryArea(deps: AppDeps, app: FastifyInstance): Promis
   await invoke('pictures.comment', ctx, { id: beach.id, text: 'Grandma Zoë 💛\nthe blue one' });
   await invoke('pictures.comment', ctx, { id: beach.id, text: 'first draft' });
   await invoke('pictures.editComment', ctx, { commentId: (await deps.db.selectFrom('picture_comments').select(sql<number>`max(id)`.as('id')).executeTakeFirstOrThrow()).id, text: 'edited' });
+  // A real photograph of two people, indexed by the real child: faces, people, the detector's tags;
+  // one of them named, and a member's own tag.
+  const portrait = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'people', 'fixtures', 'portrait-6a.jpg'));
+  expect((await uploadVia(app, `sid=${token}`, { name: 'two.jpg', data: portrait, type: 'image/jpeg' }, { caption: 'Zoë and Ann' })).statusCode).toBe(200);
+  await drainJobs(deps);
+  expect(await drainIndex(deps)).toBeGreaterThan(0);
+  await indexChildOf(deps).close();
+  const two = await deps.db.selectFrom('pictures').select('id').where('caption', '=', 'Zoë and Ann').executeTakeFirstOrThrow();
+  const someone = await deps.db.selectFrom('faces').select('person_id').where('picture_id', '=', two.id).orderBy('ordinal').executeTakeFirstOrThrow();
+  await invoke('people.name', ctx, { id: someone.person_id, name: 'Grandma Zoë 👵' });
+  await invoke('tags.add', ctx, { pictureId: two.id, tag: 'Sofa' });
   // What the samples cannot reach without more setup, written as those areas write it.
   const db = deps.db;
   // An album (the samples' own is deleted by albums.delete) with both pictures, a view link with a

@@ -8,6 +8,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { YtdlpNotice } from './YtdlpNotice.tsx';
 import { MediaMissingNotice } from './MediaMissingNotice.tsx';
 import { BackupPanel } from './BackupPanel.tsx';
+import { PeoplePanel } from './PeoplePanel.tsx';
 import { SharesPanel } from './SharesPanel.tsx';
 
 /** The users table: changing a level select saves at once; lowering your own level asks first. */
@@ -126,6 +127,7 @@ export default function AdminUsersPage() {
       <YtdlpNotice />
       <SharesPanel />
       <BackupPanel />
+      <PeoplePanel />
     </main>
   );
 }

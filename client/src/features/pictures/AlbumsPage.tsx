@@ -12,6 +12,7 @@ import { useLive } from '../../lib/live.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { AddToAlbum } from './albums.tsx';
 import { PlayMark, Thumb } from './media.tsx';
+import { InPicture } from './InPicture.tsx';
 import { Viewer } from './Viewer.tsx';
 import { MemberSocial } from './ViewerSocial.tsx';
 import './pictures.css';
@@ -204,7 +205,8 @@ function AlbumView({ id }: { id: number }) {
           onClose={close}
           social={(picture) => <MemberSocial key={picture.id} pictureId={picture.id} />}
           extra={(picture) => (
-            <div className="viewer-album-tools">
+            <div className="viewer-album-tools" key={picture.id}>
+              <InPicture pictureId={picture.id} />
               <AddToAlbum picture={picture} />
               {data?.mayChange && (
                 <button

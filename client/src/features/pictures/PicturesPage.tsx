@@ -7,6 +7,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { DEFAULT_GALLERY_PATH, galleryPath, parseGalleryPath } from './gallery-path.ts';
 import { AddToAlbum } from './albums.tsx';
 import { PlayMark, Thumb } from './media.tsx';
+import { InPicture } from './InPicture.tsx';
 import { Viewer } from './Viewer.tsx';
 import { MemberSocial } from './ViewerSocial.tsx';
 import './pictures.css';
@@ -104,6 +105,7 @@ function Gallery({ type, index }: { type: PageType; index: number }) {
             </Link>
           ))}
           <Link to="/personal/pictures/albums">Albums</Link>
+          <Link to="/personal/pictures/people">People</Link>
           <Link to="/personal/upload-pictures">{viewer && viewer.level < 2 ? 'Upload (needs approval)' : 'Upload'}</Link>
         </nav>
       </header>
@@ -134,7 +136,12 @@ function Gallery({ type, index }: { type: PageType; index: number }) {
           onMove={setOpen}
           onClose={close}
           social={social}
-          extra={(picture) => <AddToAlbum key={picture.id} picture={picture} />}
+          extra={(picture) => (
+            <div key={picture.id}>
+              <InPicture pictureId={picture.id} />
+              <AddToAlbum picture={picture} />
+            </div>
+          )}
         />
       )}
     </main>

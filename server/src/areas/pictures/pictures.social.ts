@@ -65,7 +65,7 @@ export async function socialOf(db: Executor, pictureId: number, viewer: SocialVi
  * also be approved unless the member is an admin. Inside a transaction the row is locked against
  * deletion (FOR KEY SHARE) until the write commits, so a heart never lands on a picture deleted meanwhile.
  */
-async function usablePicture(db: Executor, user: SessionUser, pictureId: number, write: boolean): Promise<void> {
+export async function usablePicture(db: Executor, user: SessionUser, pictureId: number, write: boolean): Promise<void> {
   const admin = user.level >= 3;
   const row = await db
     .selectFrom('pictures')

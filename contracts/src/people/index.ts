@@ -1,0 +1,2 @@
+export * from './people.routes.ts';
+export * from './people.schemas.ts';

@@ -1,0 +1,28 @@
+import { defineArea } from '../area.ts';
+
+/**
+ * People and things in the pictures (issue 40). Who may see the pictures (Friend, level 1, up) may see
+ * and name the people in them and tag them; guests on a share link have no level, so they never reach
+ * these procedures and never see a name. Turning people on or off for the whole site is the owner's.
+ */
+export const peopleRoutes = defineArea({
+  procedures: {
+    'people.list': 1,
+    'people.get': 1,
+    'people.name': 1,
+    'people.merge': 1,
+    'people.removeFace': 1,
+    'people.hide': 1,
+    'people.status': 1,
+    'people.inPicture': 1,
+    'people.settings': 3,
+    'people.setEnabled': 3,
+    // Things: the detector's labels and members' own tags on a picture.
+    'tags.list': 1,
+    'tags.add': 1,
+    'tags.remove': 1,
+  },
+  pages: {
+    '/personal/pictures/people': { access: 1, label: 'People', pattern: '/personal/pictures/people/*' },
+  },
+});

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { rowId } from '../row-id.ts';
+import { text } from '../text.ts';
+import type { Picture } from '../pictures/pictures.schemas.ts';
+
+export const peopleMessages = {
+  badPerson: 'Choose a person',
+  badFace: 'Choose a face',
+  badPicture: 'Choose a picture',
+  noSuchPerson: 'That person is not here any more',
+  noSuchFace: 'That face is not here any more',
+  noSuchPicture: 'That picture is not here',
+  mergeTwo: 'Choose at least two people to merge',
+  mergeTooMany: 'Merge at most 50 people at once',
+  badHidden: 'Say whether the person is hidden',
+  badEnabled: 'Say whether people are on',
+  off: 'People are turned off on this site',
+} as const;
+
+export const tagMessages = {
+  badTag: 'Write a tag',
+  noSuchTag: 'You have no such tag on this picture',
+  pending: 'Tags open once an admin has approved the picture',
+} as const;
+
+/** Longest name of a person and longest tag. */
+export const PERSON_NAME_MAX = 60;
+export const TAG_MAX = 40;
+
+const personId = rowId(peopleMessages.badPerson);
+const pictureId = rowId(peopleMessages.badPicture);
+
+export const personName = text({ label: 'Name', max: PERSON_NAME_MAX, trim: true, min: 1, visible: true });
+/** A tag: trimmed, lower case (the detector's labels are), one line. */
+export const tagText = text({ label: 'Tag', max: TAG_MAX, trim: true, min: 1, visible: true }).transform((t) => t.toLowerCase());
+
+/** `people.list()`; `{ includeHidden: true }` lists hidden people too (to show them again). */
+export const listPeopleInput = z.object({ includeHidden: z.boolean({ error: peopleMessages.badHidden }).optional() }).optional();
+export const personIdInput = z.object({ id: personId });
+/** A name, or null to forget it. */
+export const namePersonInput = z.object({ id: personId, name: personName.nullable() });
+export const mergePeopleInput = z.object({
+  ids: z.array(personId).min(2, { error: peopleMessages.mergeTwo }).max(50, { error: peopleMessages.mergeTooMany }),
+});
+export const removeFaceInput = z.object({ faceId: rowId(peopleMessages.badFace) });
+export const hidePersonInput = z.object({ id: personId, hidden: z.boolean({ error: peopleMessages.badHidden }) });
+export const pictureFacesInput = z.object({ pictureId });
+export const setPeopleEnabledInput = z.object({ enabled: z.boolean({ error: peopleMessages.badEnabled }) });
+
+export const tagsInput = z.object({ pictureId });
+export const tagInput = z.object({ pictureId, tag: tagText });
+
+/** One person's card: the face that stands for them (a box on a picture's thumbnail, 0..1 of its size). */
+export type FaceBox = { x: number; y: number; w: number; h: number };
+export type PersonCard = {
+  id: number;
+  name: string | null;
+  faceCount: number;
+  /** The pictures those faces are in (two faces of one picture, merged by hand, are one picture). */
+  pictureCount: number;
+  hidden: boolean;
+  cover: { pictureId: number; stem: string; box: FaceBox } | null;
+};
+/** `pictures`: the same pictures as `pictureIds`, as the gallery's viewer shows them. */
+export type PersonDetail = { id: number; name: string | null; hidden: boolean; pictureIds: number[]; pictures: Picture[] };
+export type PictureFace = { faceId: number; personId: number | null; name: string | null; box: FaceBox };
+export type PictureTag = { tag: string; confidence: number | null; source: 'model' | 'member'; mine: boolean };
+export type PeopleStatus = { indexed: number; total: number };
+export type PeopleSettings = { enabled: boolean; indexed: number; total: number; failed: number };
+
+export const PEOPLE_PATH = '/personal/pictures/people';
+export const personPath = (id: number) => `${PEOPLE_PATH}/${id}`;

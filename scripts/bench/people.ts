@@ -1,0 +1,225 @@
+/**
+ * People benchmarks (issue 40). Prints numbers; asserts nothing.   Run: npm run bench:people
+ *
+ * 1. Indexing: BENCH_PEOPLE_PICTURES (60) approved 1024 px JPEGs made from the real face photos of
+ *    server/test/people/fixtures (each flipped, cropped and scaled differently) indexed one after
+ *    another by the real indexing child: pictures per second (goal >= 1), the child's peak resident
+ *    memory as it reports it (VmHWM; goal < 500 MB), how many times it loaded its models (goal 1).
+ * 2. The gallery while the backlog runs: the production bundle in a child process with
+ *    BENCH_GALLERY_PICTURES (5000) pictures and the same backlog, a gallery page (pictures.page) under
+ *    BENCH_CONNECTIONS (10) connections for BENCH_ROUND_SECONDS (5) s with people turned off (idle),
+ *    then on (the worker indexing beside it): p99 of each (goal: backlog p99 <= 2 x idle p99).
+ * 3. From an owner's upload (approved at once) to its faces stored, with the worker and the change
+ *    feed as `npm start` runs them: cold (the child starts) and warm (goal: searchable within 10 s).
+ * Name sections to run only those: npm run bench:people -- index gallery latency.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { sql } from 'kysely';
+import sharp from 'sharp';
+import { buildApp } from '@site/server/app';
+import { watchDatabaseChanges } from '@site/server/watch-changes';
+import { originalKey } from '@site/server/areas/pictures/pictures.files';
+import { drainIndex, indexChildOf } from '@site/server/areas/people/people.worker';
+import { indexChildStats } from '@site/server/areas/people/people.child';
+import { openBenchSite, serveUntilStdinEnds, type BenchSite } from './bench-site.ts';
+import { buildLabel, startBenchProcess } from './server-process.ts';
+
+const FACE_PICTURES = Number(process.env.BENCH_PEOPLE_PICTURES ?? 60);
+const GALLERY_PICTURES = Number(process.env.BENCH_GALLERY_PICTURES ?? 5000);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 5);
+const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'server', 'test', 'people', 'fixtures');
+
+/** `n` approved 1024 px JPEG pictures from the face fixtures, in the media store and the database (the approval trigger queues them). */
+async function addFacePictures(site: BenchSite, n: number): Promise<void> {
+  const sources = fs.readdirSync(FIXTURES).filter((f) => f.endsWith('.jpg'));
+  for (let i = 0; i < n; i++) {
+    const source = path.join(FIXTURES, sources[i % sources.length] ?? '');
+    const meta = await sharp(source).metadata();
+    const cut = 0.04 * (i % 5);
+    let image = sharp(source).extract({
+      left: Math.round((meta.width ?? 0) * cut),
+      top: 0,
+      width: Math.round((meta.width ?? 0) * (1 - cut)),
+      height: meta.height ?? 0,
+    });
+    if (i % 2 === 1) image = image.flop();
+    const data = await image.resize(1024, 1024, { fit: 'inside' }).jpeg({ quality: 85 }).toBuffer();
+    const stem = `${i.toString(16).padStart(8, '0')}${'f'.repeat(24)}`;
+    await site.deps.media.put(originalKey(stem, 'jpg'), data);
+    await site.deps.db
+      .insertInto('pictures')
+      .values({
+        stem,
+        file_type: 'jpg',
+        mime: 'image/jpeg',
+        size_bytes: data.length,
+        caption: `Faces ${i}`,
+        year: 2024,
+        month: 5,
+        day: 1 + (i % 28),
+        status: 'approved',
+        uploaded_by: null,
+        sha256: null,
+        thumb_status: 'ready',
+        thumb_width: 400,
+        thumb_height: 300,
+      })
+      .execute();
+  }
+}
+
+async function indexing(): Promise<void> {
+  console.log(`\n1. Indexing ${FACE_PICTURES} pictures of 1024 px made from real face photos, one child (in process, ${buildLabel})`);
+  const site = await openBenchSite('bench-people-', { PEOPLE_INDEXING: 'off' });
+  try {
+    await addFacePictures(site, FACE_PICTURES);
+    // The first picture loads the models: timed apart from the rest.
+    const loadStart = performance.now();
+    const first = await site.deps.db.selectFrom('picture_index').select('picture_id').orderBy('picture_id').executeTakeFirstOrThrow();
+    await site.deps.db.updateTable('picture_index').set({ run_after: new Date(Date.now() + 3_600_000) }).where('picture_id', '<>', first.picture_id).execute();
+    await drainIndex(site.deps);
+    const loadMs = performance.now() - loadStart;
+    await site.deps.db.updateTable('picture_index').set({ run_after: new Date(0) }).where('state', '=', 'pending').execute();
+    let maxRss = 0;
+    const sampler = setInterval(() => {
+      const pid = indexChildOf(site.deps).pid;
+      if (!pid) return;
+      try {
+        const rss = Number(/VmRSS:\s*(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+        maxRss = Math.max(maxRss, rss);
+      } catch {
+        // Between two children.
+      }
+    }, 100);
+    const start = performance.now();
+    const n = await drainIndex(site.deps);
+    const seconds = (performance.now() - start) / 1000;
+    clearInterval(sampler);
+    const faces = await site.deps.db.selectFrom('faces').select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    const people = await site.deps.db.selectFrom('people').select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    console.log(`  first picture (starts the child, loads the models) ${loadMs.toFixed(0)} ms`);
+    console.log(`  ${n} more pictures in ${seconds.toFixed(1)} s: ${(n / seconds).toFixed(2)} pictures/s (goal >= 1)`);
+    console.log(`  ${faces.n} faces, ${people.n} people; models loaded ${indexChildStats.starts} time(s) (goal 1)`);
+    console.log(`  child peak resident memory ${(indexChildStats.maxPeakBytes / 1048576).toFixed(0)} MB (VmHWM), sampled RSS max ${(maxRss / 1048576).toFixed(0)} MB (goal < 500 MB)`);
+  } finally {
+    await indexChildOf(site.deps).close();
+    await site.close();
+  }
+}
+
+type Served = { base: string; cookie: string };
+
+/** Child process: the real app (its workers on) with GALLERY_PICTURES plain pictures and FACE_PICTURES waiting to be indexed, people off. */
+async function serveGalleryWithBacklog(): Promise<void> {
+  const site = await openBenchSite('bench-people-gallery-', { PEOPLE_INDEXING: 'on' });
+  const db = site.deps.db;
+  await db.updateTable('people_settings').set({ enabled: false }).execute();
+  await sql`
+    insert into pictures (stem, file_type, mime, size_bytes, caption, year, month, day, status, uploaded_by, thumb_status, thumb_width, thumb_height)
+    select md5(i::text), 'jpg', 'image/jpeg', 1000, 'Picture ' || i, 2000 + (i % 25), 1 + (i / 25) % 12, 1 + (i / 300) % 28,
+      'approved', 1, 'ready', 400, 300
+    from generate_series(1, ${sql.lit(GALLERY_PICTURES)}) as i`.execute(db);
+  // Only the face pictures are the backlog (the plain rows have no files).
+  await sql`delete from picture_index`.execute(db);
+  await addFacePictures(site, FACE_PICTURES);
+  await sql`delete from picture_days`.execute(db);
+  await sql`insert into picture_days (year, month, day, approved)
+    select year, month, day, count(*) from pictures where status = 'approved' group by year, month, day`.execute(db);
+  await sql`analyze`.execute(db);
+  const app = await buildApp(site.deps);
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  process.stdout.write(`${JSON.stringify({ base, cookie: site.cookie } satisfies Served)}\n`);
+  serveUntilStdinEnds(site, () => app.close());
+}
+
+async function trpc(info: Served, procedure: string, input: unknown): Promise<unknown> {
+  const res = await fetch(`${info.base}/trpc/${procedure}`, { method: 'POST', headers: { cookie: info.cookie, 'content-type': 'application/json' }, body: JSON.stringify(input) });
+  if (!res.ok) throw new Error(`${procedure} answered ${res.status}: ${await res.text()}`);
+  return res.json();
+}
+
+async function status(info: Served): Promise<{ indexed: number; total: number }> {
+  const res = await fetch(`${info.base}/trpc/people.status`, { headers: { cookie: info.cookie } });
+  return ((await res.json()) as { result: { data: { indexed: number; total: number } } }).result.data;
+}
+
+async function galleryP99(info: Served): Promise<{ p99: number; rate: number }> {
+  const input = encodeURIComponent(JSON.stringify({ 0: { type: 24, index: 3 } }));
+  const result = await autocannon({ url: `${info.base}/trpc/pictures.page?batch=1&input=${input}`, headers: { cookie: info.cookie }, connections: CONNECTIONS, duration: ROUND_SECONDS });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`gallery: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { p99: result.latency.p99, rate: result.requests.total / result.duration };
+}
+
+async function galleryDuringBacklog(): Promise<void> {
+  console.log(`\n2. The gallery page (${GALLERY_PICTURES} pictures, ${CONNECTIONS} connections, ${ROUND_SECONDS} s) idle, then while ${FACE_PICTURES} pictures are indexed (${buildLabel})`);
+  const { process: child, info } = await startBenchProcess<Served>(import.meta.url, ['--serve-people-gallery']);
+  try {
+    await galleryP99(info); // warm up
+    const idle = await galleryP99(info);
+    await trpc(info, 'people.setEnabled', { enabled: true });
+    const until = Date.now() + 60_000;
+    // The worker polls every 5 s and its child loads the models first: measure once it is indexing.
+    while ((await status(info)).indexed < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+    const before = await status(info);
+    const busy = await galleryP99(info);
+    const after = await status(info);
+    console.log(`  idle:            p99 ${idle.p99.toFixed(0)} ms, ${idle.rate.toFixed(0)} req/s`);
+    console.log(`  during backlog:  p99 ${busy.p99.toFixed(0)} ms, ${busy.rate.toFixed(0)} req/s (${after.indexed - before.indexed} pictures indexed meanwhile)`);
+    console.log(`  ratio p99 backlog / idle ${(busy.p99 / Math.max(1, idle.p99)).toFixed(2)} (goal <= 2)`);
+  } finally {
+    child.stdin.end();
+  }
+}
+
+/** From an owner's upload (approved at once) to its faces stored, the worker and the change feed running as in `npm start`: cold (the child starts) and warm. */
+async function approvalToIndexed(): Promise<void> {
+  console.log(`\n3. From an approved upload to its faces stored, on an idle server (in process, ${buildLabel})`);
+  const site = await openBenchSite('bench-people-latency-', { PEOPLE_INDEXING: 'on' });
+  const app = await buildApp(site.deps);
+  const watching = watchDatabaseChanges(site.handle, site.deps, app.log);
+  await watching.ready;
+  await app.ready();
+  try {
+    for (const [label, name] of [
+      ['cold (child starts, models load)', 'group-6.jpg'],
+      ['warm (child running)', 'portrait-6a.jpg'],
+      ['warm (child running)', 'group-4.jpg'],
+    ] as const) {
+      const data = fs.readFileSync(path.join(FIXTURES, name));
+      const boundary = `----bench${Math.random().toString(16).slice(2)}`;
+      const payload = Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: image/jpeg\r\n\r\n`),
+        data,
+        Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="caption"\r\n\r\n${name}\r\n--${boundary}--\r\n`),
+      ]);
+      const start = performance.now();
+      const res = await app.inject({ method: 'POST', url: '/api/pictures/upload', headers: { cookie: site.cookie, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+      if (res.statusCode !== 200) throw new Error(`upload answered ${res.statusCode}: ${res.body}`);
+      const picture = await site.deps.db.selectFrom('pictures').select('id').where('caption', '=', name).executeTakeFirstOrThrow();
+      for (;;) {
+        const row = await site.deps.db.selectFrom('picture_index').select('state').where('picture_id', '=', picture.id).executeTakeFirst();
+        if (row?.state === 'done') break;
+        if (performance.now() - start > 120_000) throw new Error('not indexed in 2 minutes');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      console.log(`  ${label.padEnd(34)} ${((performance.now() - start) / 1000).toFixed(1)} s (goal <= 10 s)`);
+    }
+  } finally {
+    await app.close();
+    await watching.stop();
+    await site.close();
+  }
+}
+
+if (process.argv.includes('--serve-people-gallery')) await serveGalleryWithBacklog();
+else {
+  const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const run = (name: string) => wanted.length === 0 || wanted.includes(name);
+  if (run('index')) await indexing();
+  if (run('gallery')) await galleryDuringBacklog();
+  if (run('latency')) await approvalToIndexed();
+}

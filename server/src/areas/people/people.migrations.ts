@@ -1,0 +1,104 @@
+import { sql, type Kysely, type Migration } from 'kysely';
+
+// Typed on Kysely<any> on purpose: a migration must keep compiling whatever today's schema says.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+const tables: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('people')
+      .addColumn('id', 'integer', (c) => c.primaryKey().generatedAlwaysAsIdentity())
+      .addColumn('name', 'text')
+      .addColumn('hidden', 'boolean', (c) => c.notNull().defaultTo(false))
+      .addColumn('centroid', sql`real[]`, (c) => c.notNull())
+      .addColumn('face_count', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+      .execute();
+
+    await db.schema
+      .createTable('faces')
+      .addColumn('id', 'integer', (c) => c.primaryKey().generatedAlwaysAsIdentity())
+      .addColumn('picture_id', 'integer', (c) => c.notNull().references('pictures.id').onDelete('cascade'))
+      .addColumn('ordinal', 'smallint', (c) => c.notNull())
+      .addColumn('person_id', 'integer', (c) => c.references('people.id').onDelete('set null'))
+      .addColumn('box', sql`real[]`, (c) => c.notNull().check(sql`cardinality(box) = 4`))
+      .addColumn('embedding', sql`real[]`, (c) => c.notNull())
+      .addColumn('score', 'real', (c) => c.notNull())
+      .addColumn('removed', 'boolean', (c) => c.notNull().defaultTo(false))
+      .addUniqueConstraint('faces_picture_ordinal', ['picture_id', 'ordinal'])
+      .execute();
+    await db.schema.createIndex('faces_person').on('faces').column('person_id').execute();
+
+    await db.schema
+      .createTable('picture_tags')
+      .addColumn('id', 'integer', (c) => c.primaryKey().generatedAlwaysAsIdentity())
+      .addColumn('picture_id', 'integer', (c) => c.notNull().references('pictures.id').onDelete('cascade'))
+      .addColumn('tag', 'text', (c) => c.notNull().check(sql`length(tag) between 1 and 40`))
+      .addColumn('confidence', 'real')
+      .addColumn('added_by', 'integer', (c) => c.references('users.id').onDelete('cascade'))
+      .addColumn('source', 'text', (c) => c.notNull().check(sql`source in ('model', 'member')`))
+      .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+      .addCheckConstraint('picture_tags_member_has_author', sql`(source = 'model') = (added_by is null)`)
+      .execute();
+    await sql`create unique index picture_tags_model on picture_tags (picture_id, tag) where source = 'model'`.execute(db);
+    await sql`create unique index picture_tags_member on picture_tags (picture_id, tag, added_by) where source = 'member'`.execute(db);
+    await db.schema.createIndex('picture_tags_tag').on('picture_tags').column('tag').execute();
+
+    await db.schema
+      .createTable('picture_index')
+      .addColumn('picture_id', 'integer', (c) => c.primaryKey().references('pictures.id').onDelete('cascade'))
+      .addColumn('state', 'text', (c) => c.notNull().defaultTo('pending').check(sql`state in ('pending', 'done', 'failed')`))
+      .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('run_after', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+      .addColumn('locked_until', 'timestamptz')
+      .addColumn('last_error', 'text')
+      .addColumn('indexed_at', 'timestamptz')
+      .execute();
+    await sql`create index picture_index_due on picture_index (run_after) where state = 'pending'`.execute(db);
+
+    await db.schema
+      .createTable('people_settings')
+      .addColumn('id', 'boolean', (c) => c.primaryKey().defaultTo(true).check(sql`id`))
+      .addColumn('enabled', 'boolean', (c) => c.notNull().defaultTo(true))
+      .execute();
+    await db.insertInto('people_settings').values({ id: true, enabled: true }).execute();
+
+    // Every approved picture is indexed once: the backlog now, each new one at its approval (or at its
+    // insert, when the owner's upload is approved at once).
+    await sql`insert into picture_index (picture_id) select id from pictures where status = 'approved'`.execute(db);
+    await sql`
+      create function picture_index_on_approval() returns trigger language plpgsql as $$
+      begin
+        if new.status = 'approved' and (tg_op = 'INSERT' or old.status is distinct from 'approved') then
+          insert into picture_index (picture_id) values (new.id) on conflict do nothing;
+        end if;
+        return null;
+      end $$`.execute(db);
+    await sql`
+      create trigger picture_index_on_approval after insert or update of status on pictures
+      for each row execute function picture_index_on_approval()`.execute(db);
+    // A picture deleted takes its faces with it (cascade): their people count one fewer, and a person
+    // left with no face is gone.
+    await sql`
+      create function people_on_face_delete() returns trigger language plpgsql as $$
+      begin
+        if old.person_id is not null then
+          update people set face_count = greatest(face_count - 1, 0) where id = old.person_id;
+          delete from people p where p.id = old.person_id and not exists (select 1 from faces f where f.person_id = p.id);
+        end if;
+        return null;
+      end $$`.execute(db);
+    await sql`create trigger people_on_face_delete after delete on faces for each row execute function people_on_face_delete()`.execute(db);
+  },
+  async down(db: Kysely<any>) {
+    await sql`drop trigger if exists people_on_face_delete on faces`.execute(db);
+    await sql`drop function if exists people_on_face_delete()`.execute(db);
+    await sql`drop trigger if exists picture_index_on_approval on pictures`.execute(db);
+    await sql`drop function if exists picture_index_on_approval()`.execute(db);
+    for (const table of ['people_settings', 'picture_index', 'picture_tags', 'faces', 'people']) await db.schema.dropTable(table).execute();
+  },
+};
+
+export const peopleMigrations: Record<string, Migration> = {
+  '20261130_people_tables': tables,
+};

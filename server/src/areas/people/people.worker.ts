@@ -1,0 +1,89 @@
+import { mediaKind } from '@site/contracts';
+import type { AppDeps } from '../../deps.ts';
+import { startWorkerLoop } from '../worker-loop.ts';
+import { originalKey, variantKey } from '../pictures/pictures.files.ts';
+import { IndexChild } from './people.child.ts';
+import * as repo from './people.repository.ts';
+
+/** A picture's lease: a server killed while indexing it leaves it to be claimed again after this. */
+export const INDEX_LEASE_SECONDS = 120;
+const MAX_ATTEMPTS = 3;
+const IDLE_MS = 5000;
+
+/** One indexing child per running app (tests and the bench reach it to kill it or close it). */
+const children = new WeakMap<AppDeps, IndexChild>();
+export function indexChildOf(deps: AppDeps): IndexChild {
+  let child = children.get(deps);
+  if (!child) {
+    child = new IndexChild();
+    children.set(deps, child);
+  }
+  return child;
+}
+
+/**
+ * The file the models read: a video's poster frame, a still's display size when it has one (types
+ * browsers cannot show, and large pictures: already turned upright, at most 1600 px), else the
+ * original (a browser's type, at most 1600 px, or a GIF or SVG).
+ */
+function sourceOf(deps: AppDeps, picture: repo.ClaimedIndex): string | null {
+  if (mediaKind(picture.file_type) === 'video') return picture.has_poster ? deps.media.localPath(variantKey(picture.stem, 'poster')) : null;
+  if (picture.has_display) return deps.media.localPath(variantKey(picture.stem, 'display'));
+  if (picture.thumb_status !== 'ready') return null;
+  return deps.media.localPath(originalKey(picture.stem, picture.file_type));
+}
+
+/**
+ * Indexes one due picture, if any: the child finds its faces and things, and they are stored, the
+ * faces placed into people, and the picture marked indexed, in one transaction. Returns false when
+ * nothing was due (or people are turned off).
+ */
+export async function indexOne(deps: AppDeps): Promise<boolean> {
+  if (!(await repo.peopleEnabled(deps.db))) return false;
+  const job = await repo.claimIndex(deps.db, INDEX_LEASE_SECONDS);
+  if (!job) return false;
+  const source = sourceOf(deps, job);
+  if (!source) {
+    await repo.failIndex(deps.db, job.picture_id, 'no preview to read');
+    return true;
+  }
+  const answer = await indexChildOf(deps).index(source);
+  if (!answer.ok) {
+    if (job.attempts >= MAX_ATTEMPTS) await repo.failIndex(deps.db, job.picture_id, answer.error);
+    else await repo.retryIndex(deps.db, job.picture_id, answer.error, 30 * job.attempts);
+    return true;
+  }
+  await deps.db.transaction().execute((trx) => repo.saveIndex(trx, job.picture_id, answer.faces, answer.things));
+  return true;
+}
+
+/** Indexes until nothing is due (tests and the bench). */
+export async function drainIndex(deps: AppDeps): Promise<number> {
+  let n = 0;
+  while (await indexOne(deps)) n++;
+  return n;
+}
+
+/**
+ * The area's background worker: one picture at a time, in one child at the lowest priority. Wakes on
+ * the pictures' changes and polls the queue every IDLE_MS besides; the child exits when idle.
+ */
+export function startPeopleWorker(deps: AppDeps): { stop(): Promise<void> } {
+  if (!deps.config.peopleIndexing) return { stop: async () => undefined };
+  const loop = startWorkerLoop(() => indexOne(deps), IDLE_MS);
+  // A picture approved or given its thumbnail (a change of the pictures area, from any instance) is
+  // looked at now rather than at the next poll.
+  const unsubscribe = deps.changes.subscribe(
+    (message) => {
+      if (message.kind === 'resync' || message.change.area === 'pictures') loop.wake();
+    },
+    () => undefined,
+  );
+  return {
+    async stop() {
+      unsubscribe();
+      await loop.stop();
+      await indexChildOf(deps).close();
+    },
+  };
+}
