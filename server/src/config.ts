@@ -140,6 +140,23 @@ export const environment = [
   },
   { name: 'MEDIA_MAX_BYTES', default: '2147483648', meaning: 'Largest uploaded media file in bytes (2 GiB)' },
   {
+    name: 'MEDIA_STORE',
+    default: 'local',
+    meaning:
+      '`local` keeps media under MEDIA_DIR; `s3` keeps them in an S3-compatible bucket (the S3_* settings; see docs/storage.md), with only temporary files under MEDIA_DIR',
+  },
+  { name: 'S3_ENDPOINT', default: '(unset)', meaning: "The object store's address (`http://127.0.0.1:9000` for MinIO); unset means AWS S3 itself" },
+  { name: 'S3_REGION', default: 'us-east-1', meaning: "The bucket's region (MinIO and most others accept `us-east-1`; Garage: its `s3_region`, often `garage`)" },
+  { name: 'S3_BUCKET', default: '(unset)', meaning: 'The bucket media go into; required with MEDIA_STORE=s3; keep it private' },
+  { name: 'S3_PREFIX', default: '(empty)', meaning: 'A folder inside the bucket for this site (`family/`), so one bucket can hold other things too' },
+  { name: 'S3_ACCESS_KEY_ID', default: '(unset)', meaning: "The access key's id; unset means the SDK's usual sources (AWS_* variables, profile, instance role)" },
+  { name: 'S3_SECRET_ACCESS_KEY', default: '(unset)', meaning: "The access key's secret (with S3_ACCESS_KEY_ID)" },
+  {
+    name: 'S3_FORCE_PATH_STYLE',
+    default: 'false',
+    meaning: '`true` asks for `endpoint/bucket/key` addresses instead of `bucket.endpoint/key`: needed by MinIO, Garage and most stores on a LAN',
+  },
+  {
     name: 'FIVETOOLS_DIR',
     default: '(DATA_DIR/5etools)',
     meaning: 'The 5eTools mirror served to members at /api/5etools/; `npm run 5etools -- install PATH` fills it',
@@ -258,6 +275,20 @@ const schema = z.object({
   SHUTDOWN_TIMEOUT_SECONDS: int(0, 3600).default(10),
   MEDIA_DIR: z.string().min(1).optional(),
   MEDIA_MAX_BYTES: int(1024, 1024 * 1024 * 1024 * 1024).default(2 * 1024 * 1024 * 1024),
+  MEDIA_STORE: z.enum(['local', 's3'], { message: 'MEDIA_STORE must be local or s3' }).default('local'),
+  S3_ENDPOINT: z.string().url('S3_ENDPOINT must be an address such as http://127.0.0.1:9000').optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'S3_BUCKET must be a bucket name: 3-63 lower-case letters, digits, dots and hyphens')
+    .optional(),
+  S3_PREFIX: z
+    .string()
+    .regex(/^([A-Za-z0-9][A-Za-z0-9._-]*\/)*$/, 'S3_PREFIX must be folder names each ending in / (family/ or sites/family/)')
+    .default(''),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: bool.default(false),
   FIVETOOLS_DIR: z.string().min(1).optional(),
   FINANCE_DOCUMENT_MAX_BYTES: int(1024, 1024 * 1024 * 1024).default(10 * 1024 * 1024),
   DEV_COMMANDS_FILE: z.string().min(1).optional(),
@@ -378,6 +409,8 @@ export type Config = {
   timeouts: { requestMs: number; idleMs: number; shutdownMs: number };
   mediaDir: string;
   mediaMaxBytes: number;
+  /** Where media live: the local disk (MEDIA_DIR), or an S3-compatible bucket (temporary files still under MEDIA_DIR). */
+  mediaStore: { kind: 'local' } | ({ kind: 's3' } & S3Settings);
   /** The 5eTools mirror's files (absolute). */
   fivetoolsDir: string;
   financeDocumentMaxBytes: number;
@@ -394,7 +427,34 @@ export type Config = {
   push: { subject: string; allowedHosts: string[] };
 };
 
+export type S3Settings = {
+  endpoint: string | null;
+  region: string;
+  bucket: string;
+  /** '' or folder names each ending in '/'. */
+  prefix: string;
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+  forcePathStyle: boolean;
+};
+
 export class ConfigError extends Error {}
+
+function mediaStoreOf(e: Env): Config['mediaStore'] {
+  if (e.MEDIA_STORE === 'local') return { kind: 'local' };
+  if (!e.S3_BUCKET) throw new ConfigError('MEDIA_STORE=s3 needs S3_BUCKET (and S3_ENDPOINT for anything but AWS S3)');
+  if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined)) {
+    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the SDK\'s usual sources');
+  }
+  return {
+    kind: 's3',
+    endpoint: e.S3_ENDPOINT ?? null,
+    region: e.S3_REGION,
+    bucket: e.S3_BUCKET,
+    prefix: e.S3_PREFIX,
+    credentials: e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } : null,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+  };
+}
 
 /** Reads the configuration; throws a ConfigError naming the variable when one is invalid. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = findRepoRoot()): Config {
@@ -442,6 +502,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
     },
     mediaDir: e.MEDIA_DIR ? path.resolve(root, e.MEDIA_DIR) : path.join(path.resolve(root, e.DATA_DIR), 'media'),
     mediaMaxBytes: e.MEDIA_MAX_BYTES,
+    mediaStore: mediaStoreOf(e),
     fivetoolsDir: e.FIVETOOLS_DIR ? path.resolve(root, e.FIVETOOLS_DIR) : path.join(dataDir, '5etools'),
     financeDocumentMaxBytes: e.FINANCE_DOCUMENT_MAX_BYTES,
     devCommands,
