@@ -155,9 +155,11 @@ export function createS3Storage(opts: S3StorageOptions): MediaStorage {
       } catch (error) {
         // A failed multipart upload is aborted by lib-storage itself; one still going is aborted here.
         await upload.abort().catch(() => {});
-        await sent;
+        const failed = await sent;
         await deleteObject(incoming).catch(() => {});
-        throw error instanceof MediaTooLargeError ? error : (unavailable('store', error) ?? error);
+        if (error instanceof MediaTooLargeError) throw error;
+        // The bucket going away shows here as the local copy stopping: say what really happened.
+        throw unavailable('store', error) ?? (failed ? unavailable('store', failed) : null) ?? error;
       }
       const failed = await sent;
       if (failed) {
@@ -293,7 +295,13 @@ export function createS3Storage(opts: S3StorageOptions): MediaStorage {
 
     async send(req, reply, key, sendOpts = {}) {
       if (!isMediaKey(key)) return reply.code(404).send({ message: 'No such file' });
-      return sendObject(req, reply, key, sendOpts, { getObject, head });
+      try {
+        return await sendObject(req, reply, key, sendOpts, { getObject, head });
+      } catch (error) {
+        // Said here, not left to the caller's error handler: a page must get words and a retry hint, never a 500.
+        if (!(error instanceof MediaUnavailableError) || reply.sent) throw error;
+        return reply.code(503).header('retry-after', '30').header('cache-control', 'no-store').send({ message: error.message });
+      }
     },
   };
 }

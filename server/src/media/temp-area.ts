@@ -48,7 +48,10 @@ export function createTempArea(root: string, sweepOlderThanMs = STALE_TEMP_MS) {
             chunks.push(Buffer.from(part));
             headLength += part.length;
           }
-          if (!copyTo || copyTo.write(chunk)) return done(null, chunk);
+          if (!copyTo) return done(null, chunk);
+          // The copy's reader failed (the bucket went away): it will never drain again.
+          if (copyTo.destroyed) return done(copyTo.errored ?? new Error('the copy stopped'));
+          if (copyTo.write(chunk)) return done(null, chunk);
           const go = () => {
             copyTo.off('close', go);
             copyTo.off('drain', go);
