@@ -117,6 +117,22 @@ export function createLocalStorage(root: string, opts: { sweepOlderThanMs?: numb
       }
       return files;
     },
+    async *walk() {
+      async function* under(folder: string): AsyncGenerator<{ key: string; size: number; modified: Date }> {
+        const dir = folder ? fileOf(folder) : base;
+        const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
+        for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+          const key = folder ? `${folder}/${entry.name}` : entry.name;
+          if (!isMediaKey(key)) continue; // .tmp and anything not ours
+          if (entry.isDirectory()) yield* under(key);
+          else if (entry.isFile()) {
+            const stat = await fsp.stat(fileOf(key)).catch(() => null);
+            if (stat) yield { key, size: stat.size, modified: stat.mtime };
+          }
+        }
+      }
+      yield* under('');
+    },
     sweepTemporary: (olderThanMs) => temp.sweep(olderThanMs),
     async delete(key) {
       await fsp.rm(fileOf(key), { force: true });

@@ -255,6 +255,19 @@ export function createS3Storage(opts: S3StorageOptions): MediaStorage {
       return files;
     },
 
+    async *walk() {
+      let token: string | undefined;
+      do {
+        const page = await call('load', () => client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ...(token ? { ContinuationToken: token } : {}) })));
+        for (const object of page.Contents ?? []) {
+          const key = object.Key?.slice(prefix.length) ?? '';
+          // The incoming folder and anything not ours (another site's prefix inside this one) are left out.
+          if (isMediaKey(key)) yield { key, size: object.Size ?? 0, modified: object.LastModified ?? new Date(0) };
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+    },
+
     async sweepTemporary(olderThanMs) {
       const cutoff = Date.now() - olderThanMs;
       let removed = await temp.sweep(olderThanMs);

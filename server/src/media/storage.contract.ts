@@ -136,6 +136,21 @@ export function mediaStorageContract(open: () => Promise<StoreUnderTest>): void 
       expect(await media.list('nothing-here')).toEqual([]);
     });
 
+    it('walks every stored file of every folder, and none of the temporary ones', async () => {
+      await media.put('pictures/a.jpg', Buffer.from('a'));
+      await media.put('finance/2024/doc.pdf', Buffer.from('pdf'));
+      await media.put('recipes/x.webp', Buffer.from('webp'));
+      const pending = await media.receive(chunks(1, 10), { maxBytes: 1e6 });
+      const walked: [string, number][] = [];
+      for await (const file of media.walk()) walked.push([file.key, file.size]);
+      expect(walked.sort()).toEqual([
+        ['finance/2024/doc.pdf', 3],
+        ['pictures/a.jpg', 1],
+        ['recipes/x.webp', 4],
+      ]);
+      await pending.discard();
+    });
+
     it('gives a fresh temporary folder that is removed with its contents', async () => {
       const dir = await media.tempDir('ytdl');
       fs.writeFileSync(`${dir.path}/part`, 'x');

@@ -37,6 +37,8 @@ export interface MediaStorage {
    * empty when the folder does not exist.
    */
   list(folder: string): Promise<{ key: string; size: number; modified: Date }[]>;
+  /** Every stored file, in every folder (never the temporary ones), for moving and backing up a whole store. */
+  walk(): AsyncIterable<{ key: string; size: number; modified: Date }>;
   /**
    * Removes what a crash left in the temporary area: files and folders nothing has written to for
    * `olderThanMs` (an upload or a tool at work keeps writing, so it is never taken).
