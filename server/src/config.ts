@@ -206,6 +206,12 @@ export const environment = [
     meaning: 'Scheduled backups kept: the newest of each of the last N days (d), weeks (w) and months (m); older ones in BACKUP_DIR are removed',
   },
   {
+    name: 'BACKUP_MEDIA',
+    default: 'include',
+    meaning:
+      '`include` puts every stored file (MEDIA_DIR or the bucket) into each backup; `skip` leaves them out and says so in the manifest, for a bucket kept by its own versioning (docs/storage.md)',
+  },
+  {
     name: 'BACKUP_KEY_FILE',
     default: 'DATA_DIR/backup.key',
     meaning:
@@ -304,6 +310,7 @@ const schema = z.object({
   DOWNLOAD_MAX_MB: int(1, 1024 * 1024).default(4096),
   BACKUP_DIR: z.string().min(1).optional(),
   BACKUP_KEY_FILE: z.string().min(1).optional(),
+  BACKUP_MEDIA: z.enum(['include', 'skip'], { message: 'BACKUP_MEDIA must be include or skip' }).default('include'),
   BACKUP_AT: z
     .string()
     .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'BACKUP_AT must be a time of day as HH:MM (03:00)')
@@ -423,6 +430,8 @@ export type Config = {
   backup: { dir: string | null; at: string; keep: BackupKeep };
   /** The key every backup archive is signed with (BACKUP_KEY_FILE). */
   backupKeyFile: string;
+  /** Whether backups take the stored media (BACKUP_MEDIA). */
+  backupMedia: 'include' | 'skip';
   /** Web Push: the VAPID subject, and the push hosts allowed on private addresses (lower case). */
   push: { subject: string; allowedHosts: string[] };
 };
@@ -517,6 +526,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
     },
     backup: { dir: e.BACKUP_DIR ? path.resolve(root, e.BACKUP_DIR) : null, at: e.BACKUP_AT, keep: e.BACKUP_KEEP },
     backupKeyFile: e.BACKUP_KEY_FILE ? path.resolve(root, e.BACKUP_KEY_FILE) : path.join(dataDir, 'backup.key'),
+    backupMedia: e.BACKUP_MEDIA,
     push: {
       subject: e.VAPID_SUBJECT ?? (e.PUBLIC_URL?.startsWith('https://') ? e.PUBLIC_URL.replace(/\/$/, '') : 'mailto:webpush@localhost'),
       allowedHosts: parseHosts(e.PUSH_ALLOWED_HOSTS),

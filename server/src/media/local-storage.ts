@@ -40,6 +40,7 @@ export function createLocalStorage(root: string, opts: { sweepOlderThanMs?: numb
 
   return {
     description: `the local folder ${base}`,
+    localFolder: base,
 
     async health() {
       try {

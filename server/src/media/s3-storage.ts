@@ -121,6 +121,7 @@ export function createS3Storage(opts: S3StorageOptions): MediaStorage {
 
   return {
     description: where,
+    localFolder: null,
 
     async health() {
       try {

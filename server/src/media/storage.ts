@@ -11,6 +11,12 @@ export interface MediaStorage {
   /** What the store is, for the admin page and logs ('the local folder /srv/media', 'the bucket family at http://…'). */
   readonly description: string;
   /**
+   * The folder of this machine that holds the stored files as files, when there is one (the local
+   * store: MEDIA_DIR); null for a store elsewhere. Backups take such a folder as files, every one of
+   * them, and otherwise stream the store's files through `walk` and `read`.
+   */
+  readonly localFolder: string | null;
+  /**
    * Whether the store answers now (a small request to it); never throws. Every other method throws
    * MediaUnavailableError while it does not, and works again as soon as it does (no restart).
    */
