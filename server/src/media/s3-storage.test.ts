@@ -105,6 +105,31 @@ describe('the S3 store when the store goes away', () => {
     expect(await keysUnder(settings, '')).toEqual([]);
   });
 
+  it('keeps small files whose key never changes in memory: they are served while the store is away, until deleted', async () => {
+    const { media } = await open();
+    await media.put('pictures/t.thumb.webp', Buffer.from('thumbnail bytes'));
+    await media.put('pictures/o.jpg', Buffer.from('original bytes'));
+    const app = Fastify();
+    app.get('/m/*', (req, reply) => {
+      const key = (req.params as { '*': string })['*'];
+      return media.send(req, reply, key, key.includes('thumb') ? { immutable: true } : { noStore: true });
+    });
+    const first = await app.inject({ url: '/m/pictures/t.thumb.webp' });
+    expect([first.statusCode, first.body, first.headers['content-type']]).toEqual([200, 'thumbnail bytes', 'image/webp']);
+    await s3.stop();
+    try {
+      const cached = await app.inject({ url: '/m/pictures/t.thumb.webp', headers: { range: 'bytes=-5' } });
+      expect([cached.statusCode, cached.body, cached.headers['content-range'], cached.headers.etag]).toEqual([206, 'bytes', 'bytes 10-14/15', first.headers.etag]);
+      expect((await app.inject({ url: '/m/pictures/t.thumb.webp', headers: { 'if-none-match': String(first.headers.etag) } })).statusCode).toBe(304);
+      expect((await app.inject({ url: '/m/pictures/o.jpg' })).statusCode).toBe(503);
+    } finally {
+      await s3.start();
+    }
+    await media.delete('pictures/t.thumb.webp');
+    expect((await app.inject({ url: '/m/pictures/t.thumb.webp' })).statusCode).toBe(404);
+    await app.close();
+  });
+
   it("sweeps what a crash left in the bucket's incoming folder once it is old enough", async () => {
     const { media, settings } = await open();
     await outsider(settings).send(new PutObjectCommand({ Bucket: settings.bucket, Key: `${settings.prefix}.incoming/left-by-a-crash`, Body: 'x' }));

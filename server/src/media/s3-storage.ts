@@ -49,7 +49,50 @@ export type S3StorageOptions = S3Settings & {
   /** How long to wait for the store to accept a connection and to answer, before calling it unavailable. */
   connectTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /** Memory kept for small files whose key never changes (thumbnails), served without asking the bucket. */
+  cacheBytes?: number;
 };
+
+/** Files up to this size whose key names them forever (SendOptions.immutable) are kept in memory once read. */
+const CACHED_MAX_BYTES = 1024 * 1024;
+
+type Cached = { body: Buffer; etag: string; modified: Date };
+
+/**
+ * The small immutable files read lately, least recently used dropped first, up to `limit` bytes: a
+ * gallery page asks for dozens of thumbnails at once, and a round trip to the bucket for each costs
+ * what the disk does not. Only the bytes are kept: every request still passes its access check first.
+ */
+function createSmallFileCache(limit: number) {
+  const entries = new Map<string, Cached>();
+  let bytes = 0;
+  return {
+    get(key: string): Cached | undefined {
+      const found = entries.get(key);
+      if (found) {
+        entries.delete(key);
+        entries.set(key, found);
+      }
+      return found;
+    },
+    set(key: string, value: Cached) {
+      if (value.body.length > limit) return;
+      this.delete(key);
+      entries.set(key, value);
+      bytes += value.body.length;
+      for (const [oldest, old] of entries) {
+        if (bytes <= limit) break;
+        entries.delete(oldest);
+        bytes -= old.body.length;
+      }
+    },
+    delete(key: string) {
+      const found = entries.get(key);
+      if (found) bytes -= found.body.length;
+      entries.delete(key);
+    },
+  };
+}
 
 /**
  * Media in an S3-compatible bucket (AWS S3, MinIO, Garage, Ceph RGW, B2, R2) under `prefix`. Uploads
@@ -72,6 +115,7 @@ export function createS3Storage(opts: S3StorageOptions): MediaStorage {
   const prefix = opts.prefix;
   const temp = createTempArea(opts.tempRoot, opts.sweepOlderThanMs ?? STALE_TEMP_MS);
   const objectKey = (key: string) => prefix + assertMediaKey(key);
+  const cache = createSmallFileCache(opts.cacheBytes ?? 32 * 1024 * 1024);
   const where = `the bucket ${bucket}${prefix ? ` (folder ${prefix})` : ''} at ${opts.endpoint ?? 'AWS S3'}`;
 
   /** Runs a request; a store that cannot be reached or refuses us becomes MediaUnavailableError. */
@@ -103,6 +147,20 @@ export function createS3Storage(opts: S3StorageOptions): MediaStorage {
       if (statusOf(error) === 404) return null;
       throw unavailable('load', error) ?? error;
     }
+  }
+
+  /** A small file read whole into the cache; null when it is larger (or missing: the usual path answers). */
+  async function readSmall(key: string): Promise<Cached | null> {
+    const answer = await getObject(key);
+    if (typeof answer === 'string') return null;
+    if ((answer.ContentLength ?? Infinity) > CACHED_MAX_BYTES) {
+      (answer.Body as Readable).destroy();
+      return null;
+    }
+    const body = Buffer.from(await call('load', () => answer.Body!.transformToByteArray()));
+    const cached = { body, etag: answer.ETag ?? '', modified: answer.LastModified ?? new Date(0) };
+    cache.set(key, cached);
+    return cached;
   }
 
   async function deleteObject(objectName: string): Promise<void> {
@@ -302,6 +360,7 @@ export function createS3Storage(opts: S3StorageOptions): MediaStorage {
     },
 
     async delete(key) {
+      cache.delete(key);
       await deleteObject(objectKey(key));
     },
 
@@ -310,6 +369,10 @@ export function createS3Storage(opts: S3StorageOptions): MediaStorage {
     async send(req, reply, key, sendOpts = {}) {
       if (!isMediaKey(key)) return reply.code(404).send({ message: 'No such file' });
       try {
+        if (sendOpts.immutable && !sendOpts.rewrite) {
+          const cached = cache.get(key) ?? (await readSmall(key));
+          if (cached) return sendCached(req, reply, key, sendOpts, cached);
+        }
         return await sendObject(req, reply, key, sendOpts, { getObject, head });
       } catch (error) {
         // Said here, not left to the caller's error handler: a page must get words and a retry hint, never a 500.
@@ -390,6 +453,32 @@ async function sendObject(req: FastifyRequest, reply: FastifyReply, key: string,
   reply.code(status);
   if (opts.rewrite) return reply.send(opts.rewrite.transform(body, start));
   return reply.send(body);
+}
+
+/** Answers from a file kept in memory, with the same rules as sendObject (conditional requests, one range, HEAD). */
+function sendCached(req: FastifyRequest, reply: FastifyReply, key: string, opts: SendOptions, cached: Cached): FastifyReply {
+  const size = cached.body.length;
+  const ifNoneMatch = req.headers['if-none-match'];
+  if (typeof ifNoneMatch === 'string' && (ifNoneMatch === '*' || ifNoneMatch.split(/\s*,\s*/).includes(cached.etag))) {
+    setHeaders(reply, key, opts, { etag: cached.etag, modified: cached.modified });
+    return reply.code(304).send();
+  }
+  const ifRange = req.headers['if-range'];
+  let range = typeof ifRange === 'string' && ifRange !== cached.etag ? null : parseRange(typeof req.headers.range === 'string' ? req.headers.range : undefined);
+  if (range?.kind === 'suffix') range = { kind: 'from', start: Math.max(0, size - range.length), end: size - 1 };
+  if (range?.kind === 'many') range = null;
+  if (range?.kind === 'from' && range.start >= size) return unsatisfiable(reply, size);
+  setHeaders(reply, key, opts, { etag: cached.etag, modified: cached.modified });
+  let body = cached.body;
+  if (range?.kind === 'from') {
+    const end = Math.min(range.end ?? size - 1, size - 1);
+    body = cached.body.subarray(range.start, end + 1);
+    reply.code(206).header('content-range', `bytes ${range.start}-${end}/${size}`);
+  } else {
+    reply.code(200);
+  }
+  reply.header('content-length', body.length);
+  return reply.send(req.method === 'HEAD' ? Readable.from([]) : body);
 }
 
 function setHeaders(reply: FastifyReply, key: string, opts: SendOptions, found: { etag: string | null; modified: Date | null }): void {
