@@ -163,6 +163,17 @@ export function createS3Storage(opts: S3StorageOptions): MediaStorage {
     return cached;
   }
 
+  /** Requests for a file being read into the cache wait for that one read (a page's visitors ask for the same thumbnails at once). */
+  const reading = new Map<string, Promise<Cached | null>>();
+  function readSmallOnce(key: string): Promise<Cached | null> {
+    let pending = reading.get(key);
+    if (!pending) {
+      pending = readSmall(key).finally(() => reading.delete(key));
+      reading.set(key, pending);
+    }
+    return pending;
+  }
+
   async function deleteObject(objectName: string): Promise<void> {
     await call('store', () => client.send(new DeleteObjectCommand({ Bucket: bucket, Key: objectName })));
   }
@@ -370,7 +381,7 @@ export function createS3Storage(opts: S3StorageOptions): MediaStorage {
       if (!isMediaKey(key)) return reply.code(404).send({ message: 'No such file' });
       try {
         if (sendOpts.immutable && !sendOpts.rewrite) {
-          const cached = cache.get(key) ?? (await readSmall(key));
+          const cached = cache.get(key) ?? (await readSmallOnce(key));
           if (cached) return sendCached(req, reply, key, sendOpts, cached);
         }
         return await sendObject(req, reply, key, sendOpts, { getObject, head });
