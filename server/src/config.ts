@@ -140,6 +140,23 @@ export const environment = [
   },
   { name: 'MEDIA_MAX_BYTES', default: '2147483648', meaning: 'Largest uploaded media file in bytes (2 GiB)' },
   {
+    name: 'MEDIA_STORE',
+    default: 'local',
+    meaning:
+      '`local` keeps media under MEDIA_DIR; `s3` keeps them in an S3-compatible bucket (the S3_* settings; see docs/storage.md), with only temporary files under MEDIA_DIR',
+  },
+  { name: 'S3_ENDPOINT', default: '(unset)', meaning: "The object store's address (`http://127.0.0.1:9000` for MinIO); unset means AWS S3 itself" },
+  { name: 'S3_REGION', default: 'us-east-1', meaning: "The bucket's region (MinIO and most others accept `us-east-1`; Garage: its `s3_region`, often `garage`)" },
+  { name: 'S3_BUCKET', default: '(unset)', meaning: 'The bucket media go into; required with MEDIA_STORE=s3; keep it private' },
+  { name: 'S3_PREFIX', default: '(empty)', meaning: 'A folder inside the bucket for this site (`family/`), so one bucket can hold other things too' },
+  { name: 'S3_ACCESS_KEY_ID', default: '(unset)', meaning: "The access key's id; unset means the SDK's usual sources (AWS_* variables, profile, instance role)" },
+  { name: 'S3_SECRET_ACCESS_KEY', default: '(unset)', meaning: "The access key's secret (with S3_ACCESS_KEY_ID)" },
+  {
+    name: 'S3_FORCE_PATH_STYLE',
+    default: 'false',
+    meaning: '`true` asks for `endpoint/bucket/key` addresses instead of `bucket.endpoint/key`: needed by MinIO, Garage and most stores on a LAN',
+  },
+  {
     name: 'FIVETOOLS_DIR',
     default: '(DATA_DIR/5etools)',
     meaning: 'The 5eTools mirror served to members at /api/5etools/; `npm run 5etools -- install PATH` fills it',
@@ -187,6 +204,12 @@ export const environment = [
     name: 'BACKUP_KEEP',
     default: '7d,4w,6m',
     meaning: 'Scheduled backups kept: the newest of each of the last N days (d), weeks (w) and months (m); older ones in BACKUP_DIR are removed',
+  },
+  {
+    name: 'BACKUP_MEDIA',
+    default: 'include',
+    meaning:
+      '`include` puts every stored file (MEDIA_DIR or the bucket) into each backup; `skip` leaves them out and says so in the manifest, for a bucket kept by its own versioning (docs/storage.md)',
   },
   {
     name: 'BACKUP_KEY_FILE',
@@ -258,6 +281,20 @@ const schema = z.object({
   SHUTDOWN_TIMEOUT_SECONDS: int(0, 3600).default(10),
   MEDIA_DIR: z.string().min(1).optional(),
   MEDIA_MAX_BYTES: int(1024, 1024 * 1024 * 1024 * 1024).default(2 * 1024 * 1024 * 1024),
+  MEDIA_STORE: z.enum(['local', 's3'], { message: 'MEDIA_STORE must be local or s3' }).default('local'),
+  S3_ENDPOINT: z.string().url('S3_ENDPOINT must be an address such as http://127.0.0.1:9000').optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'S3_BUCKET must be a bucket name: 3-63 lower-case letters, digits, dots and hyphens')
+    .optional(),
+  S3_PREFIX: z
+    .string()
+    .regex(/^([A-Za-z0-9][A-Za-z0-9._-]*\/)*$/, 'S3_PREFIX must be folder names each ending in / (family/ or sites/family/)')
+    .default(''),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: bool.default(false),
   FIVETOOLS_DIR: z.string().min(1).optional(),
   FINANCE_DOCUMENT_MAX_BYTES: int(1024, 1024 * 1024 * 1024).default(10 * 1024 * 1024),
   DEV_COMMANDS_FILE: z.string().min(1).optional(),
@@ -273,6 +310,7 @@ const schema = z.object({
   DOWNLOAD_MAX_MB: int(1, 1024 * 1024).default(4096),
   BACKUP_DIR: z.string().min(1).optional(),
   BACKUP_KEY_FILE: z.string().min(1).optional(),
+  BACKUP_MEDIA: z.enum(['include', 'skip'], { message: 'BACKUP_MEDIA must be include or skip' }).default('include'),
   BACKUP_AT: z
     .string()
     .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'BACKUP_AT must be a time of day as HH:MM (03:00)')
@@ -379,6 +417,8 @@ export type Config = {
   timeouts: { requestMs: number; idleMs: number; shutdownMs: number };
   mediaDir: string;
   mediaMaxBytes: number;
+  /** Where media live: the local disk (MEDIA_DIR), or an S3-compatible bucket (temporary files still under MEDIA_DIR). */
+  mediaStore: { kind: 'local' } | ({ kind: 's3' } & S3Settings);
   /** The 5eTools mirror's files (absolute). */
   fivetoolsDir: string;
   financeDocumentMaxBytes: number;
@@ -391,13 +431,42 @@ export type Config = {
   backup: { dir: string | null; at: string; keep: BackupKeep };
   /** The key every backup archive is signed with (BACKUP_KEY_FILE). */
   backupKeyFile: string;
+  /** Whether backups take the stored media (BACKUP_MEDIA). */
+  backupMedia: 'include' | 'skip';
   /** Web Push: the VAPID subject, and the push hosts allowed on private addresses (lower case). */
   push: { subject: string; allowedHosts: string[] };
   /** Whether this instance runs the pictures' indexing worker (faces, people, tags); the owner's switch on the Admin page turns the feature off for the whole site. */
   peopleIndexing: boolean;
 };
 
+export type S3Settings = {
+  endpoint: string | null;
+  region: string;
+  bucket: string;
+  /** '' or folder names each ending in '/'. */
+  prefix: string;
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+  forcePathStyle: boolean;
+};
+
 export class ConfigError extends Error {}
+
+function mediaStoreOf(e: Env): Config['mediaStore'] {
+  if (e.MEDIA_STORE === 'local') return { kind: 'local' };
+  if (!e.S3_BUCKET) throw new ConfigError('MEDIA_STORE=s3 needs S3_BUCKET (and S3_ENDPOINT for anything but AWS S3)');
+  if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined)) {
+    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the SDK\'s usual sources');
+  }
+  return {
+    kind: 's3',
+    endpoint: e.S3_ENDPOINT ?? null,
+    region: e.S3_REGION,
+    bucket: e.S3_BUCKET,
+    prefix: e.S3_PREFIX,
+    credentials: e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } : null,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+  };
+}
 
 /** Reads the configuration; throws a ConfigError naming the variable when one is invalid. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = findRepoRoot()): Config {
@@ -445,6 +514,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
     },
     mediaDir: e.MEDIA_DIR ? path.resolve(root, e.MEDIA_DIR) : path.join(path.resolve(root, e.DATA_DIR), 'media'),
     mediaMaxBytes: e.MEDIA_MAX_BYTES,
+    mediaStore: mediaStoreOf(e),
     fivetoolsDir: e.FIVETOOLS_DIR ? path.resolve(root, e.FIVETOOLS_DIR) : path.join(dataDir, '5etools'),
     financeDocumentMaxBytes: e.FINANCE_DOCUMENT_MAX_BYTES,
     devCommands,
@@ -459,6 +529,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
     },
     backup: { dir: e.BACKUP_DIR ? path.resolve(root, e.BACKUP_DIR) : null, at: e.BACKUP_AT, keep: e.BACKUP_KEEP },
     backupKeyFile: e.BACKUP_KEY_FILE ? path.resolve(root, e.BACKUP_KEY_FILE) : path.join(dataDir, 'backup.key'),
+    backupMedia: e.BACKUP_MEDIA,
     push: {
       subject: e.VAPID_SUBJECT ?? (e.PUBLIC_URL?.startsWith('https://') ? e.PUBLIC_URL.replace(/\/$/, '') : 'mailto:webpush@localhost'),
       allowedHosts: parseHosts(e.PUSH_ALLOWED_HOSTS),

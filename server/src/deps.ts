@@ -4,7 +4,7 @@ import { createPasswordHasher, type PasswordHasher } from './areas/auth/password
 import { createSessionStore, type SessionStore } from './identity/sessions.ts';
 import { createAuthLimits, type AuthLimits } from './areas/auth/limits.ts';
 import { createDeviceStore, type DeviceStore } from './areas/auth/devices.ts';
-import { createLocalStorage, type MediaStorage } from './media/index.ts';
+import { createMediaStorage, type MediaStorage } from './media/index.ts';
 import { createChangeFeed, type ChangeFeed } from './areas/live/change-feed.ts';
 
 /** Everything a request handler may use. Tests build their own with a test database. */
@@ -30,7 +30,7 @@ export function createDeps(config: Config, db: Database): AppDeps {
     limits: createAuthLimits(db),
     devices: createDeviceStore(db),
     passwords: createPasswordHasher(config.argon2),
-    media: createLocalStorage(config.mediaDir),
+    media: createMediaStorage(config),
     changes: createChangeFeed(),
   };
 }

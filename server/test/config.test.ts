@@ -30,4 +30,29 @@ describe('configuration', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL must start with postgres:\/\//);
   });
+
+  it('keeps media on the disk by default, and reads the bucket settings of MEDIA_STORE=s3 or says what is missing', () => {
+    expect(loadConfig({}).mediaStore).toEqual({ kind: 'local' });
+    const bucket = { MEDIA_STORE: 's3', S3_BUCKET: 'family-media', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_FORCE_PATH_STYLE: 'true' };
+    expect(loadConfig({ ...bucket, S3_PREFIX: 'family/', S3_ACCESS_KEY_ID: 'site', S3_SECRET_ACCESS_KEY: 'secret' }).mediaStore).toEqual({
+      kind: 's3',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'us-east-1',
+      bucket: 'family-media',
+      prefix: 'family/',
+      credentials: { accessKeyId: 'site', secretAccessKey: 'secret' },
+      forcePathStyle: true,
+    });
+    expect(loadConfig({ ...bucket }).mediaStore).toMatchObject({ prefix: '', credentials: null });
+    expect(() => loadConfig({ MEDIA_STORE: 's3' })).toThrow(new ConfigError('MEDIA_STORE=s3 needs S3_BUCKET (and S3_ENDPOINT for anything but AWS S3)'));
+    expect(() => loadConfig({ ...bucket, S3_ACCESS_KEY_ID: 'site' })).toThrow(
+      new ConfigError("S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the SDK's usual sources"),
+    );
+    expect(() => loadConfig({ MEDIA_STORE: 'ftp' })).toThrow(new ConfigError('Invalid MEDIA_STORE: MEDIA_STORE must be local or s3'));
+    expect(() => loadConfig({ ...bucket, S3_PREFIX: 'family' })).toThrow(
+      new ConfigError('Invalid S3_PREFIX: S3_PREFIX must be folder names each ending in / (family/ or sites/family/)'),
+    );
+    expect(() => loadConfig({ ...bucket, S3_BUCKET: 'Family_Media' })).toThrow(/Invalid S3_BUCKET/);
+    expect(loadConfig({ BACKUP_MEDIA: 'skip' }).backupMedia).toBe('skip');
+  });
 });

@@ -10,6 +10,7 @@ import pg from 'pg';
 import { createDb } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/migrations.ts';
 import { makeTestCertificate } from '../src/testing/push-service.ts';
+import { startTestS3 } from '../src/testing/s3-server.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,6 +20,12 @@ declare module 'vitest' {
     postgresTemplate: string;
     /** The test push service's self-signed certificate and key (files), trusted by the test workers through NODE_EXTRA_CA_CERTS. */
     pushTls: { cert: string; key: string; trusted: string };
+    /**
+     * With TEST_MEDIA_STORE=s3: the S3 settings (MEDIA_STORE=s3 and S3_*, without S3_PREFIX) of an
+     * s3rver this run started on 127.0.0.1, which test/helpers.ts's testConfig gives every server
+     * whose test names no MEDIA_STORE; {} otherwise.
+     */
+    mediaStoreEnv: Record<string, string>;
   }
 }
 
@@ -50,6 +57,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
       else process.env.NODE_EXTRA_CA_CERTS = earlier;
     });
     project.provide('pushTls', { ...tls, trusted });
+    project.provide('mediaStoreEnv', {});
+    if (process.env.TEST_MEDIA_STORE === 's3') {
+      const s3 = await startTestS3();
+      undo.push(() => s3.close());
+      const { S3_PREFIX: _each, ...env } = s3.env();
+      project.provide('mediaStoreEnv', env);
+    } else if (process.env.TEST_MEDIA_STORE && process.env.TEST_MEDIA_STORE !== 'local') {
+      throw new Error(`TEST_MEDIA_STORE must be local or s3, not ${process.env.TEST_MEDIA_STORE}`);
+    }
     const client = await PGlite.create();
     const lite = new Kysely({ dialect: new PGliteDialect(client) });
     try {

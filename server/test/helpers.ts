@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -26,8 +26,24 @@ export const databases: TestDbKind[] = process.env.TEST_DATABASE_URL ? ['pglite'
 
 export const TEST_PASSWORD = 'correct horse';
 
-/** A configuration for tests: light argon2 cost, no logs, a client folder that does not exist. */
+/** The media store every test server gets unless its test names one: TEST_MEDIA_STORE=s3 (test/global-setup.ts) or the local disk. */
+function mediaStoreEnv(): Record<string, string> {
+  try {
+    return inject('mediaStoreEnv') ?? {};
+  } catch {
+    return {}; // not under vitest's runner
+  }
+}
+
+/**
+ * A configuration for tests: light argon2 cost, no logs, a client folder that does not exist. Under
+ * TEST_MEDIA_STORE=s3 the media go to the run's s3rver, in a folder of the bucket named after
+ * MEDIA_DIR (servers sharing a MEDIA_DIR share the folder, as they share the disk folder locally).
+ */
 export function testConfig(env: Record<string, string> = {}): Config {
+  const store = env.MEDIA_STORE === undefined ? mediaStoreEnv() : {};
+  const mediaDir = env.MEDIA_DIR ?? path.join(env.DATA_DIR ?? path.join(os.tmpdir(), 'site-test-unused'), 'media');
+  const folder = `${createHash('sha256').update(path.resolve(mediaDir)).digest('hex').slice(0, 16)}/`;
   return loadConfig({
     ARGON2_MEMORY_KIB: '1024',
     ARGON2_TIME_COST: '1',
@@ -36,8 +52,19 @@ export function testConfig(env: Record<string, string> = {}): Config {
     CLIENT_DIST: path.join(os.tmpdir(), 'site-test-no-client'),
     // The indexing child loads its models in seconds and hundreds of MB: tests that want it index by hand (drainIndex).
     PEOPLE_INDEXING: 'off',
+    ...(store.MEDIA_STORE ? { ...store, S3_PREFIX: folder } : {}),
     ...env,
   });
+}
+
+/** The files stored under a folder of the media store (whichever it is), by name, sorted. */
+export async function storedFiles(deps: AppDeps, folder: string): Promise<string[]> {
+  return (await deps.media.list(folder)).map((f) => f.key.slice(folder.length + 1)).sort();
+}
+
+/** Removes every file under a folder of the media store (whichever it is). */
+export async function emptyMediaFolder(deps: AppDeps, folder: string): Promise<void> {
+  for (const file of await deps.media.list(folder)) await deps.media.delete(file.key);
 }
 
 export type TestDb = DbHandle & { url?: string };

@@ -1,27 +1,22 @@
-import { createHash, randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
+import fs from 'node:fs';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import send from '@fastify/send';
 import {
   assertMediaKey,
   isMediaKey,
   contentDisposition,
-  MediaTooLargeError,
   type IncomingFile,
   type MediaStorage,
   type SendOptions,
   type StoredFile,
 } from './storage.ts';
+import { createTempArea, STALE_TEMP_MS } from './temp-area.ts';
 
-const HEAD_BYTES = 4100;
 const TEMP = '.tmp';
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
 
-/** How long a temporary file or folder must have been left untouched before a sweep takes it. */
-export const STALE_TEMP_MS = 5 * 60 * 1000;
+export { STALE_TEMP_MS };
 
 /**
  * Media on the local disk under `root` (DATA_DIR/media by default, outside any static root).
@@ -31,72 +26,58 @@ export const STALE_TEMP_MS = 5 * 60 * 1000;
  */
 export function createLocalStorage(root: string, opts: { sweepOlderThanMs?: number } = {}): MediaStorage {
   const base = path.resolve(root);
-  const tempRoot = path.join(base, TEMP);
-  fs.mkdirSync(tempRoot, { recursive: true });
-  void sweepTemp(tempRoot, opts.sweepOlderThanMs ?? STALE_TEMP_MS).catch(() => {});
+  const temp = createTempArea(path.join(base, TEMP), opts.sweepOlderThanMs ?? STALE_TEMP_MS);
 
   const fileOf = (key: string) => path.join(base, ...assertMediaKey(key).split('/'));
-  const tempName = () => path.join(tempRoot, randomBytes(12).toString('hex'));
 
-  async function commitTo(temp: string, key: string): Promise<StoredFile> {
+  async function commitTo(from: string, key: string): Promise<StoredFile> {
     const target = fileOf(key);
     await fsp.mkdir(path.dirname(target), { recursive: true });
-    await fsp.rename(temp, target);
+    await fsp.rename(from, target);
     const { size } = await fsp.stat(target);
     return { key, size };
   }
 
   return {
-    async receive(source, { maxBytes, signal }) {
-      const temp = tempName();
-      let size = 0;
-      const chunks: Buffer[] = [];
-      let headLength = 0;
-      const hash = createHash('sha256');
-      const counter = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          size += chunk.length;
-          if (size > maxBytes) return done(new MediaTooLargeError(maxBytes));
-          hash.update(chunk);
-          if (headLength < HEAD_BYTES) {
-            const part = chunk.subarray(0, HEAD_BYTES - headLength);
-            chunks.push(Buffer.from(part));
-            headLength += part.length;
-          }
-          done(null, chunk);
-        },
-      });
+    description: `the local folder ${base}`,
+    localFolder: base,
+
+    async health() {
       try {
-        await pipeline(source as Readable, counter, fs.createWriteStream(temp, { flags: 'wx' }), signal ? { signal } : {});
+        await fsp.access(temp.root, fs.constants.W_OK);
+        return { ok: true };
       } catch (error) {
-        await fsp.rm(temp, { force: true });
-        throw error;
+        return { ok: false, reason: (error as Error).message };
       }
+    },
+
+    async receive(source, { maxBytes, signal }) {
+      const received = await temp.receive(source, { maxBytes, ...(signal ? { signal } : {}) });
       let pending = true;
       return {
-        size,
-        head: Buffer.concat(chunks),
-        sha256: hash.digest('hex'),
-        path: temp,
+        size: received.size,
+        head: received.head,
+        sha256: received.sha256,
+        path: received.path,
         async commit(key) {
-          const stored = await commitTo(temp, key);
+          const stored = await commitTo(received.path, key);
           pending = false;
           return stored;
         },
         async discard() {
-          if (pending) await fsp.rm(temp, { force: true });
+          if (pending) await fsp.rm(received.path, { force: true });
           pending = false;
         },
       } satisfies IncomingFile;
     },
 
     async put(key, data) {
-      const temp = tempName();
+      const file = temp.newPath();
       try {
-        await fsp.writeFile(temp, data, { flag: 'wx' });
-        return await commitTo(temp, key);
+        await fsp.writeFile(file, data, { flag: 'wx' });
+        return await commitTo(file, key);
       } catch (error) {
-        await fsp.rm(temp, { force: true });
+        await fsp.rm(file, { force: true });
         throw error;
       }
     },
@@ -117,7 +98,11 @@ export function createLocalStorage(root: string, opts: { sweepOlderThanMs?: numb
 
     readBuffer: (key) => fsp.readFile(fileOf(key)),
 
-    localPath: fileOf,
+    async withLocalFile(key, use) {
+      const file = fileOf(key);
+      await fsp.stat(file); // a missing file is ENOENT here, as in every store
+      return use(file);
+    },
 
     async list(folder) {
       const dir = fileOf(folder);
@@ -133,15 +118,28 @@ export function createLocalStorage(root: string, opts: { sweepOlderThanMs?: numb
       }
       return files;
     },
-    sweepTemporary: (olderThanMs) => sweepTemp(tempRoot, olderThanMs),
+    async *walk() {
+      async function* under(folder: string): AsyncGenerator<{ key: string; size: number; modified: Date }> {
+        const dir = folder ? fileOf(folder) : base;
+        const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
+        for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+          const key = folder ? `${folder}/${entry.name}` : entry.name;
+          if (!isMediaKey(key)) continue; // .tmp and anything not ours
+          if (entry.isDirectory()) yield* under(key);
+          else if (entry.isFile()) {
+            const stat = await fsp.stat(fileOf(key)).catch(() => null);
+            if (stat) yield { key, size: stat.size, modified: stat.mtime };
+          }
+        }
+      }
+      yield* under('');
+    },
+    sweepTemporary: (olderThanMs) => temp.sweep(olderThanMs),
     async delete(key) {
       await fsp.rm(fileOf(key), { force: true });
     },
 
-    async tempDir(prefix) {
-      const dir = await fsp.mkdtemp(path.join(tempRoot, `${prefix.replace(/[^A-Za-z0-9_-]/g, '')}-`));
-      return { path: dir, remove: () => fsp.rm(dir, { recursive: true, force: true }) };
-    },
+    tempDir: (prefix) => temp.tempDir(prefix),
 
     async send(req, reply, key, sendOpts: SendOptions = {}) {
       // A key that is not one of ours (traversal included) is simply not here.
@@ -160,6 +158,10 @@ export function createLocalStorage(root: string, opts: { sweepOlderThanMs?: numb
       });
       if (result.type !== 'file') {
         const status = result.type === 'error' ? result.statusCode : 404;
+        if (status === 416) {
+          const size = (await fsp.stat(fileOf(key)).catch(() => null))?.size ?? 0;
+          return reply.code(416).header('content-range', `bytes */${size}`).send({ message: 'Range not satisfiable' });
+        }
         return reply.code(status === 404 || status === 403 ? 404 : status).send({ message: 'No such file' });
       }
       reply.code(result.statusCode).headers(result.headers);
@@ -180,30 +182,4 @@ export function createLocalStorage(root: string, opts: { sweepOlderThanMs?: numb
       return reply.send(result.stream);
     },
   };
-}
-
-/** The newest modification time in a file or folder tree (a tool writing deep inside keeps it fresh). */
-async function newestChange(file: string): Promise<number> {
-  const stat = await fsp.stat(file);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const name of await fsp.readdir(file)) newest = Math.max(newest, await newestChange(path.join(file, name)).catch(() => 0));
-  return newest;
-}
-
-async function sweepTemp(dir: string, olderThanMs: number): Promise<number> {
-  const cutoff = Date.now() - olderThanMs;
-  let removed = 0;
-  for (const name of await fsp.readdir(dir).catch(() => [])) {
-    const file = path.join(dir, name);
-    try {
-      if ((await newestChange(file)) < cutoff) {
-        await fsp.rm(file, { recursive: true, force: true });
-        removed++;
-      }
-    } catch {
-      // gone already
-    }
-  }
-  return removed;
 }

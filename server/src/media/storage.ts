@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.ts';
 
 /**
  * Where uploaded and derived files live, behind one small interface so an object store can replace
@@ -7,6 +8,19 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * taken from a client: `assertMediaKey` refuses anything else, traversal included.
  */
 export interface MediaStorage {
+  /** What the store is, for the admin page and logs ('the local folder /srv/media', 'the bucket family at http://…'). */
+  readonly description: string;
+  /**
+   * The folder of this machine that holds the stored files as files, when there is one (the local
+   * store: MEDIA_DIR); null for a store elsewhere. Backups take such a folder as files, every one of
+   * them, and otherwise stream the store's files through `walk` and `read`.
+   */
+  readonly localFolder: string | null;
+  /**
+   * Whether the store answers now (a small request to it); never throws. Every other method throws
+   * MediaUnavailableError while it does not, and works again as soon as it does (no restart).
+   */
+  health(): Promise<{ ok: true } | { ok: false; reason: string }>;
   /**
    * Streams an incoming file into a temporary file of the store, never holding it whole in memory.
    * Nothing is visible under any key until `commit`; a failure, an abort or a file over `maxBytes`
@@ -19,13 +33,18 @@ export interface MediaStorage {
   /** The bytes of a stored file, or of a byte range of it (inclusive `end`). */
   read(key: string, range?: { start: number; end: number }): Readable;
   readBuffer(key: string): Promise<Buffer>;
-  /** A path on this machine holding the file, for tools that need one (sharp, ffmpeg, file-type). */
-  localPath(key: string): string;
+  /**
+   * Runs `use` with a path on this machine holding the stored file, for tools that need one (sharp,
+   * ffmpeg, exifr): the file itself on the local disk, a temporary copy (removed afterwards) for a bucket.
+   */
+  withLocalFile<T>(key: string, use: (path: string) => Promise<T>): Promise<T>;
   /**
    * The files stored under a folder key ('pictures'), not recursing, with their sizes and times;
    * empty when the folder does not exist.
    */
   list(folder: string): Promise<{ key: string; size: number; modified: Date }[]>;
+  /** Every stored file, in every folder (never the temporary ones), for moving and backing up a whole store. */
+  walk(): AsyncIterable<{ key: string; size: number; modified: Date }>;
   /**
    * Removes what a crash left in the temporary area: files and folders nothing has written to for
    * `olderThanMs` (an upload or a tool at work keeps writing, so it is never taken).
@@ -73,7 +92,7 @@ export type IncomingFile = {
   sha256: string;
   /** Where it is on this machine while pending (sharp, ffmpeg and file-type can read it). */
   path: string;
-  /** Renames it into place under `key` (atomic on one file system). */
+  /** Puts it in place under `key`, all at once (a rename on the disk, a copy inside the bucket). */
   commit(key: string): Promise<StoredFile>;
   /** Removes it; calling it after commit does nothing. */
   discard(): Promise<void>;
@@ -87,6 +106,25 @@ export class MediaTooLargeError extends Error {
 }
 
 export class MediaKeyError extends Error {}
+
+/**
+ * The store cannot be reached or refuses us (down, unreachable, wrong key, missing bucket): a 503 with
+ * words a person can act on, never a 500. Nothing was stored by the call that failed.
+ */
+export class MediaUnavailableError extends AppError {
+  constructor(
+    doing: 'store' | 'load',
+    readonly reason: string,
+  ) {
+    super(
+      'SERVICE_UNAVAILABLE',
+      doing === 'store'
+        ? 'The file could not be stored: the media store is not answering right now. Nothing was kept; try again in a minute.'
+        : 'This file cannot be loaded right now: the media store is not answering. Try again in a minute.',
+    );
+    this.name = 'MediaUnavailableError';
+  }
+}
 
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 

@@ -12,7 +12,7 @@ import { sql } from 'kysely';
 import * as repo from '../../src/areas/pictures/pictures.repository.ts';
 import { QUEUE_WORK_SHARE_MS } from '../../src/areas/pictures/pictures.repository.ts';
 import { drainJobs } from '../../src/areas/pictures/pictures.worker.ts';
-import { cookieFor, createUser, databases, useTestServer } from '../helpers.ts';
+import { cookieFor, createUser, databases, emptyMediaFolder, useTestServer } from '../helpers.ts';
 import { pictureRow, png, tempMediaDir, uploadVia } from './pictures.fixtures.ts';
 import { treeRss } from '../../src/testing/process-memory.ts';
 
@@ -63,7 +63,7 @@ describe.each(databases)('pictures: picture bombs (%s)', (kind) => {
   const mediaDir = tempMediaDir();
   const s = useTestServer(kind, { MEDIA_DIR: mediaDir });
   afterEach(() => drainJobs(s.deps));
-  beforeEach(() => fs.rmSync(path.join(mediaDir, 'pictures'), { recursive: true, force: true }));
+  beforeEach(() => emptyMediaFolder(s.deps, 'pictures'));
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
   const get = (url: string, cookie: string) => s.app.inject({ method: 'GET', url, headers: { cookie } });
   const pageOf = async (cookie: string) => {

@@ -6,9 +6,9 @@ import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { UploadAnswer, UploadReply } from '@site/contracts';
 import { drainJobs } from '../../src/areas/pictures/pictures.worker.ts';
-import { callerFor, cookieFor, createUser, databases, useTestServer } from '../helpers.ts';
+import { callerFor, cookieFor, createUser, databases, emptyMediaFolder, storedFiles, useTestServer } from '../helpers.ts';
 import { heic, video } from './date-fixtures.ts';
-import { filesUnder, jpegWithExif, png, tempMediaDir, uploadVia } from './pictures.fixtures.ts';
+import { jpegWithExif, png, tempMediaDir, uploadVia } from './pictures.fixtures.ts';
 
 type Page = { result: { data: { pictures: { id: number; thumb: string; display: boolean; poster: boolean; previewNeeds: string | null }[] } } };
 
@@ -16,8 +16,8 @@ describe.each(databases)('pictures: formats, damaged files and duplicates (%s)',
   const mediaDir = tempMediaDir();
   const s = useTestServer(kind, { MEDIA_DIR: mediaDir });
   afterEach(() => drainJobs(s.deps));
-  beforeEach(() => fs.rmSync(path.join(mediaDir, 'pictures'), { recursive: true, force: true }));
-  const stored = () => filesUnder(path.join(mediaDir, 'pictures'));
+  beforeEach(() => emptyMediaFolder(s.deps, 'pictures'));
+  const stored = () => storedFiles(s.deps, 'pictures');
   const get = (url: string, cookie: string) => s.app.inject({ method: 'GET', url, headers: { cookie } });
   const pictureOf = async (cookie: string, id: number) => {
     const res = await get(`/trpc/pictures.page?input=${encodeURIComponent(JSON.stringify({ type: 500, index: 0 }))}`, cookie);
@@ -79,7 +79,7 @@ describe.each(databases)('pictures: formats, damaged files and duplicates (%s)',
       await drainJobs(s.deps);
       const body = res.json<UploadAnswer>();
       expect(await pictureOf(cookie, body.id)).toMatchObject({ thumb: 'none', previewNeeds: 'ffmpeg' });
-      expect(stored()).toEqual([body.target]);
+      expect(await stored()).toEqual([body.target]);
     } finally {
       process.env.PATH = saved;
       fs.rmSync(empty, { recursive: true, force: true });
@@ -117,7 +117,7 @@ describe.each(databases)('pictures: formats, damaged files and duplicates (%s)',
     const third = (await uploadVia(s.app, cookie, { name: 'a.jpg', data: bytes }, {})).json<UploadAnswer>();
     expect(third.link).toBe(`/personal/pictures/month/1?picture=${first.id}`);
     await drainJobs(s.deps);
-    expect(stored().filter((f) => !f.endsWith('.webp'))).toHaveLength(2);
+    expect((await stored()).filter((f) => !f.endsWith('.webp'))).toHaveLength(2);
     expect(await s.db.selectFrom('pictures').select('id').execute()).toHaveLength(2);
   });
 

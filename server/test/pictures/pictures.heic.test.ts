@@ -7,7 +7,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { UploadAnswer } from '@site/contracts';
 import { heifDecoder, PIXEL_BUDGETS } from '../../src/areas/pictures/pictures.decode.ts';
 import { drainJobs } from '../../src/areas/pictures/pictures.worker.ts';
-import { cookieFor, databases, useTestServer } from '../helpers.ts';
+import { cookieFor, databases, emptyMediaFolder, storedFiles, useTestServer } from '../helpers.ts';
 import { heic } from './date-fixtures.ts';
 import { tempMediaDir, uploadVia } from './pictures.fixtures.ts';
 
@@ -51,7 +51,7 @@ describe.each(databases)('pictures: big iPhone HEICs (%s)', (kind) => {
   beforeAll(async () => {
     if (missing.length === 0) await bigHeic();
   }, 180_000);
-  beforeEach(() => fs.rmSync(path.join(mediaDir, 'pictures'), { recursive: true, force: true }));
+  beforeEach(() => emptyMediaFolder(s.deps, 'pictures'));
   afterEach(async () => {
     heifDecoder.program = system;
     await drainJobs(s.deps);
@@ -86,7 +86,7 @@ describe.each(databases)('pictures: big iPhone HEICs (%s)', (kind) => {
       const display = await get(`/private/pictures/${stem}.display.webp`, cookie);
       expect(await sharp(display.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 1600, height: 1200 });
       // Nothing of the conversion is left beside the picture's own files.
-      expect(fs.readdirSync(path.join(mediaDir, 'pictures')).sort()).toEqual([`${stem}.display.webp`, `${stem}.heic`, `${stem}.thumb.webp`]);
+      expect(await storedFiles(s.deps, 'pictures')).toEqual([`${stem}.display.webp`, `${stem}.heic`, `${stem}.thumb.webp`]);
     },
     240_000,
   );

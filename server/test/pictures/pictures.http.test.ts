@@ -1,11 +1,10 @@
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { drainJobs } from '../../src/areas/pictures/pictures.worker.ts';
-import { cookieFor, databases, useTestServer } from '../helpers.ts';
+import { cookieFor, databases, emptyMediaFolder, storedFiles, useTestServer } from '../helpers.ts';
 import { filesUnder, jpegWithExif, mp4, multipart, png, SVG_WITH_SCRIPT, tempMediaDir, uploadVia } from './pictures.fixtures.ts';
 
 type Uploaded = { id: number; target: string; pending: boolean; uploaded: string; thumb: string; message: string };
@@ -15,8 +14,8 @@ describe.each(databases)('pictures over HTTP (%s)', (kind) => {
   const s = useTestServer(kind, { MEDIA_DIR: mediaDir, MEDIA_MAX_BYTES: String(300 * 1024) });
   // The app's own worker may still be making a thumbnail of the last test's upload: let it finish.
   afterEach(() => drainJobs(s.deps));
-  beforeEach(() => fs.rmSync(path.join(mediaDir, 'pictures'), { recursive: true, force: true }));
-  const stored = () => filesUnder(path.join(mediaDir, 'pictures'));
+  beforeEach(() => emptyMediaFolder(s.deps, 'pictures'));
+  const stored = () => storedFiles(s.deps, 'pictures');
   const temp = () => filesUnder(path.join(mediaDir, '.tmp'));
   const get = (url: string, cookie?: string, headers: Record<string, string> = {}) =>
     s.app.inject({ method: 'GET', url, headers: { ...headers, ...(cookie ? { cookie } : {}) } });
@@ -46,7 +45,7 @@ describe.each(databases)('pictures over HTTP (%s)', (kind) => {
 
     const original = await get(`/private/pictures/${body.target}`, cookie);
     expect([original.statusCode, original.headers['content-type']]).toEqual([200, 'image/jpeg']);
-    expect(stored()).toEqual([body.target, `${stem}.thumb.webp`].sort());
+    expect(await stored()).toEqual([body.target, `${stem}.thumb.webp`].sort());
     expect(temp()).toEqual([]);
   });
 
@@ -78,7 +77,7 @@ describe.each(databases)('pictures over HTTP (%s)', (kind) => {
     expect(text.json<{ message: string }>().message).toMatch(/^The file's contents are text, not a picture or video/);
     const zip = await uploadVia(s.app, cookie, { name: 'a.png', data: Buffer.from('PK\u0003\u0004\u0014\u0000\u0000\u0000\u0008\u0000') }, {});
     expect(zip.statusCode).toBe(415);
-    expect(stored().filter((f) => !f.endsWith('.webp'))).toHaveLength(1);
+    expect((await stored()).filter((f) => !f.endsWith('.webp'))).toHaveLength(1);
     // The accepted PNG's thumbnail is written through a temporary file too: let that work finish.
     await drainJobs(s.deps);
     expect(temp()).toEqual([]);
@@ -104,7 +103,7 @@ describe.each(databases)('pictures over HTTP (%s)', (kind) => {
     expect([both.statusCode, both.json()]).toEqual([400, { message: 'Send one file per upload' }]);
     const json = await s.app.inject({ method: 'POST', url: '/api/pictures/upload', headers: { cookie, 'content-type': 'application/json' }, payload: '{}' });
     expect(json.statusCode).toBe(415);
-    expect(stored()).toEqual([]);
+    expect(await stored()).toEqual([]);
     expect(temp()).toEqual([]);
     const rows = await s.db.selectFrom('pictures').select('id').execute();
     expect(rows).toEqual([]);
@@ -134,7 +133,7 @@ describe.each(databases)('pictures over HTTP (%s)', (kind) => {
     // The server notices the broken body and cleans up; wait until it has.
     for (let i = 0; i < 50 && temp().length > 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect(temp()).toEqual([]);
-    expect(stored()).toEqual([]);
+    expect(await stored()).toEqual([]);
     expect(await s.db.selectFrom('pictures').select('id').execute()).toEqual([]);
   });
 
@@ -181,7 +180,7 @@ describe.each(databases)('pictures over HTTP (%s)', (kind) => {
     const body = (await uploadVia(s.app, cookie, { name: 'a.png', data: await png({ width: 2000, height: 1000 }) }, { date: '2020' })).json<Uploaded>();
     await drainJobs(s.deps);
     const stem = body.target.slice(0, 32);
-    expect(stored()).toEqual([`${stem}.display.webp`, body.target, `${stem}.thumb.webp`].sort());
+    expect(await stored()).toEqual([`${stem}.display.webp`, body.target, `${stem}.thumb.webp`].sort());
     const res = await s.app.inject({
       method: 'POST',
       url: '/trpc/pictures.delete',
@@ -189,6 +188,6 @@ describe.each(databases)('pictures over HTTP (%s)', (kind) => {
       payload: JSON.stringify({ id: body.id }),
     });
     expect(res.statusCode).toBe(200);
-    expect(stored()).toEqual([]);
+    expect(await stored()).toEqual([]);
   });
 });

@@ -12,7 +12,8 @@ const HOUR_AGO = new Date(Date.now() - 60 * 60 * 1000);
 
 describe.each(databases)('pictures: what a server checks and sweeps at start (%s)', (kind) => {
   const mediaDir = tempMediaDir();
-  const s = useTestServer(kind, { MEDIA_DIR: mediaDir });
+  // On the local disk whatever TEST_MEDIA_STORE says: the sweep's ages are set on files (a bucket's objects cannot be backdated).
+  const s = useTestServer(kind, { MEDIA_DIR: mediaDir, MEDIA_STORE: 'local' });
   afterEach(() => drainJobs(s.deps));
   beforeEach(() => fs.rmSync(path.join(mediaDir, 'pictures'), { recursive: true, force: true }));
   const stored = () => filesUnder(path.join(mediaDir, 'pictures'));

@@ -33,7 +33,7 @@ async function serve(req: FastifyRequest, reply: FastifyReply, deps: AppDeps) {
   const type = row.file_type;
   const key = originalKey(row.stem, type);
   // The position goes out only when the sharer ticked "Include location" on the link.
-  const rewrite = link.include_location ? undefined : await withoutLocation(deps.media.localPath(key), type);
+  const rewrite = link.include_location ? undefined : await withoutLocation(key, type, (use) => deps.media.withLocalFile(key, use));
   return deps.media.send(req, reply, key, {
     ...(rewrite ? { rewrite } : {}),
     contentType: row.mime,

@@ -89,6 +89,8 @@ export type ArchiveWriter = {
   addFile(name: string, source: string, signal?: AbortSignal): Promise<void>;
   /** Adds a small entry from memory. */
   addBuffer(name: string, data: Buffer): Promise<void>;
+  /** Adds an entry of `size` bytes streamed from elsewhere (a media store); fewer or more bytes fail it. */
+  addStream(name: string, size: number, mtime: Date, chunks: AsyncIterable<Buffer>, signal?: AbortSignal): Promise<void>;
   /** The entries written so far (name, size, SHA-256), in order. */
   readonly entries: readonly ManifestEntry[];
   /** Ends the archive and makes it durable (fsync) before returning. */
@@ -165,6 +167,19 @@ export async function createArchive(file: string): Promise<ArchiveWriter> {
     },
     async addBuffer(name, data) {
       await addEntry(name, data.length, new Date(), oneChunk(data));
+    },
+    async addStream(name, size, mtime, chunks, signal) {
+      await addEntry(
+        name,
+        size,
+        mtime,
+        (async function* () {
+          for await (const chunk of chunks) {
+            if (signal?.aborted) throw new BackupError(STOPPED);
+            yield chunk;
+          }
+        })(),
+      );
     },
     async finish() {
       pack.finalize();

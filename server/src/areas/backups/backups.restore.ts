@@ -4,13 +4,15 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { sql } from 'kysely';
 import { BackupError, MANIFEST, readArchive, readSmallEntry, type ArchiveEntry } from './backups.archive.ts';
 import { trustOf } from './backups.key.ts';
 import { parseManifest, PATH_MAX, placeOf, verifyArchive, type BackupManifest, type LegacyManifest } from './backups.verify.ts';
-import { asFolders, keyFileOf, loadOrder, siteFiles, tableNames, type AnyDb, type BackupFolders } from './backups.write.ts';
+import { asFolders, keyFileOf, loadOrder, remoteStore, siteFiles, tableNames, type AnyDb, type BackupFolders } from './backups.write.ts';
 import { createDb } from '../../db/database.ts';
+import { isMediaKey, type MediaStorage } from '../../media/index.ts';
 import { migrateToLatest, migrations } from '../../migrations.ts';
 
 /**
@@ -153,6 +155,13 @@ export async function restoreFrom(db: AnyDb, folders: BackupFolders | string, fi
   for await (const existing of siteFiles(f)) {
     throw new BackupError(`${existing.source} already exists: restore into an empty data folder (and media folder)`);
   }
+  const store = remoteStore(f);
+  if (store) {
+    for await (const existing of store.walk()) {
+      throw new BackupError(`${existing.key} already exists in ${store.description}: restore into an empty media store`);
+    }
+  }
+  const intoStore: string[] = [];
   const listed = manifest.format === 2 ? new Map(manifest.entries.map((e) => [e.name, e])) : null;
   const stage = await fsp.mkdtemp(path.join(os.tmpdir(), 'site-restore-'));
   // Every place is known before anything is written: a name the file system refuses stops nothing half-way.
@@ -160,6 +169,12 @@ export async function restoreFrom(db: AnyDb, folders: BackupFolders | string, fi
   const made = new Made();
   try {
     for await (const entry of readArchive(file)) {
+      const place = placeOf(entry, manifest.format);
+      if (store && place?.root === 'media' && isMediaKey(place.rel)) {
+        // Into the configured bucket, streamed and checked on the way.
+        await restoreIntoStore(store, entry, place.rel, listed?.get(entry.name)?.sha256, intoStore, file);
+        continue;
+      }
       const target = destination(entry, manifest.format, f, stage);
       if (!target) continue;
       await made.folder(path.dirname(target));
@@ -197,12 +212,25 @@ export async function restoreFrom(db: AnyDb, folders: BackupFolders | string, fi
     return manifest;
   } catch (error) {
     const left = await made.remove();
+    for (const key of intoStore) await store?.delete(key).catch(() => left.push(`${key} in ${store.description}`));
     const cleaned = left.length === 0 ? 'the files it wrote are removed' : `remove what it could not: ${left.join(', ')}`;
     if (error instanceof BackupError && left.length === 0) throw error;
     throw new BackupError(`The restore failed (${messageOf(error)}); nothing was restored: ${cleaned}`, { cause: error });
   } finally {
     await fsp.rm(stage, { recursive: true, force: true });
   }
+}
+
+/** Writes one media/ entry into the store under its key; a copy whose SHA-256 is not the manifest's is not kept. */
+async function restoreIntoStore(media: MediaStorage, entry: ArchiveEntry, key: string, sha256: string | undefined, made: string[], file: string): Promise<void> {
+  // tar-stream's entries are streamx streams: Node's pipeline takes them as plain async iterables only.
+  const incoming = await media.receive(Readable.from(entry.stream), { maxBytes: entry.size });
+  if (sha256 !== undefined && incoming.sha256 !== sha256) {
+    await incoming.discard();
+    throw new BackupError(`${file} changed while it was being restored (${entry.name})`);
+  }
+  made.push(key);
+  await incoming.commit(key);
 }
 
 /** Moves each identity or serial column's sequence past the restored ids. */

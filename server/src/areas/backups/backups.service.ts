@@ -7,7 +7,8 @@ import * as repo from './backups.repository.ts';
 import { ARCHIVE_NAME, archiveName, chooseKept, latestSlot, nextSlot } from './backups.schedule.ts';
 import type { BackupRunRecord } from './backups.tables.ts';
 
-type BackupDeps = Pick<AppDeps, 'db' | 'config'>;
+/** The media store, when given, is where media/ entries come from (the server's own); else MEDIA_DIR's files. */
+type BackupDeps = Pick<AppDeps, 'db' | 'config'> & { media?: AppDeps['media'] };
 
 const HEARTBEAT_MS = 30_000;
 /** A run whose heartbeat is older than this was interrupted (the process that ran it is gone). */
@@ -19,7 +20,7 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 async function runRecorded(deps: BackupDeps, id: number, file: string, signal?: AbortSignal): Promise<BackupResult> {
   const beat = setInterval(() => void repo.heartbeat(deps.db, id, new Date()).catch(() => {}), HEARTBEAT_MS);
   try {
-    const result = await backupTo(deps.db, foldersOf(deps.config), file, signal);
+    const result = await backupTo(deps.db, foldersOf(deps.config, deps.media), file, signal);
     await repo.finishRun(deps.db, id, { now: new Date(), sizeBytes: result.size, verified: true, error: null });
     return result;
   } catch (error) {
@@ -33,7 +34,7 @@ async function runRecorded(deps: BackupDeps, id: number, file: string, signal?: 
 /** `npm run backup -- FILE` (directly, or through the running server's control socket, which stops it with `signal` when the server stops). */
 export async function commandBackup(deps: BackupDeps, file: string, signal?: AbortSignal): Promise<BackupResult> {
   // A second backup in this process is refused by backupTo; it is not worth a row.
-  if (backupRunning()) return backupTo(deps.db, foldersOf(deps.config), file, signal);
+  if (backupRunning()) return backupTo(deps.db, foldersOf(deps.config, deps.media), file, signal);
   // What a killed backup left is removed by the next one, whoever starts it.
   await removeStalePartials(deps, new Date());
   const id = await repo.startCommandRun(deps.db, path.resolve(file), new Date());

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
+import type { MediaStorage } from '../../media/index.ts';
 import { BackupError, createArchive, MANIFEST, STOPPED } from './backups.archive.ts';
 import { createDb, dbTargetFromConfig, type DbHandle } from '../../db/database.ts';
 import { defaultKeyFile, sign, SIGNATURE, signingKey } from './backups.key.ts';
@@ -32,16 +33,33 @@ export { BackupError } from './backups.archive.ts';
  * The folders a site keeps its files in, the ones a backup must not take, and the key its archives
  * are signed with (BACKUP_KEY_FILE; DATA_DIR/backup.key when not given), never in an archive.
  */
-export type BackupFolders = { dataDir: string; mediaDir: string; fivetoolsDir: string; backupDir: string | null; keyFile?: string };
+export type BackupFolders = {
+  dataDir: string;
+  mediaDir: string;
+  fivetoolsDir: string;
+  backupDir: string | null;
+  keyFile?: string;
+  /**
+   * The site's media store (server/src/media): when its files are not in a folder of this machine
+   * (`localFolder` null: a bucket), media/ entries are read from it and restored into it. Otherwise,
+   * or without it, MEDIA_DIR's files are taken as files.
+   */
+  media?: MediaStorage;
+  /** BACKUP_MEDIA=skip: no media/ entries; the manifest says they were left out. */
+  skipMedia?: boolean;
+};
 
 export const foldersOf = (
-  config: Pick<Config, 'dataDir' | 'mediaDir' | 'fivetoolsDir'> & { backup?: { dir: string | null }; backupKeyFile?: string },
+  config: Pick<Config, 'dataDir' | 'mediaDir' | 'fivetoolsDir'> & { backup?: { dir: string | null }; backupKeyFile?: string; backupMedia?: 'include' | 'skip' },
+  media?: MediaStorage,
 ): BackupFolders => ({
   dataDir: config.dataDir,
   mediaDir: config.mediaDir,
   fivetoolsDir: config.fivetoolsDir,
   backupDir: config.backup?.dir ?? null,
   keyFile: config.backupKeyFile ?? defaultKeyFile(config.dataDir),
+  ...(media ? { media } : {}),
+  ...(config.backupMedia === 'skip' ? { skipMedia: true } : {}),
 });
 
 /** The file a site's backup key is in. */
@@ -139,7 +157,37 @@ export async function* siteFiles(folders: BackupFolders | string, also: string[]
   const media = path.resolve(f.mediaDir);
   const skip = skipRule(f, also);
   for await (const rel of walk(data, (p) => skip(p) || p === media)) yield { name: `data/${rel}`, source: path.join(data, rel) };
-  if (media !== data) for await (const rel of walk(media, (p) => skip(p) || p === data)) yield { name: `media/${rel}`, source: path.join(media, rel) };
+  // A media store gives its files itself (storeFiles); skipped media are not taken at all.
+  if (media !== data && !remoteStore(f) && !f.skipMedia) for await (const rel of walk(media, (p) => skip(p) || p === data)) yield { name: `media/${rel}`, source: path.join(media, rel) };
+}
+
+/** The media store when its files are elsewhere than a folder of this machine (a bucket). */
+export const remoteStore = (f: BackupFolders): MediaStorage | null => (f.media && f.media.localFolder === null ? f.media : null);
+
+/** Adds every file of the media store as media/<key>, streamed; a file deleted since it was listed is not part of the site. */
+async function addStoreFiles(archive: Awaited<ReturnType<typeof createArchive>>, media: MediaStorage, signal: AbortSignal | undefined): Promise<void> {
+  for await (const file of media.walk()) {
+    if (signal?.aborted) throw new BackupError(STOPPED);
+    const chunks = media.read(file.key)[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    // The first bytes are asked for before the entry starts: a file gone meanwhile fails here, the archive intact.
+    let first: IteratorResult<Buffer>;
+    try {
+      first = await chunks.next();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw error;
+    }
+    await archive.addStream(
+      `media/${file.key}`,
+      file.size,
+      file.modified,
+      (async function* () {
+        if (!first.done) yield first.value;
+        for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
+      })(),
+      signal,
+    );
+  }
 }
 
 /** The files of a site by entry name (tests compare two sites with it). */
@@ -151,6 +199,15 @@ export async function listSiteFiles(folders: BackupFolders | string): Promise<Si
 
 function leftOut(folders: BackupFolders): LeftOut[] {
   return [
+    ...(folders.skipMedia
+      ? [
+          {
+            path: folders.media?.description ?? folders.mediaDir,
+            what: 'The media (BACKUP_MEDIA=skip): every picture, video, thumbnail and document the database names',
+            restore: "bring the store back from its own versioning or copy (docs/storage.md); the database's rows name every file",
+          },
+        ]
+      : []),
     {
       path: folders.fivetoolsDir,
       what: 'The 5eTools copy (FIVETOOLS_DIR): a mirror of a public site, not data of this site',
@@ -250,6 +307,8 @@ export async function backupTo(db: AnyDb, folders: BackupFolders | string, file:
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       }
     }
+    const store = remoteStore(f);
+    if (store && !f.skipMedia) await addStoreFiles(archive, store, signal);
     const manifest: BackupManifest = {
       format: 2,
       createdAt: new Date().toISOString(),

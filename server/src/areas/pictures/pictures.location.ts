@@ -223,26 +223,31 @@ export function patchStream(source: Readable, patches: readonly Patch[], start =
   return source.pipe(patcher);
 }
 
-/** Patches found lately, by the original's path (an original never changes under its name): a guest's album asks for each file often. */
+/** Patches found lately, by the original's media key (an original never changes under its name): a guest's album asks for each file often. */
 const known = new Map<string, Promise<Patch[]>>();
 const KNOWN_MAX = 256;
 
 /**
  * What a guest's download of an original sends instead of its position: the media store's `rewrite`
- * (SendOptions), or nothing when the file holds no position.
+ * (SendOptions), or nothing when the file holds no position. `key` names the original; `withFile`
+ * lends a path holding it (MediaStorage.withLocalFile), read only when the key is not known yet.
  */
-export async function withoutLocation(file: string, fileType: string): Promise<{ tag: string; transform(body: Readable, start: number): Readable } | undefined> {
-  let patches = known.get(file);
+export async function withoutLocation(
+  key: string,
+  fileType: string,
+  withFile: (use: (file: string) => Promise<Patch[]>) => Promise<Patch[]>,
+): Promise<{ tag: string; transform(body: Readable, start: number): Readable } | undefined> {
+  let patches = known.get(key);
   if (!patches) {
     // A missing original has nothing to hide: the store answers 404 for it.
-    patches = locationPatches(file, fileType).catch((error: unknown) => {
+    patches = withFile((file) => locationPatches(file, fileType)).catch((error: unknown) => {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw error;
     });
     // A failure is not remembered: the next request reads the file again.
-    patches.catch(() => known.delete(file));
+    patches.catch(() => known.delete(key));
     if (known.size >= KNOWN_MAX) known.delete(known.keys().next().value ?? '');
-    known.set(file, patches);
+    known.set(key, patches);
   }
   const found = await patches;
   if (found.length === 0) return undefined;

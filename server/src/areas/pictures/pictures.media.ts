@@ -172,24 +172,26 @@ export function deriveFiles(media: MediaStorage, stem: string, fileType: string)
 }
 
 async function derive(media: MediaStorage, stem: string, fileType: string): Promise<Derived> {
-  const input = media.localPath(originalKey(stem, fileType));
   const kind = mediaKind(fileType);
   if (kind === 'other') return NO_PREVIEW;
   const tmp = await media.tempDir('derive');
   try {
-    let source: string | null;
-    let decoded: DecodeResult;
+    let decoded: DecodeResult | null;
     try {
-      if (kind === 'video') source = await videoFrame(input, tmp.path);
-      else if (fileType === 'bmp' || fileType === 'psd') source = await stillViaFfmpeg(input, tmp.path);
-      else source = input;
-      if (!source) return NO_PREVIEW;
-      const rule = kind === 'video' ? 'poster' : fileType === 'gif' || fileType === 'svg' ? 'never' : showsInBrowser(fileType) ? 'when-large' : 'always';
-      decoded = await decodeInChild(source, tmp.path, rule, timeBudgetOf(fileType));
+      decoded = await media.withLocalFile(originalKey(stem, fileType), async (input) => {
+        let source: string | null;
+        if (kind === 'video') source = await videoFrame(input, tmp.path);
+        else if (fileType === 'bmp' || fileType === 'psd') source = await stillViaFfmpeg(input, tmp.path);
+        else source = input;
+        if (!source) return null;
+        const rule = kind === 'video' ? 'poster' : fileType === 'gif' || fileType === 'svg' ? 'never' : showsInBrowser(fileType) ? 'when-large' : 'always';
+        return decodeInChild(source, tmp.path, rule, timeBudgetOf(fileType));
+      });
     } catch (error) {
       if (error instanceof MissingProgramError) return { ...NO_PREVIEW, needs: error.program };
       throw error;
     }
+    if (!decoded) return NO_PREVIEW;
     if (decoded.result === 'too-large') return { ...NO_PREVIEW, tooLarge: true };
     const large = decoded.large;
     if (large) await media.put(variantKey(stem, large), await fsp.readFile(path.join(tmp.path, 'large.webp')));

@@ -22,7 +22,7 @@ export async function startUp(deps: AppDeps, signal?: AbortSignal): Promise<void
   checks.set(deps, check);
   if (check.missing > 0) {
     console.warn(
-      `site: ${check.missing} of ${check.checked} pictures named in the database are missing from MEDIA_DIR (${deps.config.mediaDir}), ` +
+      `site: ${check.missing} of ${check.checked} pictures named in the database are missing from ${deps.media.localFolder ? `MEDIA_DIR (${deps.media.localFolder})` : deps.media.description}, ` +
         `for example ${check.examples.join(', ')}. Every instance needs the same MEDIA_DIR (shared storage).`,
     );
   }
@@ -57,7 +57,8 @@ async function checkMedia(deps: AppDeps): Promise<MediaCheck> {
     checked += rows.length;
     after = rows[rows.length - 1]?.id ?? after;
   }
-  return { checkedAt: new Date().toISOString(), checked, missing, examples, mediaDir: deps.config.mediaDir };
+  // Where the originals were looked for: the folder, or the bucket (server/src/media says which).
+  return { checkedAt: new Date().toISOString(), checked, missing, examples, mediaDir: deps.media.localFolder ?? deps.media.description };
 }
 
 /** Removes stale files under pictures/ whose stem no row names; returns how many. */

@@ -1,0 +1,113 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { Transform, type Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { MediaTooLargeError } from './storage.ts';
+
+const HEAD_BYTES = 4100;
+
+/** How long a temporary file or folder must have been left untouched before a sweep takes it. */
+export const STALE_TEMP_MS = 5 * 60 * 1000;
+
+export type ReceivedFile = { path: string; size: number; head: Buffer; sha256: string };
+
+/**
+ * A folder on this machine for files on their way in and for tools' work (both stores have one: a
+ * bucket's uploads are also kept here while the decoders read them).
+ */
+export function createTempArea(root: string, sweepOlderThanMs = STALE_TEMP_MS) {
+  fs.mkdirSync(root, { recursive: true });
+  void sweepTemp(root, sweepOlderThanMs).catch(() => {});
+  const newPath = () => path.join(root, randomBytes(12).toString('hex'));
+
+  return {
+    root,
+    newPath,
+
+    /**
+     * Streams `source` into a new file, counting, hashing and keeping the first bytes on the way; each
+     * chunk is also written to `copyTo` (with its backpressure) when given, which is ended at the end.
+     * On any failure the file is removed and the promise rejects.
+     */
+    async receive(source: Readable | AsyncIterable<Uint8Array>, opts: { maxBytes: number; signal?: AbortSignal; copyTo?: Writable }): Promise<ReceivedFile> {
+      const temp = newPath();
+      const { maxBytes, signal, copyTo } = opts;
+      let size = 0;
+      const chunks: Buffer[] = [];
+      let headLength = 0;
+      const hash = createHash('sha256');
+      const counter = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          size += chunk.length;
+          if (size > maxBytes) return done(new MediaTooLargeError(maxBytes));
+          hash.update(chunk);
+          if (headLength < HEAD_BYTES) {
+            const part = chunk.subarray(0, HEAD_BYTES - headLength);
+            chunks.push(Buffer.from(part));
+            headLength += part.length;
+          }
+          if (!copyTo) return done(null, chunk);
+          // The copy's reader failed (the bucket went away): it will never drain again.
+          if (copyTo.destroyed) return done(copyTo.errored ?? new Error('the copy stopped'));
+          if (copyTo.write(chunk)) return done(null, chunk);
+          const go = () => {
+            copyTo.off('close', go);
+            copyTo.off('drain', go);
+            done(copyTo.destroyed && !copyTo.writableFinished ? (copyTo.errored ?? new Error('the copy stopped')) : null, chunk);
+          };
+          copyTo.once('drain', go);
+          copyTo.once('close', go);
+        },
+        flush(done) {
+          if (copyTo) copyTo.end();
+          done();
+        },
+      });
+      try {
+        await pipeline(source as Readable, counter, fs.createWriteStream(temp, { flags: 'wx' }), signal ? { signal } : {});
+      } catch (error) {
+        copyTo?.destroy(error as Error);
+        await fsp.rm(temp, { force: true });
+        throw error;
+      }
+      return { path: temp, size, head: Buffer.concat(chunks), sha256: hash.digest('hex') };
+    },
+
+    async tempDir(prefix: string) {
+      const dir = await fsp.mkdtemp(path.join(root, `${prefix.replace(/[^A-Za-z0-9_-]/g, '')}-`));
+      return { path: dir, remove: () => fsp.rm(dir, { recursive: true, force: true }) };
+    },
+
+    sweep: (olderThanMs: number) => sweepTemp(root, olderThanMs),
+  };
+}
+
+export type TempArea = ReturnType<typeof createTempArea>;
+
+/** The newest modification time in a file or folder tree (a tool writing deep inside keeps it fresh). */
+async function newestChange(file: string): Promise<number> {
+  const stat = await fsp.stat(file);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const name of await fsp.readdir(file)) newest = Math.max(newest, await newestChange(path.join(file, name)).catch(() => 0));
+  return newest;
+}
+
+async function sweepTemp(dir: string, olderThanMs: number): Promise<number> {
+  const cutoff = Date.now() - olderThanMs;
+  let removed = 0;
+  for (const name of await fsp.readdir(dir).catch(() => [])) {
+    const file = path.join(dir, name);
+    try {
+      if ((await newestChange(file)) < cutoff) {
+        await fsp.rm(file, { recursive: true, force: true });
+        removed++;
+      }
+    } catch {
+      // gone already
+    }
+  }
+  return removed;
+}
