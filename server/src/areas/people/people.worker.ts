@@ -22,32 +22,39 @@ export function indexChildOf(deps: AppDeps): IndexChild {
 }
 
 /**
- * The file the models read: a video's poster frame, a still's display size when it has one (types
- * browsers cannot show, and large pictures: already turned upright, at most 1600 px), else the
+ * The stored file the models read: a video's poster frame, a still's display size when it has one
+ * (types browsers cannot show, and large pictures: already turned upright, at most 1600 px), else the
  * original (a browser's type, at most 1600 px, or a GIF or SVG).
  */
-function sourceOf(deps: AppDeps, picture: repo.ClaimedIndex): string | null {
-  if (mediaKind(picture.file_type) === 'video') return picture.has_poster ? deps.media.localPath(variantKey(picture.stem, 'poster')) : null;
-  if (picture.has_display) return deps.media.localPath(variantKey(picture.stem, 'display'));
+function sourceOf(picture: repo.ClaimedIndex): string | null {
+  if (mediaKind(picture.file_type) === 'video') return picture.has_poster ? variantKey(picture.stem, 'poster') : null;
+  if (picture.has_display) return variantKey(picture.stem, 'display');
   if (picture.thumb_status !== 'ready') return null;
-  return deps.media.localPath(originalKey(picture.stem, picture.file_type));
+  return originalKey(picture.stem, picture.file_type);
 }
 
 /**
  * Indexes one due picture, if any: the child finds its faces and things, and they are stored, the
  * faces placed into people, and the picture marked indexed, in one transaction. Returns false when
- * nothing was due (or people are turned off).
+ * nothing was due (or people are turned off). The child reads a file on this machine: the store
+ * lends one (in a bucket, a temporary copy for the time of the reading).
  */
 export async function indexOne(deps: AppDeps): Promise<boolean> {
   if (!(await repo.peopleEnabled(deps.db))) return false;
   const job = await repo.claimIndex(deps.db, INDEX_LEASE_SECONDS);
   if (!job) return false;
-  const source = sourceOf(deps, job);
+  const source = sourceOf(job);
   if (!source) {
     await repo.failIndex(deps.db, job.picture_id, 'no preview to read');
     return true;
   }
-  const answer = await indexChildOf(deps).index(source);
+  let answer: Awaited<ReturnType<IndexChild['index']>>;
+  try {
+    answer = await deps.media.withLocalFile(source, (file) => indexChildOf(deps).index(file));
+  } catch (error) {
+    // The store could not lend the file (down, or the file gone): tried again later like a failed reading.
+    answer = { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
   if (!answer.ok) {
     if (job.attempts >= MAX_ATTEMPTS) await repo.failIndex(deps.db, job.picture_id, answer.error);
     else await repo.retryIndex(deps.db, job.picture_id, answer.error, 30 * job.attempts);
