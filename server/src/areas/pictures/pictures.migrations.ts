@@ -263,6 +263,27 @@ const queueTurns: Migration = {
   },
 };
 
+/**
+ * Places (pictures.places.ts): a row per picture whose file was read for a position, gone with the
+ * picture. The position's columns are all set or all null; the town and country only with a position.
+ */
+const places: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('picture_places')
+      .addColumn('picture_id', 'integer', (c) => c.primaryKey().references('pictures.id').onDelete('cascade'))
+      .addColumn('lat', 'double precision', (c) => c.check(sql`lat between -90 and 90`))
+      .addColumn('lon', 'double precision', (c) => c.check(sql`lon between -180 and 180`))
+      .addColumn('town', 'text')
+      .addColumn('country', 'text')
+      .addCheckConstraint('picture_places_position', sql`(lat is null) = (lon is null) and (lat is not null or (town is null and country is null))`)
+      .execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.dropTable('picture_places').execute();
+  },
+};
+
 export const picturesMigrations = {
   '20261123_pictures_tables': pictures,
   '20261124_pictures_layout_cache': layoutCache,
@@ -272,4 +293,5 @@ export const picturesMigrations = {
   // After 20261127_live_change_triggers, whose function its triggers call.
   '20261129_pictures_social': social,
   '20261127_pictures_queue_turns': queueTurns,
+  '20261130_pictures_places': places,
 };

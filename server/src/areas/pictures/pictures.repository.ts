@@ -388,3 +388,46 @@ export async function jobCount(db: Executor): Promise<number> {
   const row = await db.selectFrom('picture_jobs').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+// ---- places ----
+
+export type StoredPlace = { lat: number; lon: number; town: string | null; country: string | null };
+
+/** Records where a picture was taken (null: its file was read and holds no position); once per picture. */
+export async function savePlace(db: Executor, pictureId: number, place: StoredPlace | null): Promise<void> {
+  const values = { picture_id: pictureId, lat: place?.lat ?? null, lon: place?.lon ?? null, town: place?.town ?? null, country: place?.country ?? null };
+  // A picture deleted meanwhile has nothing to record.
+  await db
+    .insertInto('picture_places')
+    .columns(['picture_id', 'lat', 'lon', 'town', 'country'])
+    .expression((eb) =>
+      eb
+        .selectFrom('pictures')
+        .select([
+          'id',
+          sql<number | null>`${values.lat}::double precision`.as('lat'),
+          sql<number | null>`${values.lon}::double precision`.as('lon'),
+          sql<string | null>`${values.town}::text`.as('town'),
+          sql<string | null>`${values.country}::text`.as('country'),
+        ])
+        .where('id', '=', pictureId),
+    )
+    .onConflict((oc) => oc.column('picture_id').doUpdateSet((eb) => ({ lat: eb.ref('excluded.lat'), lon: eb.ref('excluded.lon'), town: eb.ref('excluded.town'), country: eb.ref('excluded.country') })))
+    .execute();
+}
+
+/** Pictures whose file was never read for a position: up to `limit` after `afterId`. */
+export function unplaced(db: Executor, afterId: number, limit: number): Promise<Pick<PictureRecord, 'id' | 'stem' | 'file_type'>[]> {
+  return db
+    .selectFrom('pictures')
+    .select(['id', 'stem', 'file_type'])
+    .where('id', '>', afterId)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('picture_places').select('picture_id').whereRef('picture_places.picture_id', '=', 'pictures.id'))))
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+export function placeOf(db: Executor, pictureId: number) {
+  return db.selectFrom('picture_places').selectAll().where('picture_id', '=', pictureId).executeTakeFirst();
+}

@@ -93,6 +93,19 @@ export interface PictureCommentsTable {
   edited_at: Date | null;
 }
 
+/**
+ * Where a picture was taken (pictures.places.ts): one row per picture whose file was read, null
+ * columns when it holds no position (so the backlog pass reads each file once). `town` and
+ * `country` are null for a position far from every town.
+ */
+export interface PicturePlacesTable {
+  picture_id: number;
+  lat: number | null;
+  lon: number | null;
+  town: string | null;
+  country: string | null;
+}
+
 export interface PicturesTables {
   pictures: PicturesTable;
   picture_days: PictureDaysTable;
@@ -101,6 +114,7 @@ export interface PicturesTables {
   picture_queue_turns: PictureQueueTurnsTable;
   picture_hearts: PictureHeartsTable;
   picture_comments: PictureCommentsTable;
+  picture_places: PicturePlacesTable;
 }
 
 export type PictureRecord = Selectable<PicturesTable>;
