@@ -20,6 +20,9 @@ export const picturesRoutes = defineArea({
     'pictures.deleteComment': 1,
     // The hub's card: pictures taken on today's month and day in earlier years.
     'pictures.onThisDay': 1,
+    // Search (pictures.search.ts): what this member sees, by caption, comment, date and place.
+    'pictures.search': 1,
+    'pictures.suggest': 1,
   },
   pages: {
     '/personal/pictures': { access: 1, label: 'Pictures', group: 'cool', pattern: '/personal/pictures/*' },

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
+import { searchTable } from './pictures.search-sources.ts';
 
 // Typed on Kysely<any> on purpose: a migration must keep compiling whatever today's schema says.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -294,4 +295,6 @@ export const picturesMigrations = {
   '20261129_pictures_social': social,
   '20261127_pictures_queue_turns': queueTurns,
   '20261130_pictures_places': places,
+  // After places and comments, whose tables the search document reads.
+  '20261130_pictures_search': searchTable,
 };

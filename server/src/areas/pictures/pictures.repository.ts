@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { MAX_ROW_ID, type CaptureDate } from '@site/contracts';
 import type { Executor } from '../../db/database.ts';
 import { FENCE_STRIDE, type GalleryCounts, type Position } from './pictures.paging.ts';
@@ -7,6 +7,11 @@ import { recordEvent } from '../notifications/notifications.events.ts';
 
 /** Who is looking: admins see every pending picture, others only their own. */
 export type Looker = { id: number; admin: boolean };
+
+/** The gallery's rule of what a looker sees, over the table `pictures`: every approved picture, and pending ones as Looker says. */
+export function seenBy(looker: Looker): RawBuilder<boolean> {
+  return looker.admin ? sql<boolean>`true` : sql<boolean>`(pictures.status = 'approved' or pictures.uploaded_by = ${looker.id})`;
+}
 
 /** The token: picture_paging's rows together (see the migration); null when it has none. */
 const tokenOf = (db: Executor) =>
@@ -117,7 +122,7 @@ export async function pageRows(
     .select(CARD_COLUMNS)
     .select((eb) => eb.selectFrom('users').select('users.name').whereRef('users.id', '=', 'pictures.uploaded_by').as('uploader'))
     .where((eb) => eb(eb.refTuple('year', 'month', 'day', 'id'), '<=', eb.tuple(from.year, from.month, from.day, from.fromId ?? MAX_ROW_ID)))
-    .$if(!looker.admin, (q) => q.where((eb) => eb.or([eb('status', '=', 'approved'), eb('uploaded_by', '=', looker.id)])))
+    .where(seenBy(looker))
     .orderBy('year', 'desc')
     .orderBy('month', 'desc')
     .orderBy('day', 'desc')
@@ -430,4 +435,10 @@ export function unplaced(db: Executor, afterId: number, limit: number): Promise<
 
 export function placeOf(db: Executor, pictureId: number) {
   return db.selectFrom('picture_places').selectAll().where('picture_id', '=', pictureId).executeTakeFirst();
+}
+
+/** Makes the search document of every picture that has none (the triggers keep the others). */
+export async function refreshMissingSearch(db: Executor): Promise<void> {
+  await sql`select picture_search_refresh(array(
+    select p.id from pictures p where not exists (select from picture_search s where s.picture_id = p.id)))`.execute(db);
 }

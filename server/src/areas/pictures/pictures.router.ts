@@ -6,12 +6,15 @@ import {
   pageInput,
   pictureAtInput,
   pictureIdInput,
+  searchInput,
+  suggestInput,
   socialInput,
   updatePictureInput,
 } from '@site/contracts';
 import { procedure, router } from '../../trpc/procedures.ts';
 import * as pictures from './pictures.service.ts';
 import { onThisDay } from './pictures.on-this-day.ts';
+import * as searching from './pictures.search.ts';
 import * as social from './pictures.social.ts';
 import { mediaCheck } from './pictures.startup.ts';
 
@@ -56,4 +59,10 @@ export const picturesRouter = router({
     .input(deleteCommentInput)
     .mutation(({ ctx, input }) => social.deleteComment(ctx.deps, ctx.user, input.commentId)),
   onThisDay: procedure('pictures.onThisDay').query(({ ctx }) => onThisDay(ctx.deps, ctx.user)),
+  search: procedure('pictures.search')
+    .input(searchInput)
+    .query(({ ctx, input }) => searching.search(ctx.deps, ctx.user, input)),
+  suggest: procedure('pictures.suggest')
+    .input(suggestInput)
+    .query(({ ctx, input }) => searching.suggest(ctx.deps, ctx.user, input)),
 });

@@ -17,7 +17,9 @@ import * as repo from './pictures.repository.ts';
  *    an upload another instance sharing the folder is committing right now); stale temporaries go
  *    when the store opens;
  * 3. hashes the originals of rows from before hashes were kept, so their duplicates are found too;
- * 4. reads where the pictures from before places were kept were taken (pictures.places.ts), once
+ * 4. makes the search documents a picture lacks (a restore of an archive from before search: the
+ *    triggers keep them from then on);
+ * 5. reads where the pictures from before places were kept were taken (pictures.places.ts), once
  *    each: new pictures get theirs in their job.
  */
 export async function startUp(deps: AppDeps, signal?: AbortSignal): Promise<void> {
@@ -32,6 +34,7 @@ export async function startUp(deps: AppDeps, signal?: AbortSignal): Promise<void
   const removed = await sweepUnreferenced(deps);
   if (removed > 0) console.warn(`site: removed ${removed} picture files no row names (left by a crash)`);
   await backfillHashes(deps, signal);
+  await repo.refreshMissingSearch(deps.db);
   await backfillPlaces(deps, signal);
 }
 

@@ -106,6 +106,12 @@ export interface PicturePlacesTable {
   country: string | null;
 }
 
+/** A picture's search document (pictures.search-sources.ts), kept by triggers. */
+export interface PictureSearchTable {
+  picture_id: number;
+  document: string;
+}
+
 export interface PicturesTables {
   pictures: PicturesTable;
   picture_days: PictureDaysTable;
@@ -115,6 +121,7 @@ export interface PicturesTables {
   picture_hearts: PictureHeartsTable;
   picture_comments: PictureCommentsTable;
   picture_places: PicturePlacesTable;
+  picture_search: PictureSearchTable;
 }
 
 export type PictureRecord = Selectable<PicturesTable>;

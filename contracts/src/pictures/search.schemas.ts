@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { text } from '../text.ts';
+import { SEARCH_QUERY_MAX } from './search.rules.ts';
+import type { Picture } from './pictures.schemas.ts';
+
+export * from './search.rules.ts';
+
+const q = text({ label: 'Search', max: SEARCH_QUERY_MAX, trim: true });
+/** Where the previous answer stopped: the last picture's capture date and id, `year.month.day.id`. */
+const cursor = z.string().max(40).regex(/^\d{1,4}\.\d{1,2}\.\d{1,2}\.\d{1,10}$/);
+
+export const searchInput = z.object({ q, cursor: cursor.optional() });
+export const suggestInput = z.object({ q });
+/** A guest's search inside the album of their link (and its pass when it has a password). */
+export const guestSearchInput = z.object({ token: z.string().max(200), pass: z.string().max(200).optional(), q, cursor: cursor.optional() });
+
+/** The pictures found, newest capture first (as the gallery), and where the next ones start (null: no more). */
+export type SearchResult = { items: Picture[]; nextCursor: string | null };
