@@ -65,6 +65,9 @@ describe.each(databases)('pictures.search (%s)', (kind) => {
     // Suggestions too.
     expect((await callerFor(s.deps, friend).pictures.suggest({ q: 'pa' })).suggestions).toEqual([]);
     expect((await callerFor(s.deps, family).pictures.suggest({ q: 'pa' })).suggestions).toEqual([{ label: 'Paris', query: 'Paris', kind: 'place' }]);
+    // Approved: everyone's.
+    await callerFor(s.deps, owner).pictures.approve({ id: ids.familyPending });
+    expect(await found(callerFor(s.deps, friend), 'paris')).toEqual([ids.familyPending]);
   });
 
   it('follows changes at once: a caption edited, a comment deleted, a place found, a picture deleted', async () => {

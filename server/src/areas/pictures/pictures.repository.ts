@@ -8,9 +8,13 @@ import { recordEvent } from '../notifications/notifications.events.ts';
 /** Who is looking: admins see every pending picture, others only their own. */
 export type Looker = { id: number; admin: boolean };
 
-/** The gallery's rule of what a looker sees, over the table `pictures`: every approved picture, and pending ones as Looker says. */
-export function seenBy(looker: Looker): RawBuilder<boolean> {
-  return looker.admin ? sql<boolean>`true` : sql<boolean>`(pictures.status = 'approved' or pictures.uploaded_by = ${looker.id})`;
+/**
+ * The gallery's rule of what a looker sees: every approved picture, and pending ones as Looker says.
+ * Over `pictures`, or a table with copies of its status and uploader (picture_search).
+ */
+export function seenBy(looker: Looker, table: 'pictures' | 'picture_search' = 'pictures'): RawBuilder<boolean> {
+  if (looker.admin) return sql<boolean>`true`;
+  return sql<boolean>`(${sql.ref(`${table}.status`)} = 'approved' or ${sql.ref(`${table}.uploaded_by`)} = ${looker.id})`;
 }
 
 /** The token: picture_paging's rows together (see the migration); null when it has none. */

@@ -7,8 +7,9 @@ import { sql, type Kysely, type Migration } from 'kysely';
  * THE ONE PLACE where the search document's sources are listed (pictures.search.ts reads the
  * document; this file makes it).
  *
- * Each picture has one row in picture_search: a tsvector of every word that finds it, kept by
- * triggers in the transaction of the change (a picture is searchable as soon as its change commits).
+ * Each picture has one row in picture_search: a tsvector of every word that finds it (and copies of
+ * the picture's date, status and uploader, which search filters and orders by), kept by triggers in
+ * the transaction of the change (a picture is searchable as soon as its change commits).
  * The tsvector weight of a word says who may find the picture by it:
  *   A  everyone who sees the picture, a share link's guest too: caption, comments, date (tags belong here)
  *   B  members, and guests of a link that includes location: town and country
@@ -49,7 +50,8 @@ export const SEARCH_SOURCES_V1: SearchSource[] = [
     config: 'english',
     weight: 'A',
     text: 'p.caption',
-    refreshedBy: [{ table: 'pictures', pictureIds: (r) => `select ${r}.id`, columns: ['caption', 'year', 'month', 'day'] }],
+    // The copied columns too (picture_search_refresh).
+    refreshedBy: [{ table: 'pictures', pictureIds: (r) => `select ${r}.id`, columns: ['caption', 'year', 'month', 'day', 'status', 'uploaded_by'] }],
   },
   {
     name: 'date',
@@ -152,15 +154,25 @@ export const searchTable: Migration = {
       .createTable('picture_search')
       .addColumn('picture_id', 'integer', (c) => c.primaryKey().references('pictures.id').onDelete('cascade'))
       .addColumn('document', sql`tsvector`, (c) => c.notNull())
+      // The picture's own columns that search filters and orders by, copied: the search reads one table.
+      .addColumn('year', 'smallint', (c) => c.notNull())
+      .addColumn('month', 'smallint', (c) => c.notNull())
+      .addColumn('day', 'smallint', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('uploaded_by', 'integer')
       .execute();
+    // A rare word: the GIN index, then the few found sorted. A common one: the capture order read
+    // backwards until a page is found (the planner chooses from the word's frequency).
     await sql`create index picture_search_document on picture_search using gin (document)`.execute(db);
+    await sql`create index picture_search_order on picture_search (year, month, day, picture_id)`.execute(db);
     // A placeholder: the first searchDocumentMigration replaces it.
     await sql`create function picture_search_document(p pictures) returns tsvector language sql stable as $$ select ''::tsvector $$`.execute(db);
     await sql`
       create function picture_search_refresh(ids integer[]) returns void language sql as $$
-        insert into picture_search (picture_id, document)
-        select p.id, picture_search_document(p) from pictures p where p.id = any(ids)
-        on conflict (picture_id) do update set document = excluded.document
+        insert into picture_search (picture_id, document, year, month, day, status, uploaded_by)
+        select p.id, picture_search_document(p), p.year, p.month, p.day, p.status, p.uploaded_by from pictures p where p.id = any(ids)
+        on conflict (picture_id) do update set document = excluded.document, year = excluded.year, month = excluded.month,
+          day = excluded.day, status = excluded.status, uploaded_by = excluded.uploaded_by
       $$`.execute(db);
     await searchDocumentMigration(SEARCH_SOURCES_V1).up(db);
   },

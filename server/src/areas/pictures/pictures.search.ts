@@ -74,31 +74,43 @@ export type Searcher = { looker: Looker } | { albumId: number; weights: readonly
 export async function findPictures(db: Executor, searcher: Searcher, words: readonly string[], cursor: Cursor | null): Promise<SearchResult> {
   if (words.length === 0) return { items: [], nextCursor: null };
   const query = queryOf(words);
-  const rows = await db
+  // The page's ids from picture_search alone (its copies of the date, status and uploader), then their cards.
+  const found = db
     .selectFrom('picture_search')
-    .innerJoin('pictures', 'pictures.id', 'picture_search.picture_id')
-    .select(CARD_COLUMNS.map((c) => `pictures.${c}` as const))
-    .select((eb) => eb.selectFrom('users').select('users.name').whereRef('users.id', '=', 'pictures.uploaded_by').as('uploader'))
-    .$if('looker' in searcher, (q) => q.where(sql<boolean>`picture_search.document @@ ${query}`).where(seenBy((searcher as { looker: Looker }).looker)))
+    .select(['picture_search.picture_id', 'picture_search.year', 'picture_search.month', 'picture_search.day'])
+    .$if('looker' in searcher, (q) => q.where(sql<boolean>`picture_search.document @@ ${query}`).where(seenBy((searcher as { looker: Looker }).looker, 'picture_search')))
     .$if('albumId' in searcher, (q) => {
       const guest = searcher as { albumId: number; weights: readonly string[] };
       // A guest's album is small: its documents are filtered to the weights the link allows, row by row.
       return q
-        .innerJoin('album_pictures', 'album_pictures.picture_id', 'pictures.id')
+        .innerJoin('album_pictures', 'album_pictures.picture_id', 'picture_search.picture_id')
         .where('album_pictures.album_id', '=', guest.albumId)
-        .where('pictures.status', '=', 'approved')
+        .where('picture_search.status', '=', 'approved')
         .where(sql<boolean>`ts_filter(picture_search.document, ${sql.val(guest.weights)}::"char"[]) @@ ${query}`);
     })
     .$if(cursor !== null, (q) =>
       q.where((eb) =>
-        eb(eb.refTuple('pictures.year', 'pictures.month', 'pictures.day', 'pictures.id'), '<', eb.tuple(cursor?.year ?? 0, cursor?.month ?? 0, cursor?.day ?? 0, cursor?.id ?? 0)),
+        eb(
+          eb.refTuple('picture_search.year', 'picture_search.month', 'picture_search.day', 'picture_search.picture_id'),
+          '<',
+          eb.tuple(cursor?.year ?? 0, cursor?.month ?? 0, cursor?.day ?? 0, cursor?.id ?? 0),
+        ),
       ),
     )
-    .orderBy('pictures.year', 'desc')
-    .orderBy('pictures.month', 'desc')
-    .orderBy('pictures.day', 'desc')
-    .orderBy('pictures.id', 'desc')
-    .limit(SEARCH_PAGE + 1)
+    .orderBy('picture_search.year', 'desc')
+    .orderBy('picture_search.month', 'desc')
+    .orderBy('picture_search.day', 'desc')
+    .orderBy('picture_search.picture_id', 'desc')
+    .limit(SEARCH_PAGE + 1);
+  const rows = await db
+    .selectFrom(found.as('found'))
+    .innerJoin('pictures', 'pictures.id', 'found.picture_id')
+    .select(CARD_COLUMNS.map((c) => `pictures.${c}` as const))
+    .select((eb) => eb.selectFrom('users').select('users.name').whereRef('users.id', '=', 'pictures.uploaded_by').as('uploader'))
+    .orderBy('found.year', 'desc')
+    .orderBy('found.month', 'desc')
+    .orderBy('found.day', 'desc')
+    .orderBy('found.picture_id', 'desc')
     .execute();
   const page = rows.slice(0, SEARCH_PAGE);
   const last = page[page.length - 1];

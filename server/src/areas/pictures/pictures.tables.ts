@@ -110,6 +110,12 @@ export interface PicturePlacesTable {
 export interface PictureSearchTable {
   picture_id: number;
   document: string;
+  /** Copies of the picture's own (picture_search_refresh): search reads this table alone. */
+  year: number;
+  month: number;
+  day: number;
+  status: 'pending' | 'approved';
+  uploaded_by: number | null;
 }
 
 export interface PicturesTables {
