@@ -16,3 +16,9 @@ export const guestSearchInput = z.object({ token: z.string().max(200), pass: z.s
 
 /** The pictures found, newest capture first (as the gallery), and where the next ones start (null: no more). */
 export type SearchResult = { items: Picture[]; nextCursor: string | null };
+
+/** The map: every located picture this member sees, as compact columns (ids, latitudes, longitudes). */
+export type PictureMap = { ids: number[]; lat: number[]; lon: number[] };
+/** Pictures by id (a map cluster's), at most MAP_PICTURES_MAX; those the member does not see are left out. */
+export const MAP_PICTURES_MAX = 500;
+export const picturesByIdInput = z.object({ ids: z.array(z.number().int().min(1).max(2_147_483_647)).min(1).max(MAP_PICTURES_MAX) });

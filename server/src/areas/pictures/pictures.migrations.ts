@@ -279,6 +279,9 @@ const places: Migration = {
       .addColumn('country', 'text')
       .addCheckConstraint('picture_places_position', sql`(lat is null) = (lon is null) and (lat is not null or (town is null and country is null))`)
       .execute();
+    // Search's suggestions complete a town's or a country's name from its first letters.
+    await sql`create index picture_places_town on picture_places (lower(town) text_pattern_ops)`.execute(db);
+    await sql`create index picture_places_country on picture_places (lower(country) text_pattern_ops)`.execute(db);
   },
   async down(db: Kysely<any>) {
     await db.schema.dropTable('picture_places').execute();

@@ -6,6 +6,7 @@ import {
   pageInput,
   pictureAtInput,
   pictureIdInput,
+  picturesByIdInput,
   searchInput,
   suggestInput,
   socialInput,
@@ -65,4 +66,8 @@ export const picturesRouter = router({
   suggest: procedure('pictures.suggest')
     .input(suggestInput)
     .query(({ ctx, input }) => searching.suggest(ctx.deps, ctx.user, input)),
+  map: procedure('pictures.map').query(({ ctx }) => searching.map(ctx.deps, ctx.user)),
+  byIds: procedure('pictures.byIds')
+    .input(picturesByIdInput)
+    .query(({ ctx, input }) => searching.byIds(ctx.deps, ctx.user, input.ids)),
 });

@@ -5,6 +5,8 @@ import {
   SUGGESTIONS_MAX,
   searchMessages,
   searchWords,
+  type PictureMap,
+  type Picture,
   type SearchResult,
   type SearchSuggestion,
   type SearchSuggestions,
@@ -70,24 +72,23 @@ const cursorOf = (p: PictureCard) => `${p.year}.${p.month}.${p.day}.${p.id}`;
 /** Who searches: a member (the gallery's own rule of what they see), or a guest of one album with the weights their link allows. */
 export type Searcher = { looker: Looker } | { albumId: number; weights: readonly ('a' | 'b')[] };
 
-/** The pictures matching `words` that the searcher sees, after `cursor`, SEARCH_PAGE at a time. */
-export async function findPictures(db: Executor, searcher: Searcher, words: readonly string[], cursor: Cursor | null): Promise<SearchResult> {
-  if (words.length === 0) return { items: [], nextCursor: null };
-  const query = queryOf(words);
-  // The page's ids from picture_search alone (its copies of the date, status and uploader), then their cards.
-  const found = db
+/**
+ * How a member's search reads: it first counts the matches, up to COMMON (the GIN index, no order,
+ * so it stops there). Fewer: they are all read through the GIN index and sorted, a few milliseconds.
+ * A common word: the capture order's b-tree is read backwards until a page of matches is found
+ * (1 in 50 pictures or more: a few thousand rows at most, when spread over the years). Left to the
+ * planner alone, a word in no document at all was read through the whole capture order (138 ms at
+ * 100,000 pictures): the frequency it guesses for an unknown word is far too high.
+ */
+const COMMON = 2000;
+
+type Found = { picture_id: number; year: number; month: number; day: number };
+
+/** The page's ids from picture_search alone (its copies of the date, status and uploader). */
+async function findIds(db: Executor, searcher: Searcher, query: RawBuilder<string>, cursor: Cursor | null): Promise<Found[]> {
+  const base = db
     .selectFrom('picture_search')
     .select(['picture_search.picture_id', 'picture_search.year', 'picture_search.month', 'picture_search.day'])
-    .$if('looker' in searcher, (q) => q.where(sql<boolean>`picture_search.document @@ ${query}`).where(seenBy((searcher as { looker: Looker }).looker, 'picture_search')))
-    .$if('albumId' in searcher, (q) => {
-      const guest = searcher as { albumId: number; weights: readonly string[] };
-      // A guest's album is small: its documents are filtered to the weights the link allows, row by row.
-      return q
-        .innerJoin('album_pictures', 'album_pictures.picture_id', 'picture_search.picture_id')
-        .where('album_pictures.album_id', '=', guest.albumId)
-        .where('picture_search.status', '=', 'approved')
-        .where(sql<boolean>`ts_filter(picture_search.document, ${sql.val(guest.weights)}::"char"[]) @@ ${query}`);
-    })
     .$if(cursor !== null, (q) =>
       q.where((eb) =>
         eb(
@@ -96,25 +97,66 @@ export async function findPictures(db: Executor, searcher: Searcher, words: read
           eb.tuple(cursor?.year ?? 0, cursor?.month ?? 0, cursor?.day ?? 0, cursor?.id ?? 0),
         ),
       ),
-    )
-    .orderBy('picture_search.year', 'desc')
-    .orderBy('picture_search.month', 'desc')
-    .orderBy('picture_search.day', 'desc')
-    .orderBy('picture_search.picture_id', 'desc')
-    .limit(SEARCH_PAGE + 1);
-  const rows = await db
-    .selectFrom(found.as('found'))
-    .innerJoin('pictures', 'pictures.id', 'found.picture_id')
-    .select(CARD_COLUMNS.map((c) => `pictures.${c}` as const))
-    .select((eb) => eb.selectFrom('users').select('users.name').whereRef('users.id', '=', 'pictures.uploaded_by').as('uploader'))
-    .orderBy('found.year', 'desc')
-    .orderBy('found.month', 'desc')
-    .orderBy('found.day', 'desc')
-    .orderBy('found.picture_id', 'desc')
+    );
+  const limit = SEARCH_PAGE + 1;
+  if ('albumId' in searcher) {
+    // A guest's album is small: its documents are filtered to the weights the link allows, row by row.
+    return base
+      .innerJoin('album_pictures', 'album_pictures.picture_id', 'picture_search.picture_id')
+      .where('album_pictures.album_id', '=', searcher.albumId)
+      .where('picture_search.status', '=', 'approved')
+      .where(sql<boolean>`ts_filter(picture_search.document, ${sql.val(searcher.weights)}::"char"[]) @@ ${query}`)
+      .orderBy('picture_search.year', 'desc')
+      .orderBy('picture_search.month', 'desc')
+      .orderBy('picture_search.day', 'desc')
+      .orderBy('picture_search.picture_id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+  const seen = base.where(seenBy(searcher.looker, 'picture_search')).where(sql<boolean>`picture_search.document @@ ${query}`);
+  const counted = await db
+    .selectFrom(seen.limit(COMMON).as('matches'))
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
+  if (Number(counted.n) >= COMMON) {
+    return seen
+      .orderBy('picture_search.year', 'desc')
+      .orderBy('picture_search.month', 'desc')
+      .orderBy('picture_search.day', 'desc')
+      .orderBy('picture_search.picture_id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+  // `+ 0`: an order the b-tree cannot give, so the planner takes the GIN index.
+  return seen
+    .orderBy(sql`picture_search.year + 0`, 'desc')
+    .orderBy(sql`picture_search.month + 0`, 'desc')
+    .orderBy(sql`picture_search.day + 0`, 'desc')
+    .orderBy(sql`picture_search.picture_id + 0`, 'desc')
+    .limit(limit)
     .execute();
+}
+
+/** The pictures matching `words` that the searcher sees, after `cursor`, SEARCH_PAGE at a time. */
+export async function findPictures(db: Executor, searcher: Searcher, words: readonly string[], cursor: Cursor | null): Promise<SearchResult> {
+  if (words.length === 0) return { items: [], nextCursor: null };
+  const ids = await findIds(db, searcher, queryOf(words), cursor);
+  if (ids.length === 0) return { items: [], nextCursor: null };
+  const cards = await db
+    .selectFrom('pictures')
+    .select(CARD_COLUMNS)
+    .select((eb) => eb.selectFrom('users').select('users.name').whereRef('users.id', '=', 'pictures.uploaded_by').as('uploader'))
+    .where(
+      'id',
+      'in',
+      ids.map((f) => f.picture_id),
+    )
+    .execute();
+  const byId = new Map(cards.map((c) => [c.id, c]));
+  const rows = ids.flatMap((f) => byId.get(f.picture_id) ?? []);
   const page = rows.slice(0, SEARCH_PAGE);
   const last = page[page.length - 1];
-  return { items: page.map(toPicture), nextCursor: rows.length > SEARCH_PAGE && last ? cursorOf(last) : null };
+  return { items: page.map(toPicture), nextCursor: ids.length > SEARCH_PAGE && last ? cursorOf(last) : null };
 }
 
 const lookerOf = (user: SessionUser): Looker => ({ id: user.id, admin: user.level >= 3 });
@@ -136,37 +178,33 @@ export function searchAlbum(deps: AppDeps, albumId: number, includeLocation: boo
  */
 type SuggestionSource = (db: Executor, looker: Looker, prefix: string, before: readonly string[]) => Promise<Omit<SearchSuggestion, 'query'>[]>;
 
-/** `lower(column) like 'prefix%'` or a later word of it starting with the prefix ("york" finds "New York"). */
-const startsWith = (column: RawBuilder<unknown>, prefix: string) => {
-  const escaped = prefix.replace(/[\\%_]/g, (c) => `\\${c}`);
-  return sql<boolean>`(lower(${column}) like ${`${escaped}%`} or lower(${column}) like ${`% ${escaped}%`} or lower(${column}) like ${`%-${escaped}%`})`;
-};
+/** `lower(column) like 'prefix%'`: the b-tree of picture_places' names reads it as a range. */
+const startsWith = (column: RawBuilder<unknown>, prefix: string) => sql<boolean>`lower(${column}) like ${`${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`;
 
 const placeSuggestions: SuggestionSource = async (db, looker, prefix) => {
-  const rows = await sql<{ label: string }>`
-    select label from (
-      select distinct on (label) label, n from (
-        select pl.town as label, 2 as n from picture_places pl join pictures on pictures.id = pl.picture_id
-        where pl.town is not null and ${startsWith(sql.ref('pl.town'), prefix)} and ${seenBy(looker)}
-        union all
-        select pl.country, 1 from picture_places pl join pictures on pictures.id = pl.picture_id
-        where pl.country is not null and ${startsWith(sql.ref('pl.country'), prefix)} and ${seenBy(looker)}
-      ) as found
-      order by label
-    ) as labels
-    order by n desc, label
-    limit ${SUGGESTIONS_MAX}`.execute(db);
-  return rows.rows.map((r) => ({ label: r.label, kind: 'place' as const }));
+  const names = async (column: 'town' | 'country') =>
+    (
+      await sql<{ label: string }>`
+        select ${sql.ref(`pl.${column}`)} as label from picture_places pl join pictures on pictures.id = pl.picture_id
+        where ${startsWith(sql.ref(`pl.${column}`), prefix)} and ${seenBy(looker)}
+        group by 1 order by count(*) desc, 1 limit ${SUGGESTIONS_MAX}`.execute(db)
+    ).rows.map((r) => ({ label: r.label, kind: 'place' as const }));
+  const [towns, countries] = await Promise.all([names('town'), names('country')]);
+  return [...towns, ...countries];
 };
 
 const dateSuggestions: SuggestionSource = async (db, looker, prefix, before) => {
   const found: Omit<SearchSuggestion, 'query'>[] = [];
   const months = MONTH_NAMES.map((name, i) => ({ name, month: i + 1 })).filter((m) => m.name.toLowerCase().startsWith(prefix));
   const previousMonth = MONTH_NAMES.findIndex((m) => m.toLowerCase() === before[before.length - 1]) + 1;
+  // The months with pictures: picture_days (approved, a small table) and the looker's pending ones.
   const days = await sql<{ year: number; month: number }>`
-    select distinct year, month from pictures
-    where year > 0 and ${seenBy(looker)}
-      and (year::text like ${`${/^\d+$/.test(prefix) ? prefix : '-'}%`} or month = any(${sql.val(months.map((m) => m.month))}::int[]))
+    select distinct year, month from (
+      select year, month from picture_days where approved > 0
+      union all
+      select year, month from pictures where status = 'pending' and ${seenBy(looker)}
+    ) as d
+    where year > 0 and (year::text like ${`${/^\d+$/.test(prefix) ? prefix : '-'}%`} or month = any(${sql.val(months.map((m) => m.month))}::int[]))
     order by year desc, month desc
     limit 200`.execute(db);
   for (const m of months) found.push({ label: m.name, kind: 'date' });
@@ -199,4 +237,30 @@ export async function suggest(deps: AppDeps, user: SessionUser, input: { q: stri
     suggestions.push({ ...s, query });
   }
   return { suggestions: suggestions.slice(0, SUGGESTIONS_MAX) };
+}
+
+/** `pictures.map`: where the pictures this member sees were taken (those with a position). */
+export async function map(deps: AppDeps, user: SessionUser): Promise<PictureMap> {
+  const result = await sql<{ ids: number[] | null; lat: number[] | null; lon: number[] | null }>`
+    select array_agg(pl.picture_id order by pl.picture_id) as ids, array_agg(pl.lat order by pl.picture_id) as lat, array_agg(pl.lon order by pl.picture_id) as lon
+    from picture_places pl join pictures on pictures.id = pl.picture_id
+    where pl.lat is not null and ${seenBy(lookerOf(user))}`.execute(deps.db);
+  const row = result.rows[0];
+  return { ids: row?.ids ?? [], lat: row?.lat ?? [], lon: row?.lon ?? [] };
+}
+
+/** `pictures.byIds`: the cards of these pictures that this member sees, newest capture first. */
+export async function byIds(deps: AppDeps, user: SessionUser, ids: readonly number[]): Promise<Picture[]> {
+  const rows = await deps.db
+    .selectFrom('pictures')
+    .select(CARD_COLUMNS)
+    .select((eb) => eb.selectFrom('users').select('users.name').whereRef('users.id', '=', 'pictures.uploaded_by').as('uploader'))
+    .where('id', 'in', [...new Set(ids)])
+    .where(seenBy(lookerOf(user)))
+    .orderBy('year', 'desc')
+    .orderBy('month', 'desc')
+    .orderBy('day', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map(toPicture);
 }
