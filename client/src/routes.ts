@@ -27,6 +27,7 @@ const loaders: Record<PagePath, () => Promise<PageModule>> = {
   '/personal/pictures': () => import('./features/pictures/PicturesPage.tsx'),
   '/personal/upload-pictures': () => import('./features/pictures/UploadPage.tsx'),
   '/personal/pictures/albums': () => import('./features/pictures/AlbumsPage.tsx'),
+  '/personal/pictures/map': () => import('./features/pictures/MapPage.tsx'),
   '/shared': () => import('./features/pictures/SharedPage.tsx'),
   '/upload': () => import('./features/pictures/GuestUploadPage.tsx'),
   '/personal/todo': () => import('./features/todo/TodoPage.tsx'),

@@ -108,6 +108,7 @@ function Gallery({ type, index }: { type: PageType; index: number }) {
             </Link>
           ))}
           <Link to="/personal/pictures/albums">Albums</Link>
+          <Link to="/personal/pictures/map">Map</Link>
           <Link to="/personal/upload-pictures">{viewer && viewer.level < 2 ? 'Upload (needs approval)' : 'Upload'}</Link>
         </nav>
         <SearchBox initial={searched} onSearch={onSearch} />
