@@ -100,7 +100,7 @@ function Gallery({ type, index }: { type: PageType; index: number }) {
   return (
     <main className="page pictures-page">
       <header className="gallery-head">
-        <h1 data-testid="gallery-label">{data?.label ?? 'Pictures'}</h1>
+        <h1 data-testid="gallery-label">{searched ? 'Search' : (data?.label ?? 'Pictures')}</h1>
         <nav className="gallery-types" aria-label="Group pictures">
           {TYPES.map((t) => (
             <Link key={String(t.type)} to={galleryPath(t.type, 0)} aria-current={t.type === type ? 'page' : undefined}>
