@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type WheelEvent } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type WheelEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { geoMercator, geoPath } from 'd3-geo';
 import Supercluster from 'supercluster';
@@ -12,10 +12,9 @@ import { LoadProblem } from '../../components/Loaded.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { viewerOf } from '../../lib/access.ts';
 import { trpc } from '../../lib/trpc.ts';
-import { Viewer } from './Viewer.tsx';
-import { MemberSocial } from './ViewerSocial.tsx';
-import { AddToAlbum } from './albums.tsx';
 import './pictures.css';
+
+const MapViewer = lazy(() => import('./MapViewer.tsx'));
 
 /** The world's width in pixels at zoom 1 (the map's own unit); supercluster's zoom z is 256 * 2^z wide. */
 const WORLD = 1024;
@@ -175,7 +174,6 @@ export default function MapPage() {
     }
   };
   const close = useCallback(() => setOpened(null), []);
-  const social = useCallback((p: Picture) => (!p.pending || admin ? <MemberSocial key={p.id} pictureId={p.id} /> : null), [admin]);
   const count = located.data?.ids.length ?? 0;
 
   return (
@@ -252,15 +250,9 @@ export default function MapPage() {
         </svg>
       </div>
       {opened && (
-        <Viewer
-          pictures={opened.pictures}
-          index={opened.index}
-          admin={admin}
-          onMove={(i) => setOpened({ ...opened, index: i })}
-          onClose={close}
-          social={social}
-          extra={(picture) => <AddToAlbum key={picture.id} picture={picture} />}
-        />
+        <Suspense fallback={null}>
+          <MapViewer pictures={opened.pictures} index={opened.index} admin={admin} onMove={(i) => setOpened({ ...opened, index: i })} onClose={close} />
+        </Suspense>
       )}
     </main>
   );
