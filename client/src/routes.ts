@@ -28,6 +28,7 @@ const loaders: Record<PagePath, () => Promise<PageModule>> = {
   '/personal/upload-pictures': () => import('./features/pictures/UploadPage.tsx'),
   '/personal/pictures/albums': () => import('./features/pictures/AlbumsPage.tsx'),
   '/personal/pictures/people': () => import('./features/pictures/PeoplePage.tsx'),
+  '/personal/pictures/map': () => import('./features/pictures/MapPage.tsx'),
   '/shared': () => import('./features/pictures/SharedPage.tsx'),
   '/upload': () => import('./features/pictures/GuestUploadPage.tsx'),
   '/personal/todo': () => import('./features/todo/TodoPage.tsx'),

@@ -15,8 +15,11 @@
  *    its directory at the end, MP4 video; BENCH_RUN_FILES to change) uploaded one after another to the
  *    real server with its thumbnail worker: the peak RSS of the server and its children together
  *    (sampled from /proc; goal < 600 MB) and the largest peak one decoding child reported.
+ * 8. Search with 100,000 pictures (PGlite, in process): pictures.search for a member, p50/p99 in ms for
+ *    a common word, a rare one, a year, a month and year, two words, a town (goal p99 <= 50 ms), and
+ *    pictures.suggest.
  * Name sections to run only those: npm run bench:pictures -- paging gallery (paging, upload, thumbnails,
- * heic, png, gallery, run).
+ * heic, png, gallery, run, search).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -35,6 +38,7 @@ import { migrateToLatest } from '@site/server/migrations';
 import { insertUser } from '@site/server/identity/users.repository';
 import { serverAreas } from '@site/server/areas/index';
 import * as pictures from '@site/server/areas/pictures/pictures.service';
+import * as searching from '@site/server/areas/pictures/pictures.search';
 import { deriveFiles } from '@site/server/areas/pictures/pictures.media';
 import { galleryCounts } from '@site/server/areas/pictures/pictures.repository';
 import { createLocalStorage } from '@site/server/media/index';
@@ -102,6 +106,63 @@ async function paging() {
   // Each process keeps the counts in memory; after any change to the pictures its next call reads them
   // again. This times that counts query alone (the layout built from them and the page's rows come on top).
   await timeCalls('(counts query after a change)', () => galleryCounts(handle.db), Math.min(CALLS, 100));
+  await handle.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** 60 words captions are made of: each picture gets three, so a word is in about 1 in 20 pictures. */
+const CAPTION_WORDS = ['beach', 'dog', 'cake', 'birthday', 'garden', 'snow', 'grandma', 'school', 'picnic', 'wedding', 'cat', 'boat',
+  'castle', 'forest', 'train', 'bike', 'river', 'party', 'church', 'harbour', 'mountain', 'lake', 'market', 'museum', 'bridge', 'sunset',
+  'camping', 'football', 'concert', 'holiday', 'christmas', 'easter', 'zoo', 'farm', 'horse', 'kitchen', 'dinner', 'breakfast', 'baby',
+  'swimming', 'walk', 'kite', 'tree', 'flowers', 'car', 'bus', 'airport', 'hotel', 'island', 'village', 'city', 'park', 'rain', 'fire',
+  'pumpkin', 'costume', 'graduation', 'cousins', 'uncle', 'auntie'];
+const TOWNS = [['Truro', 'United Kingdom'], ['Penzance', 'United Kingdom'], ['Paris', 'France'], ['Lyon', 'France'], ['Berlin', 'Germany'],
+  ['List', 'Germany'], ['Beijing', 'China'], ['Sydney', 'Australia'], ['Madrid', 'Spain'], ['Rome', 'Italy']];
+
+async function searchBench() {
+  console.log(`\n8. Search with ${PICTURES.toLocaleString('en')} pictures (PGlite in memory, in process, ${CALLS} calls each)`);
+  const handle = await createDb({ kind: 'pglite-memory' });
+  await migrateToLatest(handle.db);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-search-'));
+  const deps = createDeps(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }), handle.db);
+  const owner = await insertUser(handle.db, { name: 'bench', passwordHash: 'x', level: 3 });
+  const friend = await insertUser(handle.db, { name: 'friend', passwordHash: 'x', level: 1 });
+  const words = sql.lit(`{${CAPTION_WORDS.join(',')}}`);
+  const started = performance.now();
+  // Dates over 25 years; 1 in 500 pending (not the searcher's); a place for 3 in 10; a comment for 1 in 10.
+  // Filled with the documents' row triggers off, then every document made in one statement (as the migration does).
+  for (const table of ['pictures', 'picture_places', 'picture_comments']) await sql`alter table ${sql.table(table)} disable trigger ${sql.id(`${table}_search_refresh`)}`.execute(handle.db);
+  await sql`
+    insert into pictures (stem, file_type, mime, size_bytes, caption, year, month, day, status, uploaded_by, thumb_status)
+    select md5(i::text), 'jpg', 'image/jpeg', 1000,
+      initcap(w[1 + i % 60]) || ' and ' || w[1 + (i / 60) % 60] || ', ' || w[1 + (i * 7 + 3) % 60] || ' ' || i,
+      2000 + (i % 25),
+      case when i % 50 = 0 then 0 else 1 + (i / 25) % 12 end,
+      case when i % 50 = 0 or i % 20 = 0 then 0 else 1 + (i / 300) % 28 end,
+      case when i % 500 = 0 then 'pending' else 'approved' end,
+      ${sql.lit(owner.id)},
+      'ready'
+    from generate_series(1, ${sql.lit(PICTURES)}) as i, (select ${words}::text[] as w) as vocabulary`.execute(handle.db);
+  for (const [n, [town, country]] of TOWNS.entries()) {
+    await sql`insert into picture_places (picture_id, lat, lon, town, country)
+      select id, 50, 0, ${town}, ${country} from pictures where id % 10 < 3 and id % ${TOWNS.length} = ${n}`.execute(handle.db);
+  }
+  await sql`insert into picture_comments (picture_id, user_id, text) select id, ${owner.id}, 'Lovely one of ' || (case when id % 3 = 0 then 'Grandma' else 'the kids' end)
+    from pictures where id % 10 = 0`.execute(handle.db);
+  for (const table of ['pictures', 'picture_places', 'picture_comments']) await sql`alter table ${sql.table(table)} enable trigger ${sql.id(`${table}_search_refresh`)}`.execute(handle.db);
+  await sql`select picture_search_refresh(array(select id from pictures))`.execute(handle.db);
+  await sql`analyze`.execute(handle.db);
+  const size = await sql<{ documents: string; index: string }>`select pg_size_pretty(pg_table_size('picture_search')) as documents,
+    pg_size_pretty(pg_relation_size('picture_search_document')) as index`.execute(handle.db);
+  console.log(`  (filled in ${fmt((performance.now() - started) / 1000)} s, documents made in one statement; documents ${size.rows[0]?.documents}, GIN index ${size.rows[0]?.index})`);
+  const viewer = { id: friend.id, name: 'friend', level: 1 as const };
+  for (const q of ['beach', 'kite sunset', 'grandma', '2019', 'May 2021', 'dog 2019', 'Truro', 'france beach 2010', 'nothingmatches']) {
+    const first = await searching.search(deps, viewer, { q });
+    await timeCalls(`search "${q}" (${first.items.length}${first.nextCursor ? '+' : ''})`, () => searching.search(deps, viewer, { q }));
+  }
+  const page = await searching.search(deps, viewer, { q: 'beach' });
+  await timeCalls('search "beach", 2nd page (cursor)', () => searching.search(deps, viewer, { q: 'beach', cursor: page.nextCursor ?? undefined }));
+  for (const q of ['tr', 'ma', 'may 20', '20']) await timeCalls(`suggest "${q}"`, () => searching.suggest(deps, viewer, { q }));
   await handle.close();
   fs.rmSync(dir, { recursive: true, force: true });
 }
@@ -480,7 +541,7 @@ if (process.argv.includes('--serve-worker')) {
   await deriveOne(mediaDir, stem, fileType);
 } else {
   console.log(`Pictures benchmarks on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'})`);
-  const sections = { paging, upload, thumbnails, heic: heicDisplays, png: hugePng, gallery: galleryUnderLoad, run: realRun };
+  const sections = { paging, upload, thumbnails, heic: heicDisplays, png: hugePng, gallery: galleryUnderLoad, run: realRun, search: searchBench };
   const named = process.argv.slice(2).filter((arg) => arg in sections) as (keyof typeof sections)[];
   for (const name of named.length > 0 ? named : (Object.keys(sections) as (keyof typeof sections)[])) await sections[name]();
 }

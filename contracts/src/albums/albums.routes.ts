@@ -39,6 +39,7 @@ export const sharesRoutes = defineArea({
     'shares.unlock': 'public',
     'shares.uploadInfo': 'public',
     'shares.social': 'public',
+    'shares.search': 'public',
   },
   pages: {
     '/shared': { access: 'public', label: 'Shared album', pattern: '/shared/*' },

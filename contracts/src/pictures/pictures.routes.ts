@@ -20,6 +20,12 @@ export const picturesRoutes = defineArea({
     'pictures.deleteComment': 1,
     // The hub's card: pictures taken on today's month and day in earlier years.
     'pictures.onThisDay': 1,
+    // Search (pictures.search.ts): what this member sees, by caption, comment, date and place.
+    'pictures.search': 1,
+    'pictures.suggest': 1,
+    // The map page: the located pictures, and the cards of a cluster's.
+    'pictures.map': 1,
+    'pictures.byIds': 1,
   },
   pages: {
     '/personal/pictures': { access: 1, label: 'Pictures', group: 'cool', pattern: '/personal/pictures/*' },
@@ -28,6 +34,8 @@ export const picturesRoutes = defineArea({
     '/personal/upload-pictures': { access: 1, listedFrom: 2, label: 'Add Pictures', group: 'cool' },
     // The approval queue: linked, with its count, from the hub's Admin section (not a navbar tab).
     '/admin/pictures': { access: 3, label: 'Approve Pictures' },
+    // Reached from the gallery's "Map" link.
+    '/personal/pictures/map': { access: 1, label: 'Pictures map' },
   },
   http: {
     'GET /private/pictures/:file': { access: 1 },

@@ -23,4 +23,5 @@ export const sharesSamples = {
   'shares.unlock': { token: 'AAAAAAAAAAAAAAAAAAAAAA', password: 'secret' },
   'shares.uploadInfo': { token: 'AAAAAAAAAAAAAAAAAAAAAA' },
   'shares.social': { token: 'AAAAAAAAAAAAAAAAAAAAAA', pictureId: 1 },
+  'shares.search': { token: 'AAAAAAAAAAAAAAAAAAAAAA', q: 'beach' },
 } satisfies AreaSamples<typeof sharesRoutes>;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,7 +75,11 @@ export async function fillEveryArea(deps: AppDeps, app: FastifyInstance): Promis
   // Real pictures through the upload route: one with its thumbnail made, one still queued.
   const { token } = await deps.sessions.create(owner.id);
   expect((await uploadVia(app, `sid=${token}`, { name: 'beach.jpg', data: await jpegWithExif(), type: 'image/jpeg' })).statusCode).toBe(200);
+  // A real photograph with its GPS position (a Nokia Lumia 820's on Sylt): its place, and its search document, are carried.
+  const starfish = fs.readFileSync(createRequire(import.meta.url).resolve('exif-parser/test/starfish.jpg'));
+  expect((await uploadVia(app, `sid=${token}`, { name: 'starfish.jpg', data: starfish, type: 'image/jpeg' })).statusCode).toBe(200);
   await drainJobs(deps);
+  expect(await deps.db.selectFrom('picture_places').select(['town', 'country']).where('town', 'is not', null).execute()).toEqual([{ town: 'List', country: 'Germany' }]);
   expect((await uploadVia(app, `sid=${token}`, { name: 'party.png', data: await png(), type: 'image/png' })).statusCode).toBe(200);
   // A heart and comments on the first picture (the samples ran before any picture existed): one edited, one multiline.
   const beach = await deps.db.selectFrom('pictures').select('id').orderBy('id').executeTakeFirstOrThrow();

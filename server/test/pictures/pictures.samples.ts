@@ -23,6 +23,10 @@ export const picturesSamples = {
   'pictures.editComment': { commentId: 1, text: 'Lovely, Grandma!' },
   'pictures.deleteComment': { commentId: 1 },
   'pictures.onThisDay': undefined,
+  'pictures.search': { q: 'beach 2024' },
+  'pictures.suggest': { q: 'bea' },
+  'pictures.map': undefined,
+  'pictures.byIds': { ids: [1, 2] },
 } satisfies AreaSamples<typeof picturesRoutes>;
 
 /** One check per documented /api path: the documented field names in, the documented field names out. */

@@ -8,6 +8,7 @@ import { DEFAULT_GALLERY_PATH, galleryPath, parseGalleryPath } from './gallery-p
 import { AddToAlbum } from './albums.tsx';
 import { PlayMark, Thumb } from './media.tsx';
 import { InPicture } from './InPicture.tsx';
+import { SearchBox, SearchResults } from './search.tsx';
 import { Viewer } from './Viewer.tsx';
 import { MemberSocial } from './ViewerSocial.tsx';
 import './pictures.css';
@@ -90,6 +91,9 @@ function Gallery({ type, index }: { type: PageType; index: number }) {
 
   const close = useCallback(() => setOpen(null), []);
   const admin = viewer !== null && viewer.level >= 3;
+  // A search (`?q=`) shows its results in place of the page; clearing it shows the page again.
+  const searched = searchParams.get('q')?.trim() ?? '';
+  const onSearch = useCallback((q: string) => setSearchParams(q ? { q } : {}), [setSearchParams]);
   // Hearts and comments: on approved pictures; on a pending one only admins see and add them.
   const social = useCallback((p: Picture) => (!p.pending || admin ? <MemberSocial key={p.id} pictureId={p.id} /> : null), [admin]);
   const pictures = data?.pictures ?? [];
@@ -97,7 +101,7 @@ function Gallery({ type, index }: { type: PageType; index: number }) {
   return (
     <main className="page pictures-page">
       <header className="gallery-head">
-        <h1 data-testid="gallery-label">{data?.label ?? 'Pictures'}</h1>
+        <h1 data-testid="gallery-label">{searched ? 'Search' : (data?.label ?? 'Pictures')}</h1>
         <nav className="gallery-types" aria-label="Group pictures">
           {TYPES.map((t) => (
             <Link key={String(t.type)} to={galleryPath(t.type, 0)} aria-current={t.type === type ? 'page' : undefined}>
@@ -106,43 +110,51 @@ function Gallery({ type, index }: { type: PageType; index: number }) {
           ))}
           <Link to="/personal/pictures/albums">Albums</Link>
           <Link to="/personal/pictures/people">People</Link>
+          <Link to="/personal/pictures/map">Map</Link>
           <Link to="/personal/upload-pictures">{viewer && viewer.level < 2 ? 'Upload (needs approval)' : 'Upload'}</Link>
         </nav>
+        <SearchBox initial={searched} onSearch={onSearch} />
       </header>
-      <LoadProblem query={page} what="the pictures" />
-      {data && pictures.length === 0 && <p className="card">{data.total === 0 ? 'No pictures yet.' : 'There is no such page.'}</p>}
-      <ul className="picture-grid" data-testid="picture-grid">
-        {pictures.map((picture, i) => (
-          <li key={picture.id}>
-            <button
-              type="button"
-              className={`picture-tile${picture.pending ? ' pending' : ''}`}
-              onClick={() => setOpen(open === i ? null : i)}
-              aria-label={`Open ${picture.desc || 'picture'}${picture.pending ? ' (waiting for approval)' : ''}`}
-            >
-              <Thumb picture={picture} index={i} />
-              <PlayMark picture={picture} />
-              {picture.pending && <span className="pending-badge">Pending</span>}
-            </button>
-          </li>
-        ))}
-      </ul>
-      <PageBar type={type} index={index} pageCount={pageCount} />
-      {open !== null && (
-        <Viewer
-          pictures={pictures}
-          index={open}
-          admin={admin}
-          onMove={setOpen}
-          onClose={close}
-          social={social}
-          extra={(picture) => (
-            <div key={picture.id}>
-              <InPicture pictureId={picture.id} />
-              <AddToAlbum picture={picture} />
-            </div>
+      {searched ? (
+        <SearchResults q={searched} admin={admin} />
+      ) : (
+        <>
+          <LoadProblem query={page} what="the pictures" />
+          {data && pictures.length === 0 && <p className="card">{data.total === 0 ? 'No pictures yet.' : 'There is no such page.'}</p>}
+          <ul className="picture-grid" data-testid="picture-grid">
+            {pictures.map((picture, i) => (
+              <li key={picture.id}>
+                <button
+                  type="button"
+                  className={`picture-tile${picture.pending ? ' pending' : ''}`}
+                  onClick={() => setOpen(open === i ? null : i)}
+                  aria-label={`Open ${picture.desc || 'picture'}${picture.pending ? ' (waiting for approval)' : ''}`}
+                >
+                  <Thumb picture={picture} index={i} />
+                  <PlayMark picture={picture} />
+                  {picture.pending && <span className="pending-badge">Pending</span>}
+                </button>
+              </li>
+            ))}
+          </ul>
+          <PageBar type={type} index={index} pageCount={pageCount} />
+          {open !== null && (
+            <Viewer
+              pictures={pictures}
+              index={open}
+              admin={admin}
+              onMove={setOpen}
+              onClose={close}
+              social={social}
+              extra={(picture) => (
+                <div key={picture.id}>
+                  <InPicture pictureId={picture.id} />
+                  <AddToAlbum picture={picture} />
+                </div>
+              )}
+            />
           )}
-        />
+        </>
       )}
     </main>
   );

@@ -1,4 +1,4 @@
-import { createShareInput, createUploadShareInput, guestSocialInput, openShareInput, shareIdInput, sharesOfAlbumInput, unlockShareInput, uploadInfoInput } from '@site/contracts';
+import { createShareInput, guestSearchInput, createUploadShareInput, guestSocialInput, openShareInput, shareIdInput, sharesOfAlbumInput, unlockShareInput, uploadInfoInput } from '@site/contracts';
 import { procedure, router } from '../../trpc/procedures.ts';
 import * as shares from './shares.service.ts';
 
@@ -30,4 +30,7 @@ export const sharesRouter = router({
   social: procedure('shares.social')
     .input(guestSocialInput)
     .query(({ ctx, input }) => shares.guestSocial(ctx.deps, input)),
+  search: procedure('shares.search')
+    .input(guestSearchInput)
+    .query(({ ctx, input }) => shares.guestSearch(ctx.deps, input)),
 });

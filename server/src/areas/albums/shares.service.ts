@@ -12,6 +12,7 @@ import {
   type CreatedShare,
   type OpenShareReply,
   type PictureSocial,
+  type SearchResult,
   type ShareLink,
   type UploadLinkInfo,
 } from '@site/contracts';
@@ -23,6 +24,7 @@ import { limitKey } from '../auth/limits.ts';
 import { siteUrl } from '../auth/reset-links.ts';
 import { toPicture } from '../pictures/pictures.service.ts';
 import { socialOf } from '../pictures/pictures.social.ts';
+import { searchAlbum } from '../pictures/pictures.search.ts';
 import * as repo from './albums.repository.ts';
 import type { ShareWithSharer } from './albums.repository.ts';
 import { changeableAlbum, mayChange } from './albums.service.ts';
@@ -200,6 +202,18 @@ export async function guestSocial(deps: AppDeps, input: { token: string; pass?: 
     hearts: { ...social.hearts, names: social.hearts.names.filter((name) => name === sharer) },
     comments: social.comments.map((c) => ({ ...c, author: c.author === sharer ? c.author : GUEST_AUTHOR })),
   };
+}
+
+/**
+ * A guest searches the shared album (while the link works, with its pass): by captions, comments and
+ * dates, and by town and country only when the link includes location (its downloads carry the
+ * position then too); never by people's names. Pictures come without their uploader, as `open` gives them.
+ */
+export async function guestSearch(deps: AppDeps, input: { token: string; pass?: string | undefined; q: string; cursor?: string | undefined }): Promise<SearchResult> {
+  const link = await liveLink(deps, input.token, 'view');
+  if (!passMatches(input.token, link, input.pass)) throw new AppError('FORBIDDEN', albumMessages.passwordNeeded);
+  const found = await searchAlbum(deps, link.album_id ?? 0, link.include_location, input);
+  return { ...found, items: found.items.map((p) => ({ ...p, uploader: null })) };
 }
 
 /**

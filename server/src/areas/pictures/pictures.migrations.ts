@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
+import { searchTable } from './pictures.search-sources.ts';
 
 // Typed on Kysely<any> on purpose: a migration must keep compiling whatever today's schema says.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -263,6 +264,30 @@ const queueTurns: Migration = {
   },
 };
 
+/**
+ * Places (pictures.places.ts): a row per picture whose file was read for a position, gone with the
+ * picture. The position's columns are all set or all null; the town and country only with a position.
+ */
+const places: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('picture_places')
+      .addColumn('picture_id', 'integer', (c) => c.primaryKey().references('pictures.id').onDelete('cascade'))
+      .addColumn('lat', 'double precision', (c) => c.check(sql`lat between -90 and 90`))
+      .addColumn('lon', 'double precision', (c) => c.check(sql`lon between -180 and 180`))
+      .addColumn('town', 'text')
+      .addColumn('country', 'text')
+      .addCheckConstraint('picture_places_position', sql`(lat is null) = (lon is null) and (lat is not null or (town is null and country is null))`)
+      .execute();
+    // Search's suggestions complete a town's or a country's name from its first letters.
+    await sql`create index picture_places_town on picture_places (lower(town) text_pattern_ops)`.execute(db);
+    await sql`create index picture_places_country on picture_places (lower(country) text_pattern_ops)`.execute(db);
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.dropTable('picture_places').execute();
+  },
+};
+
 export const picturesMigrations = {
   '20261123_pictures_tables': pictures,
   '20261124_pictures_layout_cache': layoutCache,
@@ -272,4 +297,7 @@ export const picturesMigrations = {
   // After 20261127_live_change_triggers, whose function its triggers call.
   '20261129_pictures_social': social,
   '20261127_pictures_queue_turns': queueTurns,
+  '20261130_pictures_places': places,
+  // After places and comments, whose tables the search document reads.
+  '20261130_pictures_search': searchTable,
 };

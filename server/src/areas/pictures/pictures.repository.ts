@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { MAX_ROW_ID, type CaptureDate } from '@site/contracts';
 import type { Executor } from '../../db/database.ts';
 import { FENCE_STRIDE, type GalleryCounts, type Position } from './pictures.paging.ts';
@@ -7,6 +7,15 @@ import { recordEvent } from '../notifications/notifications.events.ts';
 
 /** Who is looking: admins see every pending picture, others only their own. */
 export type Looker = { id: number; admin: boolean };
+
+/**
+ * The gallery's rule of what a looker sees: every approved picture, and pending ones as Looker says.
+ * Over `pictures`, or a table with copies of its status and uploader (picture_search).
+ */
+export function seenBy(looker: Looker, table: 'pictures' | 'picture_search' = 'pictures'): RawBuilder<boolean> {
+  if (looker.admin) return sql<boolean>`true`;
+  return sql<boolean>`(${sql.ref(`${table}.status`)} = 'approved' or ${sql.ref(`${table}.uploaded_by`)} = ${looker.id})`;
+}
 
 /** The token: picture_paging's rows together (see the migration); null when it has none. */
 const tokenOf = (db: Executor) =>
@@ -117,7 +126,7 @@ export async function pageRows(
     .select(CARD_COLUMNS)
     .select((eb) => eb.selectFrom('users').select('users.name').whereRef('users.id', '=', 'pictures.uploaded_by').as('uploader'))
     .where((eb) => eb(eb.refTuple('year', 'month', 'day', 'id'), '<=', eb.tuple(from.year, from.month, from.day, from.fromId ?? MAX_ROW_ID)))
-    .$if(!looker.admin, (q) => q.where((eb) => eb.or([eb('status', '=', 'approved'), eb('uploaded_by', '=', looker.id)])))
+    .where(seenBy(looker))
     .orderBy('year', 'desc')
     .orderBy('month', 'desc')
     .orderBy('day', 'desc')
@@ -387,4 +396,53 @@ export async function saveDerived(
 export async function jobCount(db: Executor): Promise<number> {
   const row = await db.selectFrom('picture_jobs').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+// ---- places ----
+
+export type StoredPlace = { lat: number; lon: number; town: string | null; country: string | null };
+
+/** Records where a picture was taken (null: its file was read and holds no position); once per picture. */
+export async function savePlace(db: Executor, pictureId: number, place: StoredPlace | null): Promise<void> {
+  const values = { picture_id: pictureId, lat: place?.lat ?? null, lon: place?.lon ?? null, town: place?.town ?? null, country: place?.country ?? null };
+  // A picture deleted meanwhile has nothing to record.
+  await db
+    .insertInto('picture_places')
+    .columns(['picture_id', 'lat', 'lon', 'town', 'country'])
+    .expression((eb) =>
+      eb
+        .selectFrom('pictures')
+        .select([
+          'id',
+          sql<number | null>`${values.lat}::double precision`.as('lat'),
+          sql<number | null>`${values.lon}::double precision`.as('lon'),
+          sql<string | null>`${values.town}::text`.as('town'),
+          sql<string | null>`${values.country}::text`.as('country'),
+        ])
+        .where('id', '=', pictureId),
+    )
+    .onConflict((oc) => oc.column('picture_id').doUpdateSet((eb) => ({ lat: eb.ref('excluded.lat'), lon: eb.ref('excluded.lon'), town: eb.ref('excluded.town'), country: eb.ref('excluded.country') })))
+    .execute();
+}
+
+/** Pictures whose file was never read for a position: up to `limit` after `afterId`. */
+export function unplaced(db: Executor, afterId: number, limit: number): Promise<Pick<PictureRecord, 'id' | 'stem' | 'file_type'>[]> {
+  return db
+    .selectFrom('pictures')
+    .select(['id', 'stem', 'file_type'])
+    .where('id', '>', afterId)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('picture_places').select('picture_id').whereRef('picture_places.picture_id', '=', 'pictures.id'))))
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+export function placeOf(db: Executor, pictureId: number) {
+  return db.selectFrom('picture_places').selectAll().where('picture_id', '=', pictureId).executeTakeFirst();
+}
+
+/** Makes the search document of every picture that has none (the triggers keep the others). */
+export async function refreshMissingSearch(db: Executor): Promise<void> {
+  await sql`select picture_search_refresh(array(
+    select p.id from pictures p where not exists (select from picture_search s where s.picture_id = p.id)))`.execute(db);
 }

@@ -6,12 +6,16 @@ import {
   pageInput,
   pictureAtInput,
   pictureIdInput,
+  picturesByIdInput,
+  searchInput,
+  suggestInput,
   socialInput,
   updatePictureInput,
 } from '@site/contracts';
 import { procedure, router } from '../../trpc/procedures.ts';
 import * as pictures from './pictures.service.ts';
 import { onThisDay } from './pictures.on-this-day.ts';
+import * as searching from './pictures.search.ts';
 import * as social from './pictures.social.ts';
 import { mediaCheck } from './pictures.startup.ts';
 
@@ -56,4 +60,14 @@ export const picturesRouter = router({
     .input(deleteCommentInput)
     .mutation(({ ctx, input }) => social.deleteComment(ctx.deps, ctx.user, input.commentId)),
   onThisDay: procedure('pictures.onThisDay').query(({ ctx }) => onThisDay(ctx.deps, ctx.user)),
+  search: procedure('pictures.search')
+    .input(searchInput)
+    .query(({ ctx, input }) => searching.search(ctx.deps, ctx.user, input)),
+  suggest: procedure('pictures.suggest')
+    .input(suggestInput)
+    .query(({ ctx, input }) => searching.suggest(ctx.deps, ctx.user, input)),
+  map: procedure('pictures.map').query(({ ctx }) => searching.map(ctx.deps, ctx.user)),
+  byIds: procedure('pictures.byIds')
+    .input(picturesByIdInput)
+    .query(({ ctx, input }) => searching.byIds(ctx.deps, ctx.user, input.ids)),
 });

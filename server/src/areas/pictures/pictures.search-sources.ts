@@ -1,0 +1,185 @@
+import { sql, type Kysely, type Migration } from 'kysely';
+
+// Typed on Kysely<any> on purpose: the search document is made by migrations.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+/**
+ * THE ONE PLACE where the search document's sources are listed (pictures.search.ts reads the
+ * document; this file makes it).
+ *
+ * Each picture has one row in picture_search: a tsvector of every word that finds it (and copies of
+ * the picture's date, status and uploader, which search filters and orders by), kept by triggers in
+ * the transaction of the change (a picture is searchable as soon as its change commits).
+ * The tsvector weight of a word says who may find the picture by it:
+ *   A  everyone who sees the picture, a share link's guest too: caption, comments, date (tags belong here)
+ *   B  members, and guests of a link that includes location: town and country
+ *   C  members only, never a guest: people's names
+ * Members search the whole document (GIN-indexed); a guest's search filters the document to the
+ * weights their link allows (ts_filter) over their album's pictures alone.
+ *
+ * A source: `text`, SQL over the picture `p` giving the words (null for none); the text search
+ * configuration (english stems and drops stop words: free text; simple keeps each word: names,
+ * places, dates); its weight; and `refreshedBy`, the tables whose changes change it, each with the
+ * SQL of the picture ids a changed row (`r`, NEW or OLD) touches.
+ *
+ * To add a source (merging tags and people), add an entry below in a new migration that calls
+ * `searchDocumentMigration([...SEARCH_SOURCES_V1, tags, people])`, e.g.
+ *   { name: 'tags', config: 'simple', weight: 'A',
+ *     text: `(select string_agg(t.tag, ' ') from picture_tags t where t.picture_id = p.id)`,
+ *     refreshedBy: [{ table: 'picture_tags', pictureIds: (r) => `select ${r}.picture_id` }] },
+ *   { name: 'people', config: 'simple', weight: 'C',
+ *     text: `(select string_agg(distinct pe.name, ' ') from faces f join people pe on pe.id = f.person_id
+ *             where f.picture_id = p.id and not pe.hidden)`,
+ *     refreshedBy: [{ table: 'faces', pictureIds: (r) => `select ${r}.picture_id` },
+ *                   { table: 'people', pictureIds: (r) => `select f.picture_id from faces f where f.person_id = ${r}.id` }] },
+ * and, for the suggestions, a row in pictures.search.ts's SUGGESTION_SOURCES.
+ */
+export type SearchSource = {
+  name: string;
+  config: 'english' | 'simple';
+  weight: 'A' | 'B' | 'C';
+  text: string;
+  refreshedBy: { table: string; pictureIds: (row: 'new' | 'old') => string; columns?: string[] }[];
+};
+
+const MONTHS = "array['january','february','march','april','may','june','july','august','september','october','november','december']";
+
+export const SEARCH_SOURCES_V1: SearchSource[] = [
+  {
+    name: 'caption',
+    config: 'english',
+    weight: 'A',
+    text: 'p.caption',
+    // The copied columns too (picture_search_refresh).
+    refreshedBy: [{ table: 'pictures', pictureIds: (r) => `select ${r}.id`, columns: ['caption', 'year', 'month', 'day', 'status', 'uploaded_by'] }],
+  },
+  {
+    name: 'date',
+    config: 'simple',
+    weight: 'A',
+    // The year and the month's English name ("2019", "may"): "May 2021" finds May 2021's pictures.
+    text: `concat_ws(' ', nullif(p.year, 0)::text, (${MONTHS})[nullif(p.month, 0)])`,
+    refreshedBy: [],
+  },
+  {
+    name: 'comments',
+    config: 'english',
+    weight: 'A',
+    text: `(select string_agg(c.text, ' ') from picture_comments c where c.picture_id = p.id)`,
+    refreshedBy: [{ table: 'picture_comments', pictureIds: (r) => `select ${r}.picture_id` }],
+  },
+  {
+    name: 'place',
+    config: 'simple',
+    weight: 'B',
+    text: `(select concat_ws(' ', pl.town, pl.country) from picture_places pl where pl.picture_id = p.id)`,
+    refreshedBy: [{ table: 'picture_places', pictureIds: (r) => `select ${r}.picture_id` }],
+  },
+];
+
+/** The document's SQL: every source's words with its weight, over the picture `p`. */
+function documentSql(sources: readonly SearchSource[]): string {
+  return sources.map((s) => `setweight(to_tsvector('${s.config}', coalesce(${s.text}, '')), '${s.weight}')`).join('\n      || ');
+}
+
+const triggerName = (table: string) => `${table}_search_refresh`;
+const functionName = (table: string) => `picture_search_touch_${table}`;
+
+/**
+ * A migration that (re)defines the document from `sources`: the function that makes a picture's
+ * document, one trigger per table a source reads, and the documents of every picture made again.
+ * `previous`: the sources the database had, whose triggers it drops first.
+ */
+export function searchDocumentMigration(sources: readonly SearchSource[], previous: readonly SearchSource[] = []): Migration {
+  const tablesOf = (list: readonly SearchSource[]) => {
+    const byTable = new Map<string, { pictureIds: string[]; columns: Set<string> | null }>();
+    for (const source of list) {
+      for (const r of source.refreshedBy) {
+        const known = byTable.get(r.table) ?? { pictureIds: [], columns: new Set<string>() };
+        known.pictureIds.push(`(${r.pictureIds('new')})`);
+        known.pictureIds.push(`(${r.pictureIds('old')})`);
+        if (!r.columns) known.columns = null;
+        else for (const c of r.columns) known.columns?.add(c);
+        byTable.set(r.table, known);
+      }
+    }
+    return byTable;
+  };
+  const drop = async (db: Kysely<any>, list: readonly SearchSource[]) => {
+    for (const table of tablesOf(list).keys()) {
+      await sql`drop trigger if exists ${sql.id(triggerName(table))} on ${sql.table(table)}`.execute(db);
+      await sql`drop function if exists ${sql.id(functionName(table))}()`.execute(db);
+    }
+  };
+  return {
+    async up(db: Kysely<any>) {
+      await drop(db, previous);
+      await sql
+        .raw(
+          `create or replace function picture_search_document(p pictures) returns tsvector language sql stable as $$
+      select ${documentSql(sources)}
+    $$`,
+        )
+        .execute(db);
+      for (const [table, { pictureIds, columns }] of tablesOf(sources)) {
+        const [fromNew, fromOld] = [pictureIds.filter((_, i) => i % 2 === 0), pictureIds.filter((_, i) => i % 2 === 1)];
+        await sql
+          .raw(
+            `create function ${functionName(table)}() returns trigger language plpgsql as $$
+      begin
+        if tg_op <> 'DELETE' then perform picture_search_refresh(array(${fromNew.join(' union ')})); end if;
+        if tg_op <> 'INSERT' then perform picture_search_refresh(array(${fromOld.join(' union ')})); end if;
+        return null;
+      end
+      $$`,
+          )
+          .execute(db);
+        // A row trigger: transition tables cannot go with a column list, and a thumbnail's update must not rebuild documents.
+        const of = columns ? ` of ${[...columns].join(', ')}` : '';
+        const events = columns ? `insert or update${of}` : 'insert or update or delete';
+        await sql.raw(`create trigger ${triggerName(table)} after ${events} on ${table} for each row execute function ${functionName(table)}()`).execute(db);
+      }
+      await sql`select picture_search_refresh(array(select id from pictures))`.execute(db);
+    },
+    async down(db: Kysely<any>) {
+      await drop(db, sources);
+    },
+  };
+}
+
+/** The table, the refresh function and the first document (20261130_pictures_search). */
+export const searchTable: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('picture_search')
+      .addColumn('picture_id', 'integer', (c) => c.primaryKey().references('pictures.id').onDelete('cascade'))
+      .addColumn('document', sql`tsvector`, (c) => c.notNull())
+      // The picture's own columns that search filters and orders by, copied: the search reads one table.
+      .addColumn('year', 'smallint', (c) => c.notNull())
+      .addColumn('month', 'smallint', (c) => c.notNull())
+      .addColumn('day', 'smallint', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('uploaded_by', 'integer')
+      .execute();
+    // A rare word: the GIN index, then the few found sorted. A common one: the capture order read
+    // backwards until a page is found (the planner chooses from the word's frequency).
+    await sql`create index picture_search_document on picture_search using gin (document)`.execute(db);
+    await sql`create index picture_search_order on picture_search (year, month, day, picture_id)`.execute(db);
+    // A placeholder: the first searchDocumentMigration replaces it.
+    await sql`create function picture_search_document(p pictures) returns tsvector language sql stable as $$ select ''::tsvector $$`.execute(db);
+    await sql`
+      create function picture_search_refresh(ids integer[]) returns void language sql as $$
+        insert into picture_search (picture_id, document, year, month, day, status, uploaded_by)
+        select p.id, picture_search_document(p), p.year, p.month, p.day, p.status, p.uploaded_by from pictures p where p.id = any(ids)
+        on conflict (picture_id) do update set document = excluded.document, year = excluded.year, month = excluded.month,
+          day = excluded.day, status = excluded.status, uploaded_by = excluded.uploaded_by
+      $$`.execute(db);
+    await searchDocumentMigration(SEARCH_SOURCES_V1).up(db);
+  },
+  async down(db: Kysely<any>) {
+    await searchDocumentMigration(SEARCH_SOURCES_V1).down?.(db);
+    await sql`drop function picture_search_refresh(integer[])`.execute(db);
+    await sql`drop function picture_search_document(pictures)`.execute(db);
+    await db.schema.dropTable('picture_search').execute();
+  },
+};

@@ -1,0 +1,275 @@
+import { sql, type RawBuilder } from 'kysely';
+import {
+  MONTH_NAMES,
+  SEARCH_PAGE,
+  SUGGESTIONS_MAX,
+  searchMessages,
+  searchWords,
+  type PictureMap,
+  type Picture,
+  type SearchResult,
+  type SearchSuggestion,
+  type SearchSuggestions,
+} from '@site/contracts';
+import type { AppDeps } from '../../deps.ts';
+import type { Executor } from '../../db/database.ts';
+import { AppError } from '../../errors.ts';
+import type { SessionUser } from '../../identity/session-user.ts';
+import { CARD_COLUMNS, seenBy, type Looker, type PictureCard } from './pictures.repository.ts';
+import { toPicture } from './pictures.service.ts';
+
+/**
+ * Search: PostgreSQL's full text search over each picture's document (picture_search, made by
+ * pictures.search-sources.ts), GIN-indexed; the same SQL on PGlite. Every word of the query must
+ * match (several words narrow). A word matches the stemmed free text (english: "dogs" finds "dog")
+ * or a name, place or date as written (simple: "may" is an English stop word but a month);
+ * abbreviated months stand for the month too ("sept 2019"). Results come newest capture first, as
+ * the gallery orders them, SEARCH_PAGE at a time.
+ */
+
+const MONTH_ABBREVIATIONS: Record<string, string> = {
+  jan: 'january',
+  feb: 'february',
+  mar: 'march',
+  apr: 'april',
+  jun: 'june',
+  jul: 'july',
+  aug: 'august',
+  sep: 'september',
+  sept: 'september',
+  oct: 'october',
+  nov: 'november',
+  dec: 'december',
+};
+
+/** One word as a tsquery: its stem, the word itself, and the month it abbreviates. */
+function wordQuery(word: string): RawBuilder<string> {
+  const parts = [sql`to_tsquery('english', ${word})`, sql`to_tsquery('simple', ${word})`];
+  const month = MONTH_ABBREVIATIONS[word];
+  if (month) parts.push(sql`to_tsquery('simple', ${month})`);
+  return sql<string>`(${sql.join(parts, sql` || `)})`;
+}
+
+/** Every word ANDed. Words are letters and digits only: nothing of to_tsquery's syntax. */
+function queryOf(words: readonly string[]): RawBuilder<string> {
+  return sql<string>`(${sql.join(
+    words.map((w) => wordQuery(w)),
+    sql` && `,
+  )})`;
+}
+
+type Cursor = { year: number; month: number; day: number; id: number };
+
+function parseCursor(cursor: string | undefined): Cursor | null {
+  if (!cursor) return null;
+  const [year = 0, month = 0, day = 0, id = 0] = cursor.split('.').map(Number);
+  if (month > 12 || day > 31) throw new AppError('BAD_REQUEST', searchMessages.badCursor);
+  return { year, month, day, id };
+}
+
+const cursorOf = (p: PictureCard) => `${p.year}.${p.month}.${p.day}.${p.id}`;
+
+/** Who searches: a member (the gallery's own rule of what they see), or a guest of one album with the weights their link allows. */
+export type Searcher = { looker: Looker } | { albumId: number; weights: readonly ('a' | 'b')[] };
+
+/**
+ * How a member's search reads: it first counts the matches, up to COMMON (the GIN index, no order,
+ * so it stops there). Fewer: they are all read through the GIN index and sorted, a few milliseconds.
+ * A common word: the capture order's b-tree is read backwards until a page of matches is found
+ * (1 in 50 pictures or more: a few thousand rows at most, when spread over the years). Left to the
+ * planner alone, a word in no document at all was read through the whole capture order (138 ms at
+ * 100,000 pictures): the frequency it guesses for an unknown word is far too high.
+ */
+const COMMON = 2000;
+
+type Found = { picture_id: number; year: number; month: number; day: number };
+
+/** The page's ids from picture_search alone (its copies of the date, status and uploader). */
+async function findIds(db: Executor, searcher: Searcher, query: RawBuilder<string>, cursor: Cursor | null): Promise<Found[]> {
+  const base = db
+    .selectFrom('picture_search')
+    .select(['picture_search.picture_id', 'picture_search.year', 'picture_search.month', 'picture_search.day'])
+    .$if(cursor !== null, (q) =>
+      q.where((eb) =>
+        eb(
+          eb.refTuple('picture_search.year', 'picture_search.month', 'picture_search.day', 'picture_search.picture_id'),
+          '<',
+          eb.tuple(cursor?.year ?? 0, cursor?.month ?? 0, cursor?.day ?? 0, cursor?.id ?? 0),
+        ),
+      ),
+    );
+  const limit = SEARCH_PAGE + 1;
+  if ('albumId' in searcher) {
+    // A guest's album is small: its documents are filtered to the weights the link allows, row by row.
+    return base
+      .innerJoin('album_pictures', 'album_pictures.picture_id', 'picture_search.picture_id')
+      .where('album_pictures.album_id', '=', searcher.albumId)
+      .where('picture_search.status', '=', 'approved')
+      .where(sql<boolean>`ts_filter(picture_search.document, ${sql.val(searcher.weights)}::"char"[]) @@ ${query}`)
+      .orderBy('picture_search.year', 'desc')
+      .orderBy('picture_search.month', 'desc')
+      .orderBy('picture_search.day', 'desc')
+      .orderBy('picture_search.picture_id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+  const seen = base.where(seenBy(searcher.looker, 'picture_search')).where(sql<boolean>`picture_search.document @@ ${query}`);
+  const counted = await db.transaction().execute(async (trx) => {
+    // Through the GIN index: a sequential scan hoping to stop early reads every row when nothing matches.
+    await sql`set local enable_seqscan = off`.execute(trx);
+    return trx
+      .selectFrom(seen.limit(COMMON).as('matches'))
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
+  });
+  if (Number(counted.n) >= COMMON) {
+    return seen
+      .orderBy('picture_search.year', 'desc')
+      .orderBy('picture_search.month', 'desc')
+      .orderBy('picture_search.day', 'desc')
+      .orderBy('picture_search.picture_id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+  // `+ 0`: an order the b-tree cannot give, so the planner takes the GIN index.
+  return seen
+    .orderBy(sql`picture_search.year + 0`, 'desc')
+    .orderBy(sql`picture_search.month + 0`, 'desc')
+    .orderBy(sql`picture_search.day + 0`, 'desc')
+    .orderBy(sql`picture_search.picture_id + 0`, 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** The pictures matching `words` that the searcher sees, after `cursor`, SEARCH_PAGE at a time. */
+export async function findPictures(db: Executor, searcher: Searcher, words: readonly string[], cursor: Cursor | null): Promise<SearchResult> {
+  if (words.length === 0) return { items: [], nextCursor: null };
+  const ids = await findIds(db, searcher, queryOf(words), cursor);
+  if (ids.length === 0) return { items: [], nextCursor: null };
+  const cards = await db
+    .selectFrom('pictures')
+    .select(CARD_COLUMNS)
+    .select((eb) => eb.selectFrom('users').select('users.name').whereRef('users.id', '=', 'pictures.uploaded_by').as('uploader'))
+    .where(
+      'id',
+      'in',
+      ids.map((f) => f.picture_id),
+    )
+    .execute();
+  const byId = new Map(cards.map((c) => [c.id, c]));
+  const rows = ids.flatMap((f) => byId.get(f.picture_id) ?? []);
+  const page = rows.slice(0, SEARCH_PAGE);
+  const last = page[page.length - 1];
+  return { items: page.map(toPicture), nextCursor: ids.length > SEARCH_PAGE && last ? cursorOf(last) : null };
+}
+
+const lookerOf = (user: SessionUser): Looker => ({ id: user.id, admin: user.level >= 3 });
+
+/** `pictures.search`: what this member sees in the gallery, by its words. */
+export function search(deps: AppDeps, user: SessionUser, input: { q: string; cursor?: string | undefined }): Promise<SearchResult> {
+  return findPictures(deps.db, { looker: lookerOf(user) }, searchWords(input.q), parseCursor(input.cursor));
+}
+
+/** A guest's search of their link's album (shares.service.ts checks the link): names of people never, places when the link includes location. */
+export function searchAlbum(deps: AppDeps, albumId: number, includeLocation: boolean, input: { q: string; cursor?: string | undefined }): Promise<SearchResult> {
+  return findPictures(deps.db, { albumId, weights: includeLocation ? ['a', 'b'] : ['a'] }, searchWords(input.q), parseCursor(input.cursor));
+}
+
+/**
+ * What the words typed so far may become: the last word completed to a place, a year or a month
+ * ("May", "May 2021") of the pictures this member sees, each with the whole query it makes.
+ * SUGGESTION_SOURCES is the list to extend (people's names and tags when they arrive).
+ */
+type SuggestionSource = (db: Executor, looker: Looker, prefix: string, before: readonly string[]) => Promise<Omit<SearchSuggestion, 'query'>[]>;
+
+/** `lower(column) like 'prefix%'`: the b-tree of picture_places' names reads it as a range. */
+const startsWith = (column: RawBuilder<unknown>, prefix: string) => sql<boolean>`lower(${column}) like ${`${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`;
+
+const placeSuggestions: SuggestionSource = async (db, looker, prefix) => {
+  // The names first (an index range), then for each whether the looker sees a picture taken there.
+  const names = async (column: 'town' | 'country') =>
+    (
+      await sql<{ label: string }>`
+        select names.label from (
+          select distinct ${sql.ref(`pl.${column}`)} as label from picture_places pl where ${startsWith(sql.ref(`pl.${column}`), prefix)}
+        ) as names
+        where exists (
+          select from picture_places pl join pictures on pictures.id = pl.picture_id
+          where lower(${sql.ref(`pl.${column}`)}) = lower(names.label) and ${sql.ref(`pl.${column}`)} = names.label and ${seenBy(looker)})
+        order by names.label limit ${SUGGESTIONS_MAX}`.execute(db)
+    ).rows.map((r) => ({ label: r.label, kind: 'place' as const }));
+  const [towns, countries] = await Promise.all([names('town'), names('country')]);
+  return [...towns, ...countries];
+};
+
+const dateSuggestions: SuggestionSource = async (db, looker, prefix, before) => {
+  const found: Omit<SearchSuggestion, 'query'>[] = [];
+  const months = MONTH_NAMES.map((name, i) => ({ name, month: i + 1 })).filter((m) => m.name.toLowerCase().startsWith(prefix));
+  const previousMonth = MONTH_NAMES.findIndex((m) => m.toLowerCase() === before[before.length - 1]) + 1;
+  // The months with pictures: picture_days (approved, a small table) and the looker's pending ones.
+  const days = await sql<{ year: number; month: number }>`
+    select distinct year, month from (
+      select year, month from picture_days where approved > 0
+      union all
+      select year, month from pictures where status = 'pending' and ${seenBy(looker)}
+    ) as d
+    where year > 0 and (year::text like ${`${/^\d+$/.test(prefix) ? prefix : '-'}%`} or month = any(${sql.val(months.map((m) => m.month))}::int[]))
+    order by year desc, month desc
+    limit 200`.execute(db);
+  for (const m of months) found.push({ label: m.name, kind: 'date' });
+  // "May 2" after "May": the years that month has pictures in.
+  const years = [...new Set(days.rows.filter((d) => String(d.year).startsWith(prefix) && (previousMonth === 0 || d.month === previousMonth)).map((d) => d.year))];
+  for (const year of years) found.push({ label: String(year), kind: 'date' });
+  // "May 2021" for "may": the month's newest years.
+  for (const m of months) {
+    for (const d of days.rows.filter((d) => d.month === m.month).slice(0, 3)) found.push({ label: `${m.name} ${d.year}`, kind: 'date' });
+  }
+  return found;
+};
+
+const SUGGESTION_SOURCES: SuggestionSource[] = [placeSuggestions, dateSuggestions];
+
+/** `pictures.suggest`: completions of the last word typed. */
+export async function suggest(deps: AppDeps, user: SessionUser, input: { q: string }): Promise<SearchSuggestions> {
+  const words = searchWords(input.q);
+  const prefix = words[words.length - 1];
+  if (!prefix) return { suggestions: [] };
+  const before = words.slice(0, -1);
+  const looker = lookerOf(user);
+  const found = (await Promise.all(SUGGESTION_SOURCES.map((source) => source(deps.db, looker, prefix, before)))).flat();
+  const seen = new Set<string>();
+  const suggestions: SearchSuggestion[] = [];
+  for (const s of found) {
+    const query = [...before.filter((w) => !(s.label.toLowerCase().split(/\s+/).includes(w))), s.label].join(' ');
+    if (seen.has(query.toLowerCase())) continue;
+    seen.add(query.toLowerCase());
+    suggestions.push({ ...s, query });
+  }
+  return { suggestions: suggestions.slice(0, SUGGESTIONS_MAX) };
+}
+
+/** `pictures.map`: where the pictures this member sees were taken (those with a position). */
+export async function map(deps: AppDeps, user: SessionUser): Promise<PictureMap> {
+  const result = await sql<{ ids: number[] | null; lat: number[] | null; lon: number[] | null }>`
+    select array_agg(pl.picture_id order by pl.picture_id) as ids, array_agg(pl.lat order by pl.picture_id) as lat, array_agg(pl.lon order by pl.picture_id) as lon
+    from picture_places pl join pictures on pictures.id = pl.picture_id
+    where pl.lat is not null and ${seenBy(lookerOf(user))}`.execute(deps.db);
+  const row = result.rows[0];
+  return { ids: row?.ids ?? [], lat: row?.lat ?? [], lon: row?.lon ?? [] };
+}
+
+/** `pictures.byIds`: the cards of these pictures that this member sees, newest capture first. */
+export async function byIds(deps: AppDeps, user: SessionUser, ids: readonly number[]): Promise<Picture[]> {
+  const rows = await deps.db
+    .selectFrom('pictures')
+    .select(CARD_COLUMNS)
+    .select((eb) => eb.selectFrom('users').select('users.name').whereRef('users.id', '=', 'pictures.uploaded_by').as('uploader'))
+    .where('id', 'in', [...new Set(ids)])
+    .where(seenBy(lookerOf(user)))
+    .orderBy('year', 'desc')
+    .orderBy('month', 'desc')
+    .orderBy('day', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map(toPicture);
+}

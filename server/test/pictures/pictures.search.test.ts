@@ -1,0 +1,151 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { SEARCH_PAGE, albumMessages, searchWords } from '@site/contracts';
+import { savePlace } from '../../src/areas/pictures/pictures.repository.ts';
+import { callerFor, createUser, databases, useTestServer } from '../helpers.ts';
+import { pictureRow } from './pictures.fixtures.ts';
+
+describe('search words', () => {
+  it('are letters and digits, lower-cased, each once', () => {
+    expect(searchWords('  Grandma\'s  DOG, Saint-Malo 2019 dog ')).toEqual(['grandma', 's', 'dog', 'saint', 'malo', '2019']);
+    expect(searchWords('Zoë & Ørjan')).toEqual(['zoë', 'ørjan']);
+    expect(searchWords('"):*!|&<->')).toEqual([]);
+  });
+});
+
+describe.each(databases)('pictures.search (%s)', (kind) => {
+  const s = useTestServer(kind);
+
+  async function gallery() {
+    const owner = await createUser(s.deps, 'owner', 3);
+    const friend = await createUser(s.deps, 'friend', 1);
+    const family = await createUser(s.deps, 'family', 2);
+    const add = async (by: { id: number }, caption: string, date: [number, number, number], status: 'approved' | 'pending' = 'approved') =>
+      (await s.db.insertInto('pictures').values(pictureRow(by, caption, date, status)).returning('id').executeTakeFirstOrThrow()).id;
+    const ids = {
+      beach: await add(owner, 'Dogs on the beach', [2019, 5, 12]),
+      cake: await add(owner, 'Birthday cake', [2021, 5, 3]),
+      june: await add(owner, 'Garden party', [2021, 6, 20]),
+      sept: await add(owner, 'School again', [2019, 9, 2]),
+      truro: await add(owner, 'Cathedral', [2020, 0, 0]),
+      familyPending: await add(family, 'Secret beach hut', [2019, 7, 1], 'pending'),
+    };
+    // Rows put in directly: their day counts as the upload would keep them.
+    await sql`insert into picture_days (year, month, day, approved)
+      select year, month, day, count(*) from pictures where status = 'approved' group by year, month, day`.execute(s.db);
+    await savePlace(s.db, ids.truro, { lat: 50.2642, lon: -5.0511, town: 'Truro', country: 'United Kingdom' });
+    await savePlace(s.db, ids.familyPending, { lat: 48.8584, lon: 2.2945, town: 'Paris', country: 'France' });
+    await callerFor(s.deps, family).pictures.comment({ id: ids.cake, text: 'Grandma baked it!' });
+    return { owner, friend, family, ids };
+  }
+  const found = async (caller: ReturnType<typeof callerFor>, q: string) => (await caller.pictures.search({ q })).items.map((p) => p.id);
+
+  it('finds captions (stemmed), comments, towns, countries and dates; several words narrow', async () => {
+    const { friend, ids } = await gallery();
+    const call = callerFor(s.deps, friend);
+    expect(await found(call, 'dog')).toEqual([ids.beach]);
+    expect(await found(call, 'BEACHES')).toEqual([ids.beach]);
+    expect(await found(call, 'grandma')).toEqual([ids.cake]);
+    expect(await found(call, 'Truro')).toEqual([ids.truro]);
+    expect(await found(call, 'united kingdom')).toEqual([ids.truro]);
+    // Newest capture first, as the gallery.
+    expect(await found(call, '2019')).toEqual([ids.sept, ids.beach]);
+    expect(await found(call, 'May 2021')).toEqual([ids.cake]);
+    expect(await found(call, 'may')).toEqual([ids.cake, ids.beach]);
+    expect(await found(call, 'sept 2019')).toEqual([ids.sept]);
+    expect(await found(call, 'dog 2019')).toEqual([ids.beach]);
+    expect(await found(call, 'dog 2021')).toEqual([]);
+    expect(await found(call, 'Truro 2019')).toEqual([]);
+    expect(await found(call, '   ')).toEqual([]);
+    expect(await found(call, 'the')).toEqual([]);
+  });
+
+  it('a member never finds another member\'s pending picture; its uploader and admins do', async () => {
+    const { owner, friend, family, ids } = await gallery();
+    expect(await found(callerFor(s.deps, friend), 'beach')).toEqual([ids.beach]);
+    expect(await found(callerFor(s.deps, friend), 'paris')).toEqual([]);
+    expect(await found(callerFor(s.deps, family), 'beach')).toEqual([ids.familyPending, ids.beach]);
+    expect(await found(callerFor(s.deps, owner), 'france')).toEqual([ids.familyPending]);
+    // Suggestions too.
+    expect((await callerFor(s.deps, friend).pictures.suggest({ q: 'pa' })).suggestions).toEqual([]);
+    expect((await callerFor(s.deps, family).pictures.suggest({ q: 'pa' })).suggestions).toEqual([{ label: 'Paris', query: 'Paris', kind: 'place' }]);
+    // Approved: everyone's.
+    await callerFor(s.deps, owner).pictures.approve({ id: ids.familyPending });
+    expect(await found(callerFor(s.deps, friend), 'paris')).toEqual([ids.familyPending]);
+  });
+
+  it('follows changes at once: a caption edited, a comment deleted, a place found, a picture deleted', async () => {
+    const { owner, friend, family, ids } = await gallery();
+    const admin = callerFor(s.deps, owner);
+    const call = callerFor(s.deps, friend);
+    await admin.pictures.update({ id: ids.june, caption: 'Picnic with the dog', date: '2021-06-20' });
+    expect(await found(call, 'dog')).toEqual([ids.june, ids.beach]);
+    expect(await found(call, 'garden')).toEqual([]);
+    const [comment] = (await call.pictures.social({ id: ids.cake })).comments;
+    await callerFor(s.deps, family).pictures.deleteComment({ commentId: comment!.id });
+    expect(await found(call, 'grandma')).toEqual([]);
+    await savePlace(s.db, ids.sept, { lat: 50.1186, lon: -5.5343, town: 'Penzance', country: 'United Kingdom' });
+    expect(await found(call, 'penzance')).toEqual([ids.sept]);
+    expect(await found(call, 'kingdom')).toEqual([ids.truro, ids.sept]);
+    await admin.pictures.delete({ id: ids.truro });
+    expect(await found(call, 'kingdom')).toEqual([ids.sept]);
+  });
+
+  it('pages through many results with the cursor, each once, in the gallery\'s order', async () => {
+    const owner = await createUser(s.deps, 'owner', 3);
+    const total = SEARCH_PAGE * 2 + 7;
+    await s.db
+      .insertInto('pictures')
+      .values(Array.from({ length: total }, (_, i) => pictureRow(owner, `Holiday ${i}`, [2000 + (i % 20), 1 + (i % 12), 1 + (i % 28)])))
+      .execute();
+    const call = callerFor(s.deps, owner);
+    const seen: number[] = [];
+    let cursor: string | undefined;
+    const sizes: number[] = [];
+    do {
+      const page = await call.pictures.search(cursor ? { q: 'holiday', cursor } : { q: 'holiday' });
+      sizes.push(page.items.length);
+      seen.push(...page.items.map((p) => p.id));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(sizes).toEqual([SEARCH_PAGE, SEARCH_PAGE, 7]);
+    const order = await s.db.selectFrom('pictures').select('id').orderBy('year', 'desc').orderBy('month', 'desc').orderBy('day', 'desc').orderBy('id', 'desc').execute();
+    expect(seen).toEqual(order.map((r) => r.id));
+    await expect(call.pictures.search({ q: 'holiday', cursor: '2019.13.1.5' })).rejects.toThrow('That page of results is no longer there: search again.');
+  });
+
+  it('a guest searches only the shared album: places only when the link includes location', async () => {
+    const { owner, ids } = await gallery();
+    const admin = callerFor(s.deps, owner);
+    const { id: albumId } = await admin.albums.create({ name: 'Cornwall', private: false });
+    await admin.albums.addPictures({ albumId, pictureIds: [ids.truro, ids.cake] });
+    const tokenOf = (url: string) => url.split('/').pop() ?? '';
+    const plain = tokenOf((await admin.shares.create({ albumId })).url);
+    const located = tokenOf((await admin.shares.create({ albumId, includeLocation: true })).url);
+    const guest = callerFor(s.deps, null);
+    const guestFinds = async (token: string, q: string) => (await guest.shares.search({ token, q })).items.map((p) => [p.id, p.uploader]);
+    expect(await guestFinds(plain, 'cathedral')).toEqual([[ids.truro, null]]);
+    expect(await guestFinds(plain, 'grandma')).toEqual([[ids.cake, null]]);
+    // Outside the album.
+    expect(await guestFinds(plain, 'dog')).toEqual([]);
+    expect(await guestFinds(plain, 'truro')).toEqual([]);
+    expect(await guestFinds(located, 'truro')).toEqual([[ids.truro, null]]);
+    const locked = tokenOf((await admin.shares.create({ albumId, password: 'open sesame' })).url);
+    await expect(guest.shares.search({ token: locked, q: 'cake' })).rejects.toThrow(albumMessages.passwordNeeded);
+    const { pass } = await guest.shares.unlock({ token: locked, password: 'open sesame' });
+    expect((await guest.shares.search({ token: locked, pass: pass ?? '', q: 'cake' })).items.map((p) => p.id)).toEqual([ids.cake]);
+    await expect(guest.shares.search({ token: 'A'.repeat(22), q: 'cake' })).rejects.toThrow(albumMessages.gone);
+  });
+
+  it('suggests places, months and years of what the member sees, as whole queries', async () => {
+    const { friend } = await gallery();
+    const call = callerFor(s.deps, friend);
+    const suggest = async (q: string) => (await call.pictures.suggest({ q })).suggestions.map((x) => `${x.kind}: ${x.label} => ${x.query}`);
+    expect(await suggest('tr')).toEqual(['place: Truro => Truro']);
+    expect(await suggest('uni')).toEqual(['place: United Kingdom => United Kingdom']);
+    expect(await suggest('ma')).toEqual(['date: March => March', 'date: May => May', 'date: May 2021 => May 2021', 'date: May 2019 => May 2019']);
+    expect(await suggest('may 20')).toEqual(['date: 2021 => may 2021', 'date: 2019 => may 2019']);
+    expect(await suggest('20')).toEqual(['date: 2021 => 2021', 'date: 2020 => 2020', 'date: 2019 => 2019']);
+    expect(await suggest('cathedral tr')).toEqual(['place: Truro => cathedral Truro']);
+  });
+});
