@@ -92,6 +92,16 @@ describe.each(databases)('people (%s)', (kind) => {
     await api.people.name({ id: left!, name: '  Grandma Zoë ' });
     expect((await api.people.get({ id: left! })).name).toBe('Grandma Zoë');
     expect((await api.people.inPicture({ pictureId: g6 }))[0]).toMatchObject({ personId: left, name: 'Grandma Zoë' });
+    // Their name finds their pictures in the gallery's search (members), and is suggested while typing.
+    const found = async (q: string) => (await api.pictures.search({ q })).items.map((p) => p.id).sort();
+    expect(await found('grandma')).toEqual([a, b, g6].sort());
+    expect(await found('Grandma Zoë')).toEqual([a, b, g6].sort());
+    expect((await api.pictures.suggest({ q: 'zo' })).suggestions).toContainEqual({ label: 'Grandma Zoë', query: 'Grandma Zoë', kind: 'person' });
+    // Never a guest's: a shared album holding the group photo does not find it by her name.
+    const { id: albumId } = await callerFor(s.deps, owner).albums.create({ name: 'Group photos', private: false });
+    await callerFor(s.deps, owner).albums.addPictures({ albumId, pictureIds: [g6] });
+    const token = (await callerFor(s.deps, owner).shares.create({ albumId, includeLocation: true })).url.split('/').pop() ?? '';
+    expect((await callerFor(s.deps, null).shares.search({ token, q: 'grandma' })).items).toEqual([]);
 
     // Merging keeps the first person and the name; the faces and pictures add up.
     const third = group6[2]!;
@@ -112,6 +122,8 @@ describe.each(databases)('people (%s)', (kind) => {
     expect((await api.people.list()).some((p) => p.id === right)).toBe(false);
     expect((await api.people.list({ includeHidden: true })).find((p) => p.id === right)).toMatchObject({ hidden: true, faceCount: 3 });
     expect((await api.people.inPicture({ pictureId: a })).map((f) => f.personId)).toEqual([third]);
+    await api.people.name({ id: right!, name: 'Aunt Hidden' });
+    expect(await found('aunt')).toEqual([]);
 
     // The model loaded once for the five pictures.
     expect(indexChildStats.starts - startsBefore).toBe(1);
@@ -121,7 +133,12 @@ describe.each(databases)('people (%s)', (kind) => {
     const tags = await api.tags.list({ pictureId: g6 });
     expect(tags.find((t) => t.tag === 'person')).toMatchObject({ source: 'model', mine: false });
     expect(tags.find((t) => t.tag === 'person')?.confidence).toBeGreaterThan(0.35);
+    // The detector's labels are words of the search, for guests too.
+    expect(await found('person')).toEqual([a, b, g4, g6, pending].sort());
+    expect((await callerFor(s.deps, null).shares.search({ token, q: 'person' })).items.map((p) => p.id)).toEqual([g6]);
     await api.tags.add({ pictureId: g6, tag: ' Sofa ' });
+    expect(await found('sofa')).toEqual([g6]);
+    expect((await api.pictures.suggest({ q: 'so' })).suggestions).toContainEqual({ label: 'sofa', query: 'sofa', kind: 'tag' });
     await api.tags.add({ pictureId: g6, tag: 'sofa' });
     const ownerApi = callerFor(s.deps, owner);
     await ownerApi.tags.add({ pictureId: g6, tag: 'Sofa' });
@@ -138,10 +155,12 @@ describe.each(databases)('people (%s)', (kind) => {
     await ownerApi.people.setEnabled({ enabled: false });
     expect(await api.people.list()).toEqual([]);
     expect(await api.people.inPicture({ pictureId: g6 })).toEqual([]);
+    expect(await found('grandma')).toEqual([]);
     await expect(api.people.name({ id: third, name: 'Zoë' })).rejects.toThrow('People are turned off on this site');
     expect(await ownerApi.people.settings()).toEqual({ enabled: false, indexed: 5, total: 5, failed: 0 });
     await ownerApi.people.setEnabled({ enabled: true });
     expect((await api.people.list()).length).toBe(11);
+    expect(await found('grandma')).toEqual([a, b, g6].sort());
   }, 180_000);
 
   it('levels: people and tags from Friend up, the switch the owner\'s; pending pictures are nobody else\'s to tag or look into', async () => {

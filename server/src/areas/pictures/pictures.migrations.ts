@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import { searchTable } from './pictures.search-sources.ts';
+import { SEARCH_SOURCES_V1, SEARCH_SOURCES_V2, searchDocumentMigration, searchTable } from './pictures.search-sources.ts';
 
 // Typed on Kysely<any> on purpose: a migration must keep compiling whatever today's schema says.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -300,4 +300,6 @@ export const picturesMigrations = {
   '20261130_pictures_places': places,
   // After places and comments, whose tables the search document reads.
   '20261130_pictures_search': searchTable,
+  // After 20261130_people_tables: tags and people's names join the search document.
+  '20261201_pictures_search_people_tags': searchDocumentMigration(SEARCH_SOURCES_V2, SEARCH_SOURCES_V1),
 };

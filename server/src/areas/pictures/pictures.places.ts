@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import exifr from 'exifr';
+import type { MediaStorage } from '../../media/storage.ts';
 import KDBush from 'kdbush';
 import { around, distance } from 'geokdbush';
 
@@ -115,4 +116,13 @@ export async function placeOfFile(file: string, fileType: string): Promise<(Posi
   if (!position) return null;
   const town = nearestTown(position);
   return { ...position, town: town?.town ?? null, country: town?.country ?? null };
+}
+
+/**
+ * The place of a stored original. The store lends the file only for types that carry a position
+ * (in a bucket that is a download: a still's, never a video's).
+ */
+export async function placeOfStored(media: MediaStorage, key: string, fileType: string): ReturnType<typeof placeOfFile> {
+  if (!GPS_READABLE.has(fileType)) return null;
+  return media.withLocalFile(key, (file) => placeOfFile(file, fileType));
 }

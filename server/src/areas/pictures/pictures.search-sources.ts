@@ -22,17 +22,9 @@ import { sql, type Kysely, type Migration } from 'kysely';
  * places, dates); its weight; and `refreshedBy`, the tables whose changes change it, each with the
  * SQL of the picture ids a changed row (`r`, NEW or OLD) touches.
  *
- * To add a source (merging tags and people), add an entry below in a new migration that calls
- * `searchDocumentMigration([...SEARCH_SOURCES_V1, tags, people])`, e.g.
- *   { name: 'tags', config: 'simple', weight: 'A',
- *     text: `(select string_agg(t.tag, ' ') from picture_tags t where t.picture_id = p.id)`,
- *     refreshedBy: [{ table: 'picture_tags', pictureIds: (r) => `select ${r}.picture_id` }] },
- *   { name: 'people', config: 'simple', weight: 'C',
- *     text: `(select string_agg(distinct pe.name, ' ') from faces f join people pe on pe.id = f.person_id
- *             where f.picture_id = p.id and not pe.hidden)`,
- *     refreshedBy: [{ table: 'faces', pictureIds: (r) => `select ${r}.picture_id` },
- *                   { table: 'people', pictureIds: (r) => `select f.picture_id from faces f where f.person_id = ${r}.id` }] },
- * and, for the suggestions, a row in pictures.search.ts's SUGGESTION_SOURCES.
+ * To add a source: a new list (SEARCH_SOURCES_V2 below is V1 with tags and people's names) and a
+ * migration that calls `searchDocumentMigration(newList, previousList)`; for the suggestions, a row in
+ * pictures.search.ts's SUGGESTION_SOURCES.
  */
 export type SearchSource = {
   name: string;
@@ -74,6 +66,35 @@ export const SEARCH_SOURCES_V1: SearchSource[] = [
     weight: 'B',
     text: `(select concat_ws(' ', pl.town, pl.country) from picture_places pl where pl.picture_id = p.id)`,
     refreshedBy: [{ table: 'picture_places', pictureIds: (r) => `select ${r}.picture_id` }],
+  },
+];
+
+/**
+ * V1 and the people area's words (20261201_pictures_search_people_tags): a picture's tags, members'
+ * and the detector's, for everyone who sees it; the names of the people in it (not hidden ones, and
+ * none while the owner has turned people off) for members only.
+ */
+export const SEARCH_SOURCES_V2: SearchSource[] = [
+  ...SEARCH_SOURCES_V1,
+  {
+    name: 'tags',
+    config: 'simple',
+    weight: 'A',
+    text: `(select string_agg(t.tag, ' ') from picture_tags t where t.picture_id = p.id)`,
+    refreshedBy: [{ table: 'picture_tags', pictureIds: (r) => `select ${r}.picture_id` }],
+  },
+  {
+    name: 'people',
+    config: 'simple',
+    weight: 'C',
+    text: `(select string_agg(distinct pe.name, ' ') from faces f join people pe on pe.id = f.person_id
+      where f.picture_id = p.id and not pe.hidden and coalesce((select s.enabled from people_settings s), true))`,
+    refreshedBy: [
+      { table: 'faces', pictureIds: (r) => `select ${r}.picture_id` },
+      { table: 'people', pictureIds: (r) => `select f.picture_id from faces f where f.person_id = ${r}.id`, columns: ['name', 'hidden'] },
+      // The owner's switch: every picture with a face (a rare change).
+      { table: 'people_settings', pictureIds: () => `select distinct f.picture_id from faces f`, columns: ['enabled'] },
+    ],
   },
 ];
 

@@ -177,13 +177,14 @@ export function searchAlbum(deps: AppDeps, albumId: number, includeLocation: boo
 
 /**
  * What the words typed so far may become: the last word completed to a place, a year or a month
- * ("May", "May 2021") of the pictures this member sees, each with the whole query it makes.
- * SUGGESTION_SOURCES is the list to extend (people's names and tags when they arrive).
+ * ("May", "May 2021"), a tag or a person's name, of the pictures this member sees, each with the whole
+ * query it makes. SUGGESTION_SOURCES is the list to extend.
  */
 type SuggestionSource = (db: Executor, looker: Looker, prefix: string, before: readonly string[]) => Promise<Omit<SearchSuggestion, 'query'>[]>;
 
 /** `lower(column) like 'prefix%'`: the b-tree of picture_places' names reads it as a range. */
-const startsWith = (column: RawBuilder<unknown>, prefix: string) => sql<boolean>`lower(${column}) like ${`${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`;
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+const startsWith = (column: RawBuilder<unknown>, prefix: string) => sql<boolean>`lower(${column}) like ${`${escapeLike(prefix)}%`}`;
 
 const placeSuggestions: SuggestionSource = async (db, looker, prefix) => {
   // The names first (an index range), then for each whether the looker sees a picture taken there.
@@ -227,7 +228,26 @@ const dateSuggestions: SuggestionSource = async (db, looker, prefix, before) => 
   return found;
 };
 
-const SUGGESTION_SOURCES: SuggestionSource[] = [placeSuggestions, dateSuggestions];
+const tagSuggestions: SuggestionSource = async (db, looker, prefix) =>
+  (
+    await sql<{ label: string }>`
+      select distinct t.tag as label from picture_tags t join pictures on pictures.id = t.picture_id
+      where ${startsWith(sql.ref('t.tag'), prefix)} and ${seenBy(looker)}
+      order by label limit ${SUGGESTIONS_MAX}`.execute(db)
+  ).rows.map((r) => ({ label: r.label, kind: 'tag' as const }));
+
+/** Named people (not hidden; none while people are turned off) with a face in a picture the member sees: any word of the name. */
+const personSuggestions: SuggestionSource = async (db, looker, prefix) =>
+  (
+    await sql<{ label: string }>`
+      select pe.name as label from people pe
+      where pe.name is not null and not pe.hidden and coalesce((select s.enabled from people_settings s), true)
+        and (${startsWith(sql.ref('pe.name'), prefix)} or lower(pe.name) like ${`% ${escapeLike(prefix)}%`})
+        and exists (select from faces f join pictures on pictures.id = f.picture_id where f.person_id = pe.id and ${seenBy(looker)})
+      order by pe.name limit ${SUGGESTIONS_MAX}`.execute(db)
+  ).rows.map((r) => ({ label: r.label, kind: 'person' as const }));
+
+const SUGGESTION_SOURCES: SuggestionSource[] = [personSuggestions, tagSuggestions, placeSuggestions, dateSuggestions];
 
 /** `pictures.suggest`: completions of the last word typed. */
 export async function suggest(deps: AppDeps, user: SessionUser, input: { q: string }): Promise<SearchSuggestions> {

@@ -3,7 +3,7 @@ import type { MediaCheck } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import { STALE_TEMP_MS } from '../../media/index.ts';
 import { originalKey, parseFileName } from './pictures.files.ts';
-import { placeOfFile } from './pictures.places.ts';
+import { placeOfStored } from './pictures.places.ts';
 import * as repo from './pictures.repository.ts';
 
 /**
@@ -117,7 +117,7 @@ export async function backfillPlaces(deps: AppDeps, signal?: AbortSignal): Promi
       if (signal?.aborted) return read;
       const key = originalKey(row.stem, row.file_type);
       if (!(await deps.media.stat(key))) continue;
-      await repo.savePlace(deps.db, row.id, await placeOfFile(deps.media.localPath(key), row.file_type));
+      await repo.savePlace(deps.db, row.id, await placeOfStored(deps.media, key, row.file_type));
       read++;
     }
     if (rows.length < PAGE) return read;
