@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { PagePath } from '@site/contracts/permissions';
+import type { PagePath } from '@site/contracts/pages';
 import { sitePages, type SitePage } from './lib/links.ts';
 
 export type PageModule = { default: ComponentType };

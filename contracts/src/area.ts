@@ -1,4 +1,4 @@
-import type { Level } from './levels.ts';
+import type { Level, Viewer } from './levels.ts';
 
 /**
  * The shape of one area's rows in the site's tables. Each area (contracts/src/<area>/) declares its
@@ -114,12 +114,36 @@ export type Merged<Areas extends readonly AreaRows[], K extends keyof AreaRows> 
 
 /** The run-time side of `Merged`: a key declared by two areas is a mistake, found when contracts load. */
 export function mergeRows<Areas extends readonly AreaRows[], K extends keyof AreaRows>(areas: Areas, section: K): Merged<Areas, K> {
+  return mergeRecords(areas.map((area) => area[section])) as Merged<Areas, K>;
+}
+
+/** Records as one (the intersection of their types), in their order; a key in two of them throws. */
+export function mergeRecords<Records extends readonly object[]>(records: Records): UnionToIntersection<Records[number]> {
   const merged: Record<string, unknown> = {};
-  for (const area of areas) {
-    for (const [key, row] of Object.entries(area[section])) {
+  for (const record of records) {
+    for (const [key, row] of Object.entries(record)) {
       if (Object.hasOwn(merged, key)) throw new Error(`${key} is declared by two areas`);
       merged[key] = row;
     }
   }
-  return merged as Merged<Areas, K>;
+  return merged as UnionToIntersection<Records[number]>;
+}
+
+/**
+ * True when the viewer meets the rule: an access, or a row (page, procedure or HTTP route) whose
+ * `alsoOnPort` opens it to every signed-in member when `port` (the port the request was served on:
+ * its connection's, or a trusted proxy's, never the Host header; server/src/http/ports.ts) is that port. Pending accounts (level 0) pass only rules of 0. The port may be
+ * given as a function: it is then read only when the rule's level alone does not decide.
+ */
+export function allows(
+  rule: Access | { access: Access; alsoOnPort?: number },
+  viewer: Viewer,
+  port?: number | (() => number | undefined),
+): boolean {
+  const access = typeof rule === 'object' ? rule.access : rule;
+  if (access === 'public') return true;
+  if (viewer === null) return false;
+  if (viewer.level >= access) return true;
+  if (typeof rule !== 'object' || rule.alsoOnPort === undefined || viewer.level < 1) return false;
+  return (typeof port === 'function' ? port() : port) === rule.alsoOnPort;
 }

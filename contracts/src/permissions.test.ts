@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { mergeRows } from './area.ts';
+import { areaRoutes } from './areas.ts';
 import { allows, httpRoutes, pages, procedures } from './permissions.ts';
 
 describe('allows', () => {
@@ -11,6 +13,12 @@ describe('allows', () => {
     expect(allows(2, { name: 'a', level: 1 })).toBe(false);
     expect(allows(2, { name: 'a', level: 2 })).toBe(true);
   });
+  it("lists in pages.ts every area's pages, in the order of areas.ts (the links' order)", () => {
+    const fromAreas = mergeRows(areaRoutes, 'pages');
+    expect(Object.keys(pages)).toEqual(Object.keys(fromAreas));
+    expect(pages).toEqual(fromAreas);
+  });
+
   it('opens port-8443 pages to members on that port only', () => {
     const friend = { name: 'a', level: 1 } as const;
     expect(allows(pages['/personal/dungeon-crawler'], friend, 8080)).toBe(false);

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Navigate } from 'react-router-dom';
 import { LEVEL_NAMES, type Level } from '@site/contracts/levels';
-import { pages } from '@site/contracts/permissions';
+import { pages } from '@site/contracts/pages';
 import { canOpen, viewerOf } from '../lib/access.ts';
 import { trpc } from '../lib/trpc.ts';
 import type { SiteRoute } from '../routes.ts';

@@ -1,5 +1,6 @@
 import type { Level, Status, Viewer } from '@site/contracts';
-import { allows, pages, type PagePath } from '@site/contracts/permissions';
+import { allows } from '@site/contracts/area';
+import { pages, type PagePath } from '@site/contracts/pages';
 
 export function viewerOf(status: Status | undefined): Viewer {
   if (!status || status.user === null) return null;

@@ -1,5 +1,6 @@
 import type { Viewer } from '@site/contracts';
-import { pages, type PagePath, type PageRow } from '@site/contracts/permissions';
+import type { PageRow } from '@site/contracts/area';
+import { pages, type PagePath } from '@site/contracts/pages';
 import { canOpen } from './access.ts';
 
 /** A page of the site as the hub and navbar list it: its row in the permission table and its href. */

@@ -1,7 +1,6 @@
 import { defineArea } from '../area.ts';
+import { aboutPages } from './about.pages.ts';
 
-export const aboutRoutes = defineArea({
-  pages: {
-    '/about': { access: 'public', label: 'About' },
-  },
+export const aboutRoutes = /* @__PURE__ */ defineArea({
+  pages: aboutPages,
 });

@@ -1,6 +1,7 @@
 import { defineArea } from '../area.ts';
+import { adminPages } from './admin.pages.ts';
 
-export const adminRoutes = defineArea({
+export const adminRoutes = /* @__PURE__ */ defineArea({
   procedures: {
     'admin.users': 3,
     // Both lead to a password (a reset link; a level that lets an account of one's own make links):
@@ -9,9 +10,7 @@ export const adminRoutes = defineArea({
     'admin.resetLink': { access: 3, browser: true },
     'admin.waitingCount': 3,
   },
-  pages: {
-    '/admin': { access: 3, label: 'Admin Dash', group: 'admin' },
-  },
+  pages: adminPages,
   api: {
     '/api/admin/users': { procedure: 'admin.users', output: { name: 'name', authentication: 'level' } },
     '/api/admin/set_user_auth': {

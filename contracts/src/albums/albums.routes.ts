@@ -1,11 +1,12 @@
 import { defineArea } from '../area.ts';
+import { albumsPages, sharesPages } from './albums.pages.ts';
 
 /**
  * Albums: named sets of gallery pictures, private to their owner or shared with the family (every
  * member from level 1). Who may change one is decided in the server's service (its owner; a family
  * album also an admin), never by the level alone.
  */
-export const albumsRoutes = defineArea({
+export const albumsRoutes = /* @__PURE__ */ defineArea({
   procedures: {
     'albums.list': 1,
     'albums.get': 1,
@@ -17,10 +18,7 @@ export const albumsRoutes = defineArea({
     'albums.rename': 1,
     'albums.delete': 1,
   },
-  pages: {
-    // Reached from the gallery's "Albums" link; the album pages are its sub-paths.
-    '/personal/pictures/albums': { access: 1, label: 'Albums', pattern: '/personal/pictures/albums/*' },
-  },
+  pages: albumsPages,
 });
 
 /**
@@ -28,7 +26,7 @@ export const albumsRoutes = defineArea({
  * pictures to the approval queue. The guests' rows are public: each call checks the link's token
  * itself (only its SHA-256 is stored) and answers a token that is unknown, revoked or expired alike.
  */
-export const sharesRoutes = defineArea({
+export const sharesRoutes = /* @__PURE__ */ defineArea({
   procedures: {
     'shares.create': 1,
     'shares.createUpload': 2,
@@ -41,10 +39,7 @@ export const sharesRoutes = defineArea({
     'shares.social': 'public',
     'shares.search': 'public',
   },
-  pages: {
-    '/shared': { access: 'public', label: 'Shared album', pattern: '/shared/*' },
-    '/upload': { access: 'public', label: 'Send pictures', pattern: '/upload/*' },
-  },
+  pages: sharesPages,
   http: {
     'GET /api/shared/:token/:file': { access: 'public' },
     'POST /api/shared/:token/upload': { access: 'public', multipart: true },

@@ -1,11 +1,12 @@
 import { defineArea } from '../area.ts';
+import { authPages } from './auth.pages.ts';
 
 const statusOut = { user: 'user', authenticated: 'level', authentication: 'level' } as const;
 
 /** The member's own account changes: a signed-in browser only, never a personal API token. */
 const browser = { access: 0, browser: true } as const;
 
-export const authRoutes = defineArea({
+export const authRoutes = /* @__PURE__ */ defineArea({
   procedures: {
     'auth.status': 'public',
     'auth.signup': 'public',
@@ -30,13 +31,7 @@ export const authRoutes = defineArea({
     'auth.resetStatus': 'public',
     'auth.resetPassword': 'public',
   },
-  pages: {
-    '/login': { access: 'public', label: 'Login' },
-    '/logout': { access: 'public', label: 'Logout' },
-    '/preauth': { access: 0, label: 'Pending account', ungated: true },
-    '/personal/account': { access: 0, label: 'Account' },
-    '/reset-password': { access: 'public', label: 'Reset password' },
-  },
+  pages: authPages,
   api: {
     '/api/signup_attempt': {
       procedure: 'auth.signup',

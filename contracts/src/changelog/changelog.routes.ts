@@ -1,7 +1,6 @@
 import { defineArea } from '../area.ts';
+import { changelogPages } from './changelog.pages.ts';
 
-export const changelogRoutes = defineArea({
-  pages: {
-    '/personal/changelog': { access: 1, label: 'Changelog', group: 'cool' },
-  },
+export const changelogRoutes = /* @__PURE__ */ defineArea({
+  pages: changelogPages,
 });

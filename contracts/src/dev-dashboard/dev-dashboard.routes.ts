@@ -1,8 +1,9 @@
 import { defineArea } from '../area.ts';
+import { devDashboardPages } from './dev-dashboard.pages.ts';
 
 const confirm = { confirm: 'confirm' } as const;
 
-export const devDashboardRoutes = defineArea({
+export const devDashboardRoutes = /* @__PURE__ */ defineArea({
   procedures: {
     'devDashboard.status': 3,
     'devDashboard.runs': 3,
@@ -12,9 +13,7 @@ export const devDashboardRoutes = defineArea({
     'devDashboard.devLaunch': 3,
     'devDashboard.reboot': 3,
   },
-  pages: {
-    '/admin/dev-dashboard': { access: 3, label: 'Dev Dash', group: 'admin' },
-  },
+  pages: devDashboardPages,
   api: {
     '/api/dev/dev-pull': { procedure: 'devDashboard.devPull', input: confirm },
     '/api/dev/prod-pull': { procedure: 'devDashboard.prodPull', input: confirm },

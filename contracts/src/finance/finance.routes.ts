@@ -1,4 +1,5 @@
 import { defineArea } from '../area.ts';
+import { financePages } from './finance.pages.ts';
 
 const entryOutput = {
   charity_id: 'id',
@@ -10,7 +11,7 @@ const entryOutput = {
   has_documentation: 'hasDocumentation',
 } as const;
 
-export const financeRoutes = defineArea({
+export const financeRoutes = /* @__PURE__ */ defineArea({
   procedures: {
     'finance.list': 3,
     'finance.overview': 3,
@@ -21,9 +22,7 @@ export const financeRoutes = defineArea({
     'finance.setDocumentation': 3,
     'finance.removeDocumentation': 3,
   },
-  pages: {
-    '/admin/finances': { access: 3, label: 'Finance', group: 'admin' },
-  },
+  pages: financePages,
   http: {
     /** The documentation itself, for the viewer overlay: Content-Type from the bytes, a CSP without script. */
     'GET /private/finance/:id/documentation': { access: 3 },

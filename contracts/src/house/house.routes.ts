@@ -1,6 +1,7 @@
 import { defineArea } from '../area.ts';
+import { housePages } from './house.pages.ts';
 
-export const houseRoutes = defineArea({
+export const houseRoutes = /* @__PURE__ */ defineArea({
   procedures: {
     'house.list': 'public',
     'house.add': 2,
@@ -8,9 +9,7 @@ export const houseRoutes = defineArea({
     'house.undo': 2,
     'house.addIngredients': 2,
   },
-  pages: {
-    '/house': { access: 'public', label: 'House TODO', group: 'cool', listedFrom: 2 },
-  },
+  pages: housePages,
   api: {
     '/api/todo/house/get': { procedure: 'house.list', output: { id: 'id', task: 'task', status: 'status' } },
     '/api/todo/house/add': {

@@ -1,7 +1,6 @@
 import { defineArea } from '../area.ts';
+import { hubPages } from './hub.pages.ts';
 
-export const hubRoutes = defineArea({
-  pages: {
-    '/personal': { access: 1, label: 'Personal' },
-  },
+export const hubRoutes = /* @__PURE__ */ defineArea({
+  pages: hubPages,
 });

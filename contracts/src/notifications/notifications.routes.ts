@@ -1,6 +1,7 @@
 import { defineArea } from '../area.ts';
+import { notificationsPages } from './notifications.pages.ts';
 
-export const notificationsRoutes = defineArea({
+export const notificationsRoutes = /* @__PURE__ */ defineArea({
   procedures: {
     'notifications.list': 1,
     'notifications.unreadCount': 1,
@@ -11,13 +12,11 @@ export const notificationsRoutes = defineArea({
     'notifications.followed': 1,
     'notifications.follow': 1,
   },
-  pages: {
-    '/personal/notifications': { access: 1, label: 'Notifications' },
-  },
+  pages: notificationsPages,
 });
 
 /** Web Push: the site's VAPID public key and this signed-in device's subscription. */
-export const pushRoutes = defineArea({
+export const pushRoutes = /* @__PURE__ */ defineArea({
   procedures: {
     'push.vapidKey': 1,
     'push.subscribe': 1,

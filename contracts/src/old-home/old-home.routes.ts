@@ -1,7 +1,6 @@
 import { defineArea } from '../area.ts';
+import { oldHomePages } from './old-home.pages.ts';
 
-export const oldHomeRoutes = defineArea({
-  pages: {
-    '/admin/old-home': { access: 3, label: 'Old Home', group: 'admin' },
-  },
+export const oldHomeRoutes = /* @__PURE__ */ defineArea({
+  pages: oldHomePages,
 });

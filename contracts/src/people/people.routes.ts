@@ -1,11 +1,12 @@
 import { defineArea } from '../area.ts';
+import { peoplePages } from './people.pages.ts';
 
 /**
  * People and things in the pictures (issue 40). Who may see the pictures (Friend, level 1, up) may see
  * and name the people in them and tag them; guests on a share link have no level, so they never reach
  * these procedures and never see a name. Turning people on or off for the whole site is the owner's.
  */
-export const peopleRoutes = defineArea({
+export const peopleRoutes = /* @__PURE__ */ defineArea({
   procedures: {
     'people.list': 1,
     'people.get': 1,
@@ -22,7 +23,5 @@ export const peopleRoutes = defineArea({
     'tags.add': 1,
     'tags.remove': 1,
   },
-  pages: {
-    '/personal/pictures/people': { access: 1, label: 'People', pattern: '/personal/pictures/people/*' },
-  },
+  pages: peoplePages,
 });

@@ -1,6 +1,7 @@
 import { defineArea } from '../area.ts';
+import { picturesPages } from './pictures.pages.ts';
 
-export const picturesRoutes = defineArea({
+export const picturesRoutes = /* @__PURE__ */ defineArea({
   procedures: {
     'pictures.page': 1,
     'pictures.pageInfo': 1,
@@ -27,16 +28,7 @@ export const picturesRoutes = defineArea({
     'pictures.map': 1,
     'pictures.byIds': 1,
   },
-  pages: {
-    '/personal/pictures': { access: 1, label: 'Pictures', group: 'cool', pattern: '/personal/pictures/*' },
-    // Friends (level 1) may upload too, for approval: they reach the form from the gallery's link;
-    // the hub and navbar list it from level 2 as the spec says.
-    '/personal/upload-pictures': { access: 1, listedFrom: 2, label: 'Add Pictures', group: 'cool' },
-    // The approval queue: linked, with its count, from the hub's Admin section (not a navbar tab).
-    '/admin/pictures': { access: 3, label: 'Approve Pictures' },
-    // Reached from the gallery's "Map" link.
-    '/personal/pictures/map': { access: 1, label: 'Pictures map' },
-  },
+  pages: picturesPages,
   http: {
     'GET /private/pictures/:file': { access: 1 },
     'POST /api/pictures/upload': { access: 1, multipart: true },

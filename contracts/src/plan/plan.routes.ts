@@ -1,7 +1,8 @@
 import { defineArea } from '../area.ts';
+import { planPages, choresPages } from './plan.pages.ts';
 
 /** The meal plan (level 2, like House's writes): the week, its slots, templates, and shopping the week into House To Get. */
-export const planRoutes = defineArea({
+export const planRoutes = /* @__PURE__ */ defineArea({
   procedures: {
     'plan.week': 2,
     'plan.set': 2,
@@ -16,13 +17,11 @@ export const planRoutes = defineArea({
     'plan.recipes': 2,
     'plan.saveMeals': 3,
   },
-  pages: {
-    '/house/plan': { access: 2, label: 'Meal plan', group: 'cool' },
-  },
+  pages: planPages,
 });
 
 /** Chores that rotate between members, with points. */
-export const choresRoutes = defineArea({
+export const choresRoutes = /* @__PURE__ */ defineArea({
   procedures: {
     'chores.list': 2,
     'chores.create': 2,
@@ -32,13 +31,11 @@ export const choresRoutes = defineArea({
     'chores.undo': 2,
     'chores.points': 2,
   },
-  pages: {
-    '/house/chores': { access: 2, label: 'Chores', group: 'cool' },
-  },
+  pages: choresPages,
 });
 
 /** Each member's calendar feed: managed from the Account page, read by calendar apps by its token alone. */
-export const calendarRoutes = defineArea({
+export const calendarRoutes = /* @__PURE__ */ defineArea({
   procedures: {
     'calendar.feed': 2,
     'calendar.reset': 2,

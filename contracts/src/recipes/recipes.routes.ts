@@ -1,4 +1,5 @@
 import { defineArea, type PortRule } from '../area.ts';
+import { recipesPages } from './recipes.pages.ts';
 
 /**
  * The page is the owner's (level 3), and every member's when it is served on port 8443 (site.md §6).
@@ -7,7 +8,7 @@ import { defineArea, type PortRule } from '../area.ts';
  */
 const readOn8443: PortRule = { access: 3, alsoOnPort: 8443 };
 
-export const recipesRoutes = defineArea({
+export const recipesRoutes = /* @__PURE__ */ defineArea({
   procedures: {
     'recipes.list': readOn8443,
     'recipes.get': readOn8443,
@@ -21,9 +22,7 @@ export const recipesRoutes = defineArea({
     'recipes.importUrl': 3,
     'recipes.exportJsonLd': readOn8443,
   },
-  pages: {
-    '/personal/recipes': { access: 3, alsoOnPort: 8443, label: 'Recipes', group: 'cool', pattern: '/personal/recipes/*' },
-  },
+  pages: recipesPages,
   http: {
     'GET /private/recipes/:file': readOn8443,
     'POST /private/recipes/images': { access: 3, multipart: true },

@@ -1,6 +1,7 @@
 import { defineArea } from '../area.ts';
+import { settingsPages } from './settings.pages.ts';
 
-export const settingsRoutes = defineArea({
+export const settingsRoutes = /* @__PURE__ */ defineArea({
   procedures: {
     'settings.colors': 'public',
     'settings.saveColors': 1,
@@ -9,9 +10,7 @@ export const settingsRoutes = defineArea({
     'settings.splash': 1,
     'settings.dismissSplash': 1,
   },
-  pages: {
-    '/personal/settings': { access: 1, label: 'Settings', group: 'cool' },
-  },
+  pages: settingsPages,
   http: {
     // The web app manifest, in the owner's colours (an installed app looks the same for everyone).
     'GET /manifest.webmanifest': { access: 'public' },

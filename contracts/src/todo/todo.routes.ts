@@ -1,14 +1,13 @@
 import { defineArea } from '../area.ts';
+import { todoPages } from './todo.pages.ts';
 
-export const todoRoutes = defineArea({
+export const todoRoutes = /* @__PURE__ */ defineArea({
   procedures: {
     'todo.list': 1,
     'todo.add': 1,
     'todo.update': 1,
   },
-  pages: {
-    '/personal/todo': { access: 1, label: 'TODO', group: 'cool' },
-  },
+  pages: todoPages,
   api: {
     '/api/todo/get': { procedure: 'todo.list', output: { id: 'id', task: 'task', status: 'status' } },
     '/api/todo/add': { procedure: 'todo.add', input: { task: 'task' }, output: { id: 'id', task: 'task', status: 'status' } },

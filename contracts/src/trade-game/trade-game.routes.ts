@@ -1,13 +1,7 @@
-import { defineArea, type PortRule } from '../area.ts';
+import { defineArea } from '../area.ts';
+import { tradeGamePages, tradeGameRule as page } from './trade-game.pages.ts';
 
-/**
- * The page is the admins', and every member's when the site is served on port 8443 (site.md: shown
- * for level 3+ or on port 8443). Its calls follow the page's rule, from the same row, as recipes do:
- * a friend on the usual port cannot play through /trpc or /api what the page does not offer them.
- */
-const page: PortRule = { access: 3, alsoOnPort: 8443 };
-
-export const tradeGameRoutes = defineArea({
+export const tradeGameRoutes = /* @__PURE__ */ defineArea({
   procedures: {
     'tradeGame.islands': page,
     'tradeGame.resources': page,
@@ -21,9 +15,7 @@ export const tradeGameRoutes = defineArea({
     'tradeGame.withdrawOffer': page,
     'tradeGame.reset': page,
   },
-  pages: {
-    '/personal/trade-game': { ...page, label: 'Trade Game', group: 'cool' },
-  },
+  pages: tradeGamePages,
   api: {
     '/api/trade_game/get_islands': { procedure: 'tradeGame.islands' },
     '/api/trade_game/get_resources': { procedure: 'tradeGame.resources' },

@@ -1,14 +1,13 @@
 import { defineArea } from '../area.ts';
+import { windowsKeysPages } from './windows-keys.pages.ts';
 
-export const windowsKeysRoutes = defineArea({
+export const windowsKeysRoutes = /* @__PURE__ */ defineArea({
   procedures: {
     'windowsKeys.list': 2,
     'windowsKeys.add': 2,
     'windowsKeys.update': 2,
   },
-  pages: {
-    '/personal/windows-registry': { access: 2, label: 'Windows Keys', group: 'cool' },
-  },
+  pages: windowsKeysPages,
   api: {
     '/api/windows_keys/get': { procedure: 'windowsKeys.list', output: { key: 'key', location: 'location', status: 'status' } },
     '/api/windows_keys/update': {

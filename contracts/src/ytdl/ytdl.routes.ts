@@ -1,6 +1,7 @@
 import { defineArea } from '../area.ts';
+import { ytdlPages } from './ytdl.pages.ts';
 
-export const ytdlRoutes = defineArea({
+export const ytdlRoutes = /* @__PURE__ */ defineArea({
   procedures: {
     'ytdl.version': 1,
     /** The yt-dlp in use and the program path, for the owner's notice on the Admin page. */
@@ -10,9 +11,7 @@ export const ytdlRoutes = defineArea({
     'ytdl.progress': 1,
     'ytdl.cancel': 1,
   },
-  pages: {
-    '/personal/youtube': { access: 1, label: 'YT-DL', navLabel: 'YT Download', group: 'cool' },
-  },
+  pages: ytdlPages,
   http: {
     /** The finished file of a job, once, streamed from disk (then deleted). */
     'GET /api/ytdl/file/:job': { access: 1 },
