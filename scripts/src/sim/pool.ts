@@ -88,6 +88,9 @@ export function playRuns(specs: readonly RunSpec[], options: PoolOptions): Promi
       worker.on('exit', (code) => {
         if (!settled && code !== 0) finish(new Error(`A simulation worker stopped with exit code ${code}`));
       });
+      // Two ranges in hand: the worker starts the second while its answer to the first travels to
+      // this thread and the next range travels back, instead of waiting for them.
+      feed(worker);
       feed(worker);
     }
   });
