@@ -10,9 +10,8 @@ import { TextInput } from '../../components/TextInput.tsx';
 import { viewerOf } from '../../lib/access.ts';
 import { useLive } from '../../lib/live.ts';
 import { trpc } from '../../lib/trpc.ts';
-import { AddToAlbum } from './albums.tsx';
-import { PlayMark, Thumb } from './media.tsx';
-import { InPicture } from './InPicture.tsx';
+import { PictureTile, PlayMark, Thumb } from './media.tsx';
+import { MemberTools } from './MemberTools.tsx';
 import { Viewer } from './Viewer.tsx';
 import { MemberSocial } from './ViewerSocial.tsx';
 import './pictures.css';
@@ -188,10 +187,7 @@ function AlbumView({ id }: { id: number }) {
                 <input type="checkbox" checked={selected.has(picture.id)} onChange={() => toggle(picture.id)} aria-label={`Select ${picture.desc || 'picture'}`} />
               </label>
             ) : (
-              <button type="button" className="picture-tile" onClick={() => setOpen(i)} aria-label={`Open ${picture.desc || 'picture'}`}>
-                <Thumb picture={picture} index={i} />
-                <PlayMark picture={picture} />
-              </button>
+              <PictureTile picture={picture} index={i} onOpen={() => setOpen(i)} />
             )}
           </li>
         ))}
@@ -205,9 +201,7 @@ function AlbumView({ id }: { id: number }) {
           onClose={close}
           social={(picture) => <MemberSocial key={picture.id} pictureId={picture.id} />}
           extra={(picture) => (
-            <div className="viewer-album-tools" key={picture.id}>
-              <InPicture pictureId={picture.id} />
-              <AddToAlbum picture={picture} />
+            <MemberTools key={picture.id} picture={picture}>
               {data?.mayChange && (
                 <button
                   type="button"
@@ -220,7 +214,7 @@ function AlbumView({ id }: { id: number }) {
                   Remove from this album
                 </button>
               )}
-            </div>
+            </MemberTools>
           )}
         />
       )}

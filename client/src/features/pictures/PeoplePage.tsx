@@ -6,9 +6,9 @@ import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { LoadProblem } from '../../components/Loaded.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { trpc } from '../../lib/trpc.ts';
-import { AddToAlbum } from './albums.tsx';
-import { FaceCrop, InPicture } from './InPicture.tsx';
-import { PlayMark, Thumb } from './media.tsx';
+import { FaceCrop } from './InPicture.tsx';
+import { PictureTile } from './media.tsx';
+import { MemberTools } from './MemberTools.tsx';
 import { Viewer } from './Viewer.tsx';
 import { MemberSocial } from './ViewerSocial.tsx';
 import './pictures.css';
@@ -153,10 +153,7 @@ function PersonView({ id }: { id: number }) {
       <ul className="picture-grid" data-testid="picture-grid">
         {pictures.map((picture, i) => (
           <li key={picture.id}>
-            <button type="button" className="picture-tile" onClick={() => setOpen(i)} aria-label={`Open ${picture.desc || 'picture'}`}>
-              <Thumb picture={picture} index={i} />
-              <PlayMark picture={picture} />
-            </button>
+            <PictureTile picture={picture} index={i} onOpen={() => setOpen(i)} />
           </li>
         ))}
       </ul>
@@ -169,11 +166,9 @@ function PersonView({ id }: { id: number }) {
           onClose={close}
           social={(picture) => <MemberSocial key={picture.id} pictureId={picture.id} />}
           extra={(picture) => (
-            <div key={picture.id}>
-              <InPicture pictureId={picture.id} />
+            <MemberTools key={picture.id} picture={picture}>
               <TakeOut personId={id} pictureId={picture.id} onGone={() => (close(), navigate(PEOPLE_PATH))} />
-              <AddToAlbum picture={picture} />
-            </div>
+            </MemberTools>
           )}
         />
       )}

@@ -5,9 +5,8 @@ import { LoadProblem } from '../../components/Loaded.tsx';
 import { viewerOf } from '../../lib/access.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { DEFAULT_GALLERY_PATH, galleryPath, parseGalleryPath } from './gallery-path.ts';
-import { AddToAlbum } from './albums.tsx';
-import { PlayMark, Thumb } from './media.tsx';
-import { InPicture } from './InPicture.tsx';
+import { PictureTile } from './media.tsx';
+import { MemberTools } from './MemberTools.tsx';
 import { SearchBox, SearchResults } from './search.tsx';
 import { Viewer } from './Viewer.tsx';
 import { MemberSocial } from './ViewerSocial.tsx';
@@ -124,16 +123,7 @@ function Gallery({ type, index }: { type: PageType; index: number }) {
           <ul className="picture-grid" data-testid="picture-grid">
             {pictures.map((picture, i) => (
               <li key={picture.id}>
-                <button
-                  type="button"
-                  className={`picture-tile${picture.pending ? ' pending' : ''}`}
-                  onClick={() => setOpen(open === i ? null : i)}
-                  aria-label={`Open ${picture.desc || 'picture'}${picture.pending ? ' (waiting for approval)' : ''}`}
-                >
-                  <Thumb picture={picture} index={i} />
-                  <PlayMark picture={picture} />
-                  {picture.pending && <span className="pending-badge">Pending</span>}
-                </button>
+                <PictureTile picture={picture} index={i} onOpen={() => setOpen(open === i ? null : i)} />
               </li>
             ))}
           </ul>
@@ -146,12 +136,7 @@ function Gallery({ type, index }: { type: PageType; index: number }) {
               onMove={setOpen}
               onClose={close}
               social={social}
-              extra={(picture) => (
-                <div key={picture.id}>
-                  <InPicture pictureId={picture.id} />
-                  <AddToAlbum picture={picture} />
-                </div>
-              )}
+              extra={(picture) => <MemberTools key={picture.id} picture={picture} />}
             />
           )}
         </>

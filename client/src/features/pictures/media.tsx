@@ -64,3 +64,19 @@ export function previewNote(picture: Pick<Picture, 'previewNeeds' | 'previewTooL
   if (picture.previewTooLarge) return pictureMessages.tooLargeToPreview;
   return picture.previewNeeds ? `No preview yet: install ${picture.previewNeeds} on the server to see one.` : null;
 }
+
+/** A members' grid tile: the picture as a button that opens it in the viewer, with its ▶ and a waiting one's badge. */
+export function PictureTile({ picture, index, onOpen }: { picture: Picture; index: number; onOpen: () => void }) {
+  return (
+    <button
+      type="button"
+      className={`picture-tile${picture.pending ? ' pending' : ''}`}
+      onClick={onOpen}
+      aria-label={`Open ${picture.desc || 'picture'}${picture.pending ? ' (waiting for approval)' : ''}`}
+    >
+      <Thumb picture={picture} index={index} />
+      <PlayMark picture={picture} />
+      {picture.pending && <span className="pending-badge">Pending</span>}
+    </button>
+  );
+}

@@ -2,10 +2,10 @@ import { useCallback, useEffect, useId, useState, type FormEvent, type KeyboardE
 import type { Picture, SearchSuggestion } from '@site/contracts/pictures';
 import { LoadProblem } from '../../components/Loaded.tsx';
 import { trpc } from '../../lib/trpc.ts';
-import { PlayMark, Thumb } from './media.tsx';
+import { PictureTile } from './media.tsx';
+import { MemberTools } from './MemberTools.tsx';
 import { Viewer } from './Viewer.tsx';
 import { MemberSocial } from './ViewerSocial.tsx';
-import { AddToAlbum } from './albums.tsx';
 
 /** Suggestions wait for a pause in typing this long, and for this many characters. */
 const SUGGEST_DELAY_MS = 150;
@@ -134,16 +134,7 @@ export function SearchResults({ q, admin }: { q: string; admin: boolean }) {
       <ul className="picture-grid" data-testid="search-grid">
         {pictures.map((picture, i) => (
           <li key={picture.id}>
-            <button
-              type="button"
-              className={`picture-tile${picture.pending ? ' pending' : ''}`}
-              onClick={() => setOpen(i)}
-              aria-label={`Open ${picture.desc || 'picture'}${picture.pending ? ' (waiting for approval)' : ''}`}
-            >
-              <Thumb picture={picture} index={i} />
-              <PlayMark picture={picture} />
-              {picture.pending && <span className="pending-badge">Pending</span>}
-            </button>
+            <PictureTile picture={picture} index={i} onOpen={() => setOpen(i)} />
           </li>
         ))}
       </ul>
@@ -162,7 +153,7 @@ export function SearchResults({ q, admin }: { q: string; admin: boolean }) {
           onMove={setOpen}
           onClose={close}
           social={social}
-          extra={(picture) => <AddToAlbum key={picture.id} picture={picture} />}
+          extra={(picture) => <MemberTools key={picture.id} picture={picture} />}
         />
       )}
     </section>
