@@ -13,6 +13,7 @@ export const picturesRoutes = /* @__PURE__ */ defineArea({
     'pictures.update': 3,
     'pictures.delete': 3,
     'pictures.mediaCheck': 3,
+    'pictures.mediaStore': 3,
     // Hearts and comments (pictures.social.ts): members from Friend up; pending accounts never.
     'pictures.social': 1,
     'pictures.heart': 1,

@@ -195,6 +195,8 @@ export type PendingPicture = Picture & { uploadedAt: string; guest: string | nul
 
 /** The start-up check that this instance's MEDIA_DIR holds every original the database names. */
 export type MediaCheck = { checkedAt: string; checked: number; missing: number; examples: string[]; mediaDir: string };
+/** Where the media are kept (the local folder or the bucket) and whether it answers now: the Admin page's card. */
+export type MediaStoreState = { description: string; ok: boolean; reason: string | null; checkedAt: string };
 
 /** The URL of a picture's file or one of its derived files. */
 export function mediaUrl(target: string, variant?: 'thumb' | 'display' | 'poster'): string {

@@ -17,6 +17,7 @@ export const picturesSamples = {
   'pictures.update': { id: 1, caption: 'Beach', date: '2024-07-xx' },
   'pictures.delete': { id: 1 },
   'pictures.mediaCheck': undefined,
+  'pictures.mediaStore': undefined,
   'pictures.social': { id: 1 },
   'pictures.heart': { id: 1, on: true },
   'pictures.comment': { id: 1, text: 'Lovely!' },

@@ -7,6 +7,7 @@ import { CopyButton } from '../../components/CopyButton.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { YtdlpNotice } from './YtdlpNotice.tsx';
 import { MediaMissingNotice } from './MediaMissingNotice.tsx';
+import { MediaStoreCard } from './MediaStoreCard.tsx';
 import { BackupPanel } from './BackupPanel.tsx';
 import { PeoplePanel } from './PeoplePanel.tsx';
 import { SharesPanel } from './SharesPanel.tsx';
@@ -44,6 +45,7 @@ export default function AdminUsersPage() {
         <h1>Admin Dash</h1>
         <p className="lead">Accounts and their authentication levels. A change is saved as soon as you pick it.</p>
       </header>
+      <MediaStoreCard />
       <MediaMissingNotice />
       <section className="card" aria-labelledby="users-title">
         <h2 id="users-title">Users</h2>

@@ -17,7 +17,7 @@ import * as pictures from './pictures.service.ts';
 import { onThisDay } from './pictures.on-this-day.ts';
 import * as searching from './pictures.search.ts';
 import * as social from './pictures.social.ts';
-import { mediaCheck } from './pictures.startup.ts';
+import { mediaCheck, mediaStoreState } from './pictures.startup.ts';
 
 export const picturesRouter = router({
   page: procedure('pictures.page')
@@ -41,6 +41,7 @@ export const picturesRouter = router({
     .input(updatePictureInput)
     .mutation(({ ctx, input }) => pictures.update(ctx.deps, input.id, input.caption, input.date)),
   mediaCheck: procedure('pictures.mediaCheck').query(({ ctx }) => mediaCheck(ctx.deps)),
+  mediaStore: procedure('pictures.mediaStore').query(({ ctx }) => mediaStoreState(ctx.deps)),
   delete: procedure('pictures.delete')
     .input(pictureIdInput)
     .mutation(({ ctx, input }) => pictures.remove(ctx.deps, input.id, false)),

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { MediaCheck } from '@site/contracts';
+import type { MediaCheck, MediaStoreState } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import { STALE_TEMP_MS } from '../../media/index.ts';
 import { originalKey, parseFileName } from './pictures.files.ts';
@@ -43,6 +43,12 @@ const checks = new WeakMap<AppDeps, MediaCheck>();
 /** The start-up check of MEDIA_DIR, or null while it has not run yet. */
 export function mediaCheck(deps: AppDeps): MediaCheck | null {
   return checks.get(deps) ?? null;
+}
+
+/** The store asked now: where the media are and whether it answers (a bucket that is down: why). */
+export async function mediaStoreState(deps: AppDeps): Promise<MediaStoreState> {
+  const health = await deps.media.health();
+  return { description: deps.media.description, ok: health.ok, reason: health.ok ? null : health.reason, checkedAt: new Date().toISOString() };
 }
 
 const PAGE = 500;
