@@ -48,3 +48,20 @@ export function untilStdinEnds(close: () => Promise<unknown>): void {
 export function serveUntilStdinEnds(site: BenchSite, stop: () => Promise<unknown>): void {
   untilStdinEnds(() => stop().then(() => site.close()));
 }
+
+/** Reads a child's output a line at a time: each call resolves with the next line (the parent's side of a line protocol). */
+export function lines(stream: NodeJS.ReadableStream) {
+  let buffer = '';
+  const waiting: ((line: string) => void)[] = [];
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    buffer += chunk;
+    let nl: number;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      waiting.shift()?.(line);
+    }
+  });
+  return () => new Promise<string>((resolve) => waiting.push(resolve));
+}

@@ -42,7 +42,7 @@ import * as searching from '@site/server/areas/pictures/pictures.search';
 import { deriveFiles } from '@site/server/areas/pictures/pictures.media';
 import { galleryCounts } from '@site/server/areas/pictures/pictures.repository';
 import { createLocalStorage } from '@site/server/media/index';
-import { openBenchSite, serveUntilStdinEnds } from './bench-site.ts';
+import { lines, openBenchSite, serveUntilStdinEnds } from './bench-site.ts';
 import { galleryUnderLoad } from './gallery-load.ts';
 import { treeRss } from '@site/server/testing/process-memory';
 import { buildLabel, serverProcessArgs } from './server-process.ts';
@@ -209,22 +209,6 @@ async function serve(withWorker = false) {
     }
   });
   serveUntilStdinEnds(site, () => real.close());
-}
-
-function lines(stream: NodeJS.ReadableStream) {
-  let buffer = '';
-  const waiting: ((line: string) => void)[] = [];
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk: string) => {
-    buffer += chunk;
-    let nl: number;
-    while ((nl = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 1);
-      waiting.shift()?.(line);
-    }
-  });
-  return () => new Promise<string>((resolve) => waiting.push(resolve));
 }
 
 /** A JPEG's first bytes, then `mb` MiB in 1 MiB chunks, as a multipart body streamed without a copy in memory. */

@@ -22,7 +22,7 @@ import sharp from 'sharp';
 import { buildApp } from '@site/server/app';
 import { serverAreas } from '@site/server/areas/index';
 import { startTestS3 } from '@site/server/testing/s3-server';
-import { openBenchSite, serveUntilStdinEnds } from './bench-site.ts';
+import { lines, openBenchSite, serveUntilStdinEnds } from './bench-site.ts';
 
 const UPLOAD_MB = Number(process.env.BENCH_UPLOAD_MB ?? 1024);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -62,22 +62,6 @@ async function serve(store: string) {
     }
   });
   serveUntilStdinEnds(site, () => app.close());
-}
-
-function lines(stream: NodeJS.ReadableStream) {
-  let buffer = '';
-  const waiting: ((line: string) => void)[] = [];
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk: string) => {
-    buffer += chunk;
-    let nl: number;
-    while ((nl = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 1);
-      waiting.shift()?.(line);
-    }
-  });
-  return () => new Promise<string>((resolve) => waiting.push(resolve));
 }
 
 type Child = { base: string; cookie: string; stems: string[]; thumbBytes: number; ask(line: string): Promise<string>; stop(): Promise<void> };
