@@ -6,19 +6,11 @@ import { PictureTile } from './media.tsx';
 import { MemberTools } from './MemberTools.tsx';
 import { Viewer } from './Viewer.tsx';
 import { MemberSocial } from './ViewerSocial.tsx';
+import { useSettled } from '../../lib/use-settled.ts';
 
 /** Suggestions wait for a pause in typing this long, and for this many characters. */
 const SUGGEST_DELAY_MS = 150;
 const SUGGEST_FROM = 2;
-
-function useDebounced(value: string, ms: number): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
 
 /**
  * The gallery's search box: a combobox (WAI-ARIA's pattern) whose list suggests places and dates
@@ -31,7 +23,7 @@ export function SearchBox({ initial, onSearch }: { initial: string; onSearch: (q
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   useEffect(() => setText(initial), [initial]);
-  const typed = useDebounced(text.trim(), SUGGEST_DELAY_MS);
+  const typed = useSettled(text.trim(), SUGGEST_DELAY_MS);
   const suggest = trpc.pictures.suggest.useQuery({ q: typed }, { enabled: open && typed.length >= SUGGEST_FROM, placeholderData: (previous) => previous });
   const suggestions: SearchSuggestion[] = open && typed.length >= SUGGEST_FROM ? (suggest.data?.suggestions ?? []) : [];
   const listId = useId();

@@ -6,15 +6,7 @@ import { TextInput } from '../../components/TextInput.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { RECIPES_HOME, useCanAuthor, useRecipeSettings, viewHref } from './recipe-data.ts';
 import { LoadProblem } from '../../components/Loaded.tsx';
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return debounced;
-}
+import { useSettled } from '../../lib/use-settled.ts';
 
 /** Several files or .zip archives in one upload: the server imports each and answers a report per file. */
 async function importMany(files: File[]): Promise<ImportReportEntry[]> {
@@ -74,7 +66,7 @@ function AlreadyImported({ recipe, view, onCopy, copying }: { recipe: { recipe_i
 /** Every recipe as 'title - author - uploaded date', opening in the member's default view. */
 export function RecipeList() {
   const [search, setSearch] = useState('');
-  const query = useDebounced(search.trim(), 250);
+  const query = useSettled(search.trim(), 250);
   const list = trpc.recipes.list.useQuery(query ? { search: query } : undefined, { placeholderData: (previous) => previous });
   const { settings } = useRecipeSettings();
   const canAuthor = useCanAuthor();

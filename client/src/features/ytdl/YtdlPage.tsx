@@ -5,19 +5,10 @@ import { TextInput } from '../../components/TextInput.tsx';
 import { trpc, useMutationQuery } from '../../lib/trpc.ts';
 import { describeDelivered, describeProgress } from './format.ts';
 import './ytdl.css';
+import { useSettled } from '../../lib/use-settled.ts';
 
 const POLL_MS = 500;
 const TYPING_PAUSE_MS = 400;
-
-/** The value once it has stopped changing for a moment (the title is asked once per pasted link). */
-function useSettled<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
 
 const looksLikeLink = (link: string) => /^https?:\/\/\S+$/i.test(link);
 
