@@ -167,11 +167,12 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
  * (failOn 'none'); one with nothing decodable gets no thumbnail at once, not after retries.
  * Returns what exists afterwards.
  */
-export function deriveFiles(media: MediaStorage, stem: string, fileType: string): Promise<Derived> {
-  return oneAtATime(() => derive(media, stem, fileType));
+export function deriveFiles(media: MediaStorage, stem: string, fileType: string, readOriginal?: (file: string) => Promise<void>): Promise<Derived> {
+  return oneAtATime(() => derive(media, stem, fileType, readOriginal));
 }
 
-async function derive(media: MediaStorage, stem: string, fileType: string): Promise<Derived> {
+/** `readOriginal`: more to read from the original while the store lends it (in a bucket, one download for both). */
+async function derive(media: MediaStorage, stem: string, fileType: string, readOriginal?: (file: string) => Promise<void>): Promise<Derived> {
   const kind = mediaKind(fileType);
   if (kind === 'other') return NO_PREVIEW;
   const tmp = await media.tempDir('derive');
@@ -179,6 +180,7 @@ async function derive(media: MediaStorage, stem: string, fileType: string): Prom
     let decoded: DecodeResult | null;
     try {
       decoded = await media.withLocalFile(originalKey(stem, fileType), async (input) => {
+        await readOriginal?.(input);
         let source: string | null;
         if (kind === 'video') source = await videoFrame(input, tmp.path);
         else if (fileType === 'bmp' || fileType === 'psd') source = await stillViaFfmpeg(input, tmp.path);

@@ -1,8 +1,7 @@
 import type { AppDeps } from '../../deps.ts';
 import { removePictureFiles } from './pictures.files.ts';
 import { deriveFiles, NO_PREVIEW } from './pictures.media.ts';
-import { placeOfStored } from './pictures.places.ts';
-import { originalKey } from './pictures.files.ts';
+import { placeOfFile } from './pictures.places.ts';
 import * as repo from './pictures.repository.ts';
 import { startUp } from './pictures.startup.ts';
 import { startWorkerLoop } from '../worker-loop.ts';
@@ -32,8 +31,11 @@ export async function runOneJob(deps: AppDeps): Promise<boolean> {
   }
   const started = performance.now();
   try {
-    const derived = await deriveFiles(deps.media, picture.stem, picture.file_type);
-    const place = await placeOfStored(deps.media, originalKey(picture.stem, picture.file_type), picture.file_type);
+    // Its place is read from the same lent original as its thumbnail (a bucket's file downloaded once).
+    let place: Awaited<ReturnType<typeof placeOfFile>> = null;
+    const derived = await deriveFiles(deps.media, picture.stem, picture.file_type, async (file) => {
+      place = await placeOfFile(file, picture.file_type);
+    });
     const kept = await deps.db.transaction().execute(async (trx) => {
       const saved = await repo.saveDerived(trx, picture.id, derived);
       await repo.savePlace(trx, picture.id, place);
