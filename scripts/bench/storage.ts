@@ -139,7 +139,7 @@ async function upload(s3: Awaited<ReturnType<typeof startTestS3>>) {
   const settings = s3.settings('bench-direct/');
   const client = new S3Client({ endpoint: settings.endpoint ?? '', region: settings.region, forcePathStyle: true, credentials: settings.credentials ?? undefined });
   const directStart = performance.now();
-  await new Upload({ client, params: { Bucket: settings.bucket, Key: `${settings.prefix}big.jpg`, Body: fileBytes(UPLOAD_MB) }, partSize: 8 * 1024 * 1024, queueSize: 4 }).done();
+  await new Upload({ client, params: { Bucket: settings.bucket, Key: `${settings.prefix}big.jpg`, Body: fileBytes(UPLOAD_MB) }, partSize: 8 * 1024 * 1024, queueSize: 3 }).done();
   const directSeconds = (performance.now() - directStart) / 1000;
 
   const siteRate = UPLOAD_MB / siteSeconds;

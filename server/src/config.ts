@@ -143,11 +143,11 @@ export const environment = [
     name: 'MEDIA_STORE',
     default: 'local',
     meaning:
-      '`local` keeps media under MEDIA_DIR; `s3` keeps them in an S3-compatible bucket (the S3_* settings; see docs/storage.md), with only temporary files under MEDIA_DIR',
+      '`local` keeps media under MEDIA_DIR; `s3` keeps them in an S3-compatible bucket (the S3_* settings; see docs/storage.md), with only temporary files under MEDIA_DIR. The store of a new site: once `npm run media -- move` has switched a site, the database records where its media are and that wins',
   },
   { name: 'S3_ENDPOINT', default: '(unset)', meaning: "The object store's address (`http://127.0.0.1:9000` for MinIO); unset means AWS S3 itself" },
   { name: 'S3_REGION', default: 'us-east-1', meaning: "The bucket's region (MinIO and most others accept `us-east-1`; Garage: its `s3_region`, often `garage`)" },
-  { name: 'S3_BUCKET', default: '(unset)', meaning: 'The bucket media go into; required with MEDIA_STORE=s3; keep it private' },
+  { name: 'S3_BUCKET', default: '(unset)', meaning: 'The bucket media go into; required with MEDIA_STORE=s3 and for `npm run media -- move`; keep it private' },
   { name: 'S3_PREFIX', default: '(empty)', meaning: 'A folder inside the bucket for this site (`family/`), so one bucket can hold other things too' },
   { name: 'S3_ACCESS_KEY_ID', default: '(unset)', meaning: "The access key's id; unset means the SDK's usual sources (AWS_* variables, profile, instance role)" },
   { name: 'S3_SECRET_ACCESS_KEY', default: '(unset)', meaning: "The access key's secret (with S3_ACCESS_KEY_ID)" },
@@ -419,6 +419,8 @@ export type Config = {
   mediaMaxBytes: number;
   /** Where media live: the local disk (MEDIA_DIR), or an S3-compatible bucket (temporary files still under MEDIA_DIR). */
   mediaStore: { kind: 'local' } | ({ kind: 's3' } & S3Settings);
+  /** The bucket of the S3_* settings whenever S3_BUCKET is set, even with MEDIA_STORE=local: what `npm run media -- move` moves to and from. */
+  bucket: S3Settings | null;
   /** The 5eTools mirror's files (absolute). */
   fivetoolsDir: string;
   financeDocumentMaxBytes: number;
@@ -451,14 +453,19 @@ export type S3Settings = {
 
 export class ConfigError extends Error {}
 
-function mediaStoreOf(e: Env): Config['mediaStore'] {
+function mediaStoreOf(e: Env, bucket: S3Settings | null): Config['mediaStore'] {
   if (e.MEDIA_STORE === 'local') return { kind: 'local' };
-  if (!e.S3_BUCKET) throw new ConfigError('MEDIA_STORE=s3 needs S3_BUCKET (and S3_ENDPOINT for anything but AWS S3)');
+  if (!bucket) throw new ConfigError('MEDIA_STORE=s3 needs S3_BUCKET (and S3_ENDPOINT for anything but AWS S3)');
+  return { kind: 's3', ...bucket };
+}
+
+/** The bucket the S3_* settings describe, whatever MEDIA_STORE says (a move switches to it at run time); null without S3_BUCKET. */
+function bucketOf(e: Env): S3Settings | null {
+  if (!e.S3_BUCKET) return null;
   if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined)) {
     throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the SDK\'s usual sources');
   }
   return {
-    kind: 's3',
     endpoint: e.S3_ENDPOINT ?? null,
     region: e.S3_REGION,
     bucket: e.S3_BUCKET,
@@ -514,7 +521,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
     },
     mediaDir: e.MEDIA_DIR ? path.resolve(root, e.MEDIA_DIR) : path.join(path.resolve(root, e.DATA_DIR), 'media'),
     mediaMaxBytes: e.MEDIA_MAX_BYTES,
-    mediaStore: mediaStoreOf(e),
+    mediaStore: mediaStoreOf(e, bucketOf(e)),
+    bucket: bucketOf(e),
     fivetoolsDir: e.FIVETOOLS_DIR ? path.resolve(root, e.FIVETOOLS_DIR) : path.join(dataDir, '5etools'),
     financeDocumentMaxBytes: e.FINANCE_DOCUMENT_MAX_BYTES,
     devCommands,

@@ -8,12 +8,18 @@ import { setupCode, setupCodeNotice } from './areas/auth/setup-code.ts';
 import { accountCommand } from './areas/auth/commands.ts';
 import { buildApp, createDeps } from './app.ts';
 import { watchDatabaseChanges } from './watch-changes.ts';
+import { switchMediaStore, useRecordedStore } from './media/media.state.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const handle = await createDb(dbTargetFromConfig(config));
   await migrateToLatest(handle.db);
   const deps = createDeps(config, handle.db);
+  // A move (`npm run media -- move`) may have switched the site to another store than MEDIA_STORE names.
+  const recorded = await useRecordedStore(handle.db, deps.media);
+  if (recorded && recorded.active !== config.mediaStore.kind) {
+    console.log(`site: the media are in ${deps.media.description} since \`npm run media -- move --to ${recorded.active}\` (MEDIA_STORE=${config.mediaStore.kind} names the store of a new site)`);
+  }
   const app = await buildApp(deps);
   // On PostgreSQL other processes (a second instance, `npm run user`) change sessions, levels and pictures too.
   const listener = watchDatabaseChanges(handle, deps, app.log);
@@ -23,7 +29,7 @@ async function main(): Promise<void> {
   const shuttingDown = new AbortController();
   const control =
     handle.kind === 'pglite'
-      ? await startControlChannel({ backup: (file) => commandBackup(deps, file, shuttingDown.signal), setupCode: () => setupCode(handle.db), account: (command, args) => accountCommand(deps, command, args) }, config.dataDir, app.log).catch((err: unknown) => {
+      ? await startControlChannel({ backup: (file) => commandBackup(deps, file, shuttingDown.signal), setupCode: () => setupCode(handle.db), account: (command, args) => accountCommand(deps, command, args), mediaStore: (state) => switchMediaStore(deps, state) }, config.dataDir, app.log).catch((err: unknown) => {
           app.log.warn({ err }, 'no control socket in DATA_DIR: `npm run backup` needs the server stopped');
           return undefined;
         })

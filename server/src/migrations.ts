@@ -3,6 +3,7 @@ import type { ServerArea } from './areas/area.ts';
 import { serverAreas } from './areas/index.ts';
 import { clientChangesMigrations } from './client-changes/client-changes.migrations.ts';
 import { runMigrations } from './db/migrate.ts';
+import { mediaMigrations } from './media/media.migrations.ts';
 import * as accounts from './identity/identity.migrations.ts';
 
 /**
@@ -11,7 +12,8 @@ import * as accounts from './identity/identity.migrations.ts';
  * shipped; areas' names carry a date and the area, so two areas never collide.
  */
 // The client change ids (client-changes/) are shared by the areas the offline queue writes to.
-export const migrations: Record<string, Migration> = { '0001_accounts': accounts, ...clientChangesMigrations };
+// Where the media are (media/media.state.ts) belongs to no area: every area stores files.
+export const migrations: Record<string, Migration> = { '0001_accounts': accounts, ...clientChangesMigrations, ...mediaMigrations };
 for (const area of Object.values<ServerArea>(serverAreas)) {
   for (const [name, migration] of Object.entries(area.migrations ?? {})) {
     if (Object.hasOwn(migrations, name)) throw new Error(`Migration ${name} is declared twice`);

@@ -9,6 +9,7 @@ import type { HouseTables } from '../areas/house/house.tables.ts';
 import type { PlanTables } from '../areas/plan/plan.tables.ts';
 import type { IdentityTables } from '../identity/identity.tables.ts';
 import type { ClientChangesTables } from '../client-changes/client-changes.tables.ts';
+import type { MediaTables } from '../media/media.tables.ts';
 import type { NotificationsTables } from '../areas/notifications/notifications.tables.ts';
 import type { PicturesTables } from '../areas/pictures/pictures.tables.ts';
 import type { PeopleTables } from '../areas/people/people.tables.ts';
@@ -48,4 +49,5 @@ export interface Tables
     DevDashboardTables,
     BackupsTables,
     NotificationsTables,
+    MediaTables,
     ClientChangesTables {}

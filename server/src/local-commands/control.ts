@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { BackupBusyError, BackupError, summarize, type BackupResult, type BackupSummary } from '../areas/backups/backups.write.ts';
+import type { StoreState } from '../media/switching.ts';
 
 /**
  * The local control channel of a server on the embedded database (PGlite). PGlite opens its folder
@@ -33,6 +34,8 @@ export type ControlCommands = {
   setupCode?: () => Promise<string | null>;
   /** `npm run user` commands that change accounts (reset-link, token): the lines to print; an Error's message is the one line on failure. */
   account?: (command: string, args: string[]) => Promise<string[]>;
+  /** `npm run media -- move`: records (and switches to) the given store when one is given; where the media are now. */
+  mediaStore?: (state: StoreState | null) => Promise<StoreState | null>;
 };
 
 type Log = { info: (msg: string) => void; warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
@@ -92,7 +95,25 @@ const routes: { [Name in keyof ControlCommands]-?: Route<NonNullable<ControlComm
     },
     status: () => 400,
   },
+  mediaStore: {
+    method: 'POST',
+    path: '/media-store',
+    doing: 'switch the media store',
+    async run(mediaStore, body, log) {
+      const { state } = (body ?? {}) as { state?: unknown };
+      if (state !== null && !isStoreState(state)) throw new ControlRequestError('Bad media store');
+      const now = await mediaStore(state);
+      if (state) log?.info(`media store switched to ${state.active}${state.previous ? ` (reading what is not copied yet from ${state.previous})` : ''}`);
+      return { state: now };
+    },
+  },
 };
+
+const STORES: readonly unknown[] = ['local', 's3'];
+function isStoreState(value: unknown): value is StoreState {
+  const v = value as Partial<StoreState> | null;
+  return typeof v === 'object' && v !== null && STORES.includes(v.active) && (v.previous === null || STORES.includes(v.previous));
+}
 
 const MAX_BODY = 64 * 1024;
 
@@ -221,4 +242,10 @@ export function requestBackup(dataDir: string, file: string): Promise<BackupSumm
 export async function requestSetupCode(dataDir: string): Promise<string | null> {
   const answer = await ask<{ code?: string | null }>(dataDir, { path: routes.setupCode.path, fail: (message) => new Error(message), who: 'this' });
   return answer.code ?? null;
+}
+
+/** Asks the server holding DATA_DIR where the media are, switching them first when `state` is given (`npm run media -- move`). */
+export async function requestMediaStore(dataDir: string, state: StoreState | null): Promise<StoreState | null> {
+  const answer = await ask<{ state?: StoreState | null }>(dataDir, { path: routes.mediaStore.path, body: { state }, fail: (message) => new Error(message), who: 'the move' });
+  return answer.state ?? null;
 }

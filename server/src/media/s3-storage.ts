@@ -183,7 +183,7 @@ export function createS3Storage(opts: S3StorageOptions): MediaStorage {
       client,
       params: { Bucket: bucket, Key: objectKey(key), Body: fs.createReadStream(file) },
       partSize: opts.partSize ?? 8 * 1024 * 1024,
-      queueSize: opts.queueSize ?? 4,
+      queueSize: opts.queueSize ?? 3,
     });
     await call('store', () => upload.done());
   }
@@ -208,7 +208,7 @@ export function createS3Storage(opts: S3StorageOptions): MediaStorage {
         client,
         params: { Bucket: bucket, Key: incoming, Body: body },
         partSize: opts.partSize ?? 8 * 1024 * 1024,
-        queueSize: opts.queueSize ?? 4,
+        queueSize: opts.queueSize ?? 3,
         leavePartsOnError: false,
       });
       // The bucket failing stops the local copy too (its write waits on the body's drain).

@@ -51,11 +51,14 @@ export function createTempArea(root: string, sweepOlderThanMs = STALE_TEMP_MS) {
           if (!copyTo) return done(null, chunk);
           // The copy's reader failed (the bucket went away): it will never drain again.
           if (copyTo.destroyed) return done(copyTo.errored ?? new Error('the copy stopped'));
-          if (copyTo.write(chunk)) return done(null, chunk);
+          // The file takes the chunk at once; the next chunk waits for the copy to drain: the disk
+          // and the copy work side by side, not one after the other.
+          this.push(chunk);
+          if (copyTo.write(chunk)) return done();
           const go = () => {
             copyTo.off('close', go);
             copyTo.off('drain', go);
-            done(copyTo.destroyed && !copyTo.writableFinished ? (copyTo.errored ?? new Error('the copy stopped')) : null, chunk);
+            done(copyTo.destroyed && !copyTo.writableFinished ? (copyTo.errored ?? new Error('the copy stopped')) : null);
           };
           copyTo.once('drain', go);
           copyTo.once('close', go);

@@ -108,6 +108,8 @@ describe('backup of a running server on PGlite (control socket)', () => {
     try {
       const rows = await handle.db.selectFrom('users').select('name').execute();
       expect(rows.map((r) => r.name)).toContain('LiveRow');
+      // The media went into this site's store (MEDIA_STORE, local here): the restore records it.
+      expect(await handle.db.selectFrom('media_store').select(['active', 'previous']).execute()).toEqual([{ active: 'local', previous: null }]);
       const runs = await handle.db.selectFrom('backup_runs').select(['kind', 'verified']).orderBy('id').execute();
       // The second backup's own row was written before its snapshot: it shows as started there.
       expect(runs).toEqual([

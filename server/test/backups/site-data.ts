@@ -19,6 +19,7 @@ import { samples } from '../area-tables.ts';
 import { hashToken } from '../../src/identity/sessions.ts';
 import { drainJobs } from '../../src/areas/pictures/pictures.worker.ts';
 import { drainIndex, indexChildOf } from '../../src/areas/people/people.worker.ts';
+import { recordStore } from '../../src/media/index.ts';
 import { createUser } from '../helpers.ts';
 import { jpegWithExif, multipart, png, uploadVia } from '../pictures/pictures.fixtures.ts';
 
@@ -65,6 +66,8 @@ export async function fillEveryArea(deps: AppDeps, app: FastifyInstance): Promis
   const owner = await createUser(deps, 'Owner', 3);
   await createUser(deps, 'Member', 1);
   const ctx = createContextInner(deps, { user: owner });
+  // Where the media are, as a site records it once `npm run media -- move` has switched it.
+  await recordStore(deps.db, { active: 'local', previous: null });
   const paths = Object.keys(procedures) as ProcedurePath[];
   for (let round = 0; round < 2; round++) {
     for (const p of paths) {

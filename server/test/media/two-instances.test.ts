@@ -37,7 +37,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two servers, one PostgreSQL and o
       const deps = createDeps(testConfig({ ...env, DATA_DIR: dataDir }), db);
       // Counted, not changed: which server made which derived file.
       const put = deps.media.put.bind(deps.media);
-      deps.media = { ...deps.media, put: (key, data) => (derivedBy[i]?.push(key), put(key, data)) };
+      deps.media.put = (key, data) => (derivedBy[i]?.push(key), put(key, data));
       const app = await buildApp(deps);
       await app.ready();
       servers.push({ deps, app });
@@ -59,7 +59,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two servers, one PostgreSQL and o
     const uploaded: Uploaded[] = [];
     for (const [n, data] of photos.entries()) {
       const res = await uploadVia((n % 2 === 0 ? one : two).app, cookie, { name: `p${n}.jpg`, data });
-      expect(res.statusCode).toBe(200);
+      expect(res.statusCode, res.body).toBe(200);
       uploaded.push(res.json<Uploaded>());
     }
     // Both servers' workers at once on the one queue (their own loops run too, woken by the uploads).

@@ -3,7 +3,7 @@ import { loadConfig } from '../../config.ts';
 import { ControlUnavailableError, requestBackup } from '../../local-commands/control.ts';
 import { DatabaseInUseError } from '../../db/database.ts';
 import { migrateToLatest } from '../../migrations.ts';
-import { createMediaStorage } from '../../media/index.ts';
+import { createMediaStorage, recordStore, useRecordedStore } from '../../media/index.ts';
 import { restoreFrom } from './backups.restore.ts';
 import { commandBackup } from './backups.service.ts';
 import { trustOf } from './backups.key.ts';
@@ -80,9 +80,15 @@ export async function backupCommand(argv: string[]): Promise<number> {
     if (command === 'backup') {
       // What the server would do on start: the archive then always has every table.
       await migrateToLatest(handle.db);
-      console.log(done(summarize(await commandBackup({ db: handle.db, config, media: createMediaStorage(config) }, target)), ''));
+      // The media are where a move put them, whatever MEDIA_STORE says.
+      const media = createMediaStorage(config);
+      await useRecordedStore(handle.db, media);
+      console.log(done(summarize(await commandBackup({ db: handle.db, config, media }, target)), ''));
     } else {
-      const manifest = await restoreFrom(handle.db, foldersOf(config, createMediaStorage(config)), target, { unsigned });
+      const media = createMediaStorage(config);
+      const manifest = await restoreFrom(handle.db, foldersOf(config, media), target, { unsigned });
+      // The media went into the store configured here, whatever store the backed-up site had moved to.
+      await recordStore(handle.db, media.state);
       console.log(`Restored ${manifest.tables.length} tables and the files of the backup made ${manifest.createdAt}`);
       if (manifest.format === 2) for (const out of manifest.leftOut) console.log(`Not in the backup: ${out.what} (${out.restore})`);
     }
