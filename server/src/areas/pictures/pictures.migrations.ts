@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import { SEARCH_SOURCES_V1, SEARCH_SOURCES_V2, searchDocumentMigration, searchTable } from './pictures.search-sources.ts';
+import { SEARCH_SOURCES_V1, SEARCH_SOURCES_V2, SEARCH_SOURCES_V3, foldFunction, searchDocumentMigration, searchTable } from './pictures.search-sources.ts';
 
 // Typed on Kysely<any> on purpose: a migration must keep compiling whatever today's schema says.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -288,6 +288,30 @@ const places: Migration = {
   },
 };
 
+/**
+ * Accents no longer count in search (20261203_pictures_search_fold): site_fold, every document made
+ * again from folded text (SEARCH_SOURCES_V3), and the places' name indexes of the suggestions over
+ * the folded lower-case name ("mal" completes to "Málaga").
+ */
+const searchFold: Migration = {
+  async up(db: Kysely<any>) {
+    await foldFunction.up(db);
+    await sql`drop index picture_places_town`.execute(db);
+    await sql`drop index picture_places_country`.execute(db);
+    await sql`create index picture_places_town on picture_places (lower(site_fold(town)) text_pattern_ops)`.execute(db);
+    await sql`create index picture_places_country on picture_places (lower(site_fold(country)) text_pattern_ops)`.execute(db);
+    await searchDocumentMigration(SEARCH_SOURCES_V3, SEARCH_SOURCES_V2).up(db);
+  },
+  async down(db: Kysely<any>) {
+    await searchDocumentMigration(SEARCH_SOURCES_V2, SEARCH_SOURCES_V3).up(db);
+    await sql`drop index picture_places_town`.execute(db);
+    await sql`drop index picture_places_country`.execute(db);
+    await sql`create index picture_places_town on picture_places (lower(town) text_pattern_ops)`.execute(db);
+    await sql`create index picture_places_country on picture_places (lower(country) text_pattern_ops)`.execute(db);
+    await foldFunction.down?.(db);
+  },
+};
+
 export const picturesMigrations = {
   '20261123_pictures_tables': pictures,
   '20261124_pictures_layout_cache': layoutCache,
@@ -302,4 +326,5 @@ export const picturesMigrations = {
   '20261130_pictures_search': searchTable,
   // After 20261130_people_tables: tags and people's names join the search document.
   '20261201_pictures_search_people_tags': searchDocumentMigration(SEARCH_SOURCES_V2, SEARCH_SOURCES_V1),
+  '20261203_pictures_search_fold': searchFold,
 };
