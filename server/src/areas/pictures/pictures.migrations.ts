@@ -312,6 +312,21 @@ const searchFold: Migration = {
   },
 };
 
+/**
+ * Videos' places are read now (ffprobe's ISO 6709 location tag): the videos read before, each with
+ * an empty row, are read again by the places backlog pass at the next start (20261203_pictures_video_places).
+ */
+const videoPlaces: Migration = {
+  async up(db: Kysely<any>) {
+    const videos = ['mp4', 'mov', 'webm', 'm4v', '3gp', '3g2', 'avi', 'mkv', 'mts', 'mpg', 'wmv', 'flv', 'ogv'];
+    await sql`delete from picture_places pl using pictures p
+      where p.id = pl.picture_id and pl.lat is null and p.file_type = any(${sql.val(videos)}::text[])`.execute(db);
+  },
+  async down() {
+    // Nothing to undo: the rows are read again by the backlog pass.
+  },
+};
+
 export const picturesMigrations = {
   '20261123_pictures_tables': pictures,
   '20261124_pictures_layout_cache': layoutCache,
@@ -327,4 +342,5 @@ export const picturesMigrations = {
   // After 20261130_people_tables: tags and people's names join the search document.
   '20261201_pictures_search_people_tags': searchDocumentMigration(SEARCH_SOURCES_V2, SEARCH_SOURCES_V1),
   '20261203_pictures_search_fold': searchFold,
+  '20261203_pictures_video_places': videoPlaces,
 };
