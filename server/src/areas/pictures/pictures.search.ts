@@ -42,9 +42,9 @@ const MONTH_ABBREVIATIONS: Record<string, string> = {
   dec: 'december',
 };
 
-/** One word as a tsquery: its stem, the word itself, and the month it abbreviates. */
+/** One word as a tsquery: its stem, the word itself, and the month it abbreviates; folded as the document is (site_fold: "málaga" is "malaga"). */
 function wordQuery(word: string): RawBuilder<string> {
-  const parts = [sql`to_tsquery('english', ${word})`, sql`to_tsquery('simple', ${word})`];
+  const parts = [sql`to_tsquery('english', site_fold(${word}))`, sql`to_tsquery('simple', site_fold(${word}))`];
   const month = MONTH_ABBREVIATIONS[word];
   if (month) parts.push(sql`to_tsquery('simple', ${month})`);
   return sql<string>`(${sql.join(parts, sql` || `)})`;
@@ -182,9 +182,14 @@ export function searchAlbum(deps: AppDeps, albumId: number, includeLocation: boo
  */
 type SuggestionSource = (db: Executor, looker: Looker, prefix: string, before: readonly string[]) => Promise<Omit<SearchSuggestion, 'query'>[]>;
 
-/** `lower(column) like 'prefix%'`: the b-tree of picture_places' names reads it as a range. */
+/**
+ * Names are matched folded (site_fold, lower case: "mal" completes to "Málaga", "zoe" to "Zoë") and
+ * shown as written. `lower(site_fold(column)) like 'prefix%'`: the b-tree of picture_places' folded
+ * names reads it as a range (the prefix is folded by the same function, a constant).
+ */
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-const startsWith = (column: RawBuilder<unknown>, prefix: string) => sql<boolean>`lower(${column}) like ${`${escapeLike(prefix)}%`}`;
+const folded = (column: RawBuilder<unknown>) => sql<string>`lower(site_fold(${column}))`;
+const startsWith = (column: RawBuilder<unknown>, prefix: string) => sql<boolean>`${folded(column)} like lower(site_fold(${`${escapeLike(prefix)}%`}))`;
 
 const placeSuggestions: SuggestionSource = async (db, looker, prefix) => {
   // The names first (an index range), then for each whether the looker sees a picture taken there.
@@ -196,7 +201,7 @@ const placeSuggestions: SuggestionSource = async (db, looker, prefix) => {
         ) as names
         where exists (
           select from picture_places pl join pictures on pictures.id = pl.picture_id
-          where lower(${sql.ref(`pl.${column}`)}) = lower(names.label) and ${sql.ref(`pl.${column}`)} = names.label and ${seenBy(looker)})
+          where ${folded(sql.ref(`pl.${column}`))} = lower(site_fold(names.label)) and ${sql.ref(`pl.${column}`)} = names.label and ${seenBy(looker)})
         order by names.label limit ${SUGGESTIONS_MAX}`.execute(db)
     ).rows.map((r) => ({ label: r.label, kind: 'place' as const }));
   const [towns, countries] = await Promise.all([names('town'), names('country')]);
@@ -242,12 +247,23 @@ const personSuggestions: SuggestionSource = async (db, looker, prefix) =>
     await sql<{ label: string }>`
       select pe.name as label from people pe
       where pe.name is not null and not pe.hidden and coalesce((select s.enabled from people_settings s), true)
-        and (${startsWith(sql.ref('pe.name'), prefix)} or lower(pe.name) like ${`% ${escapeLike(prefix)}%`})
+        and (${startsWith(sql.ref('pe.name'), prefix)} or ${folded(sql.ref('pe.name'))} like lower(site_fold(${`% ${escapeLike(prefix)}%`})))
         and exists (select from faces f join pictures on pictures.id = f.picture_id where f.person_id = pe.id and ${seenBy(looker)})
       order by pe.name limit ${SUGGESTIONS_MAX}`.execute(db)
   ).rows.map((r) => ({ label: r.label, kind: 'person' as const }));
 
 const SUGGESTION_SOURCES: SuggestionSource[] = [personSuggestions, tagSuggestions, placeSuggestions, dateSuggestions];
+
+/** Lower case without accents, to tell whether a word typed is already one of a suggestion's (site_fold's job, near enough). */
+const foldForCompare = (text: string) =>
+  text
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/ß/g, 'ss')
+    .replace(/æ/g, 'ae')
+    .replace(/œ/g, 'oe')
+    .replace(/[øð]/g, (c) => (c === 'ø' ? 'o' : 'd'));
 
 /** `pictures.suggest`: completions of the last word typed. */
 export async function suggest(deps: AppDeps, user: SessionUser, input: { q: string }): Promise<SearchSuggestions> {
@@ -260,7 +276,8 @@ export async function suggest(deps: AppDeps, user: SessionUser, input: { q: stri
   const seen = new Set<string>();
   const suggestions: SearchSuggestion[] = [];
   for (const s of found) {
-    const query = [...before.filter((w) => !(s.label.toLowerCase().split(/\s+/).includes(w))), s.label].join(' ');
+    const labelWords = foldForCompare(s.label).split(/\s+/);
+    const query = [...before.filter((w) => !labelWords.includes(foldForCompare(w))), s.label].join(' ');
     if (seen.has(query.toLowerCase())) continue;
     seen.add(query.toLowerCase());
     suggestions.push({ ...s, query });
