@@ -10,8 +10,9 @@ import { crc32 } from 'node:zlib';
  * - EXIF (JPEG's APP1, HEIF's Exif item, PNG's eXIf, WebP's EXIF, TIFF and the TIFF-based raw files):
  *   the GPS directory is emptied (no entries) and the values it pointed to zeroed;
  * - XMP (any file): `…:GPS…` properties are blanked with spaces, which leaves the XML well-formed;
- * - MP4/QuickTime: the `©xyz` box becomes a `free` box, and ISO 6709 positions (`+51.5074-000.1278/`,
- *   Apple's location key) are blanked with spaces.
+ * - MP4/QuickTime: the `©xyz` box and the 3GPP `loci` box (ffmpeg's mp4 writer, some phones) become
+ *   `free` boxes, and ISO 6709 positions (`+51.5074-000.1278/`, Apple's location key) are blanked;
+ * - Matroska/WebM: the ISO 6709 position of a `LOCATION` tag is blanked with spaces.
  * A PNG chunk whose bytes changed gets its CRC written again.
  */
 export type Patch = { offset: number; bytes: Buffer };
@@ -20,6 +21,9 @@ const EXIF_HEADER = Buffer.from('Exif\0\0', 'latin1');
 const XMP_START = Buffer.from('<x:xmpmeta', 'latin1');
 const XMP_END = Buffer.from('</x:xmpmeta>', 'latin1');
 const XYZ_BOX = Buffer.from('\u00a9xyz', 'latin1');
+const LOCI_BOX = Buffer.from('loci', 'latin1');
+const MATROSKA_LOCATION = Buffer.from('LOCATION', 'latin1');
+const FREE = Buffer.from('free', 'latin1');
 const PNG_EXIF = Buffer.from('eXIf', 'latin1');
 const WEBP_EXIF = Buffer.from('EXIF', 'latin1');
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -127,13 +131,17 @@ async function videoPatches(reader: Reader, boxes: readonly number[]): Promise<P
     if (at < 4) continue;
     const size = (await reader.read(at - 4, 4)).readUInt32BE(0);
     if (size < 8 || size > MAX_BLOCK) continue;
-    patches.push({ offset: at, bytes: Buffer.from('free', 'latin1') });
+    patches.push({ offset: at, bytes: FREE });
   }
   return patches;
 }
 
-/** ISO 6709 positions anywhere in a video's metadata (the `moov` box, read whole when it is not too large). */
-async function iso6709Patches(reader: Reader): Promise<Patch[]> {
+/**
+ * ISO 6709 positions anywhere in a video's metadata (the `moov` box, read whole when it is not too
+ * large), and its 3GPP `loci` boxes (a binary position) renamed `free`: only inside `moov`, where
+ * the bytes are boxes, never in the media data.
+ */
+async function moovPatches(reader: Reader): Promise<Patch[]> {
   const patches: Patch[] = [];
   for (let at = 0; at + 8 <= reader.size; ) {
     const head = await reader.read(at, 16);
@@ -142,10 +150,22 @@ async function iso6709Patches(reader: Reader): Promise<Patch[]> {
     else if (size === 0) size = reader.size - at;
     if (size < 8) break;
     if (head.toString('latin1', 4, 8) === 'moov' && size <= 64 * MAX_BLOCK) {
-      patches.push(...blank(at, (await reader.read(at, size)).toString('latin1'), [ISO_6709]));
+      const moov = await reader.read(at, size);
+      patches.push(...blank(at, moov.toString('latin1'), [ISO_6709]));
+      for (let i = moov.indexOf(LOCI_BOX, 12); i >= 0; i = moov.indexOf(LOCI_BOX, i + 4)) {
+        const boxSize = moov.readUInt32BE(i - 4);
+        if (boxSize >= 8 && i - 4 + boxSize <= moov.length) patches.push({ offset: at + i, bytes: FREE });
+      }
     }
     at += size;
   }
+  return patches;
+}
+
+/** A Matroska/WebM `LOCATION` tag's value (its TagString follows the name within a few bytes): the ISO 6709 position blanked. */
+async function matroskaPatches(reader: Reader, names: readonly number[]): Promise<Patch[]> {
+  const patches: Patch[] = [];
+  for (const at of names) patches.push(...blank(at, (await reader.read(at, 256)).toString('latin1'), [ISO_6709]));
   return patches;
 }
 
@@ -169,6 +189,7 @@ async function pngCrcPatches(reader: Reader, patches: readonly Patch[]): Promise
 }
 
 const VIDEO_TYPES = new Set(['mp4', 'm4v', 'mov', '3gp', '3g2']);
+const MATROSKA_TYPES = new Set(['mkv', 'webm']);
 
 /**
  * The patches that remove the position from the file at `file` (empty when it holds none). Reads its
@@ -181,7 +202,7 @@ export async function locationPatches(file: string, fileType: string): Promise<P
     const first = await reader.read(0, 16);
     // TIFF and the raw formats built on it (DNG, CR2, NEF, ARW, ORF, RW2): the file is the TIFF structure.
     if (/^(II|MM)/.test(first.toString('latin1', 0, 2))) patches.push(...(await tiffGpsPatches(reader, 0)));
-    const found = await findAll(reader, [EXIF_HEADER, XMP_START, XYZ_BOX, PNG_EXIF, WEBP_EXIF]);
+    const found = await findAll(reader, [EXIF_HEADER, XMP_START, XYZ_BOX, PNG_EXIF, WEBP_EXIF, MATROSKA_LOCATION]);
     for (const at of found.get(EXIF_HEADER) ?? []) patches.push(...(await tiffGpsPatches(reader, at + EXIF_HEADER.length)));
     // PNG's eXIf and WebP's EXIF chunk may hold the TIFF structure without the Exif header.
     const isPng = first.subarray(0, 8).equals(PNG_SIGNATURE);
@@ -190,9 +211,10 @@ export async function locationPatches(file: string, fileType: string): Promise<P
     if (isWebp) for (const at of found.get(WEBP_EXIF) ?? []) patches.push(...(await tiffGpsPatches(reader, at + 8)));
     patches.push(...(await xmpPatches(reader, found.get(XMP_START) ?? [])));
     if (VIDEO_TYPES.has(fileType)) {
-      patches.push(...(await iso6709Patches(reader)));
+      patches.push(...(await moovPatches(reader)));
       patches.push(...(await videoPatches(reader, found.get(XYZ_BOX) ?? [])));
     }
+    if (MATROSKA_TYPES.has(fileType)) patches.push(...(await matroskaPatches(reader, found.get(MATROSKA_LOCATION) ?? [])));
     if (isPng && patches.length > 0) patches.push(...(await pngCrcPatches(reader, patches)));
     return patches.sort((a, b) => a.offset - b.offset);
   } finally {
