@@ -1,5 +1,6 @@
 import type { AnyRouter } from '@trpc/server';
 import type { Migration } from 'kysely';
+import type { Executor } from '../db/database.ts';
 import type { AppDeps } from '../deps.ts';
 import type { HttpRegistrar } from '../http/routes.ts';
 
@@ -16,6 +17,12 @@ export type ServerArea<R extends AnyRouter = AnyRouter> = {
   migrations?: Readonly<Record<string, Migration>>;
   http?: (routes: HttpRegistrar, deps: AppDeps) => void | Promise<void>;
   worker?: (deps: AppDeps) => { stop(): Promise<void> | void };
+  /**
+   * Runs in the transaction that loads a backup (backups.restore.ts), once every table is loaded: what
+   * the area derives from its rows and the archive holds as an older version made it (`archived`: the
+   * migrations the archive was made under) is made again here.
+   */
+  afterRestore?: (trx: Executor, archived: readonly string[]) => Promise<void>;
 };
 
 export function defineServerArea<R extends AnyRouter>(area: ServerArea<R>): ServerArea<R> {

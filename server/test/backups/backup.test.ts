@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import * as tar from 'tar';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_COLORS } from '@site/contracts';
@@ -14,6 +15,7 @@ import { verifyArchive, type BackupManifest } from '../../src/areas/backups/back
 import { BackupBusyError, BackupError, backupTo, keyFileOf, type BackupFolders } from '../../src/areas/backups/backups.write.ts';
 import { restoreFrom } from '../../src/areas/backups/backups.restore.ts';
 import { createTestDb, databases, testConfig, type TestDb } from '../helpers.ts';
+import { pictureRow } from '../pictures/pictures.fixtures.ts';
 import { everyTable, filesOf, useCleanup, writeFiles } from './site-data.ts';
 
 const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
@@ -137,6 +139,44 @@ describe.each(databases)('backup and restore (%s)', (kind) => {
     await restoreFrom(target.db, into.dataDir, archive, { unsigned: true });
     expect(fs.readFileSync(path.join(into.dataDir, 'media', 'old.txt'), 'utf8')).toBe('from format 1');
     expect((await everyTable(target.db)).users).toEqual(rows.users);
+  }, 60_000);
+
+  it('redoes what data migrations newer than the archive did: search documents made again, videos read for places again', async () => {
+    const source = await db();
+    await source.db.insertInto('pictures').values([pictureRow(null, 'Harbour', [2024, 5, 1]), { ...pictureRow(null, 'Boat ride', [2024, 5, 2]), stem: 'b'.repeat(32), file_type: 'mp4', mime: 'video/mp4' }]).execute();
+    const [photo, video] = await source.db.selectFrom('pictures').select('id').orderBy('id').execute();
+    await source.db.insertInto('picture_places').values([
+      { picture_id: photo!.id, lat: 36.72, lon: -4.42, town: 'Málaga', country: 'Spain' },
+      { picture_id: video!.id, lat: null, lon: null, town: null, country: null },
+    ]).execute();
+    // The document as the search sources before accents were folded made it.
+    await sql`update picture_search set document = to_tsvector('simple', 'Harbour Málaga Spain') where picture_id = ${photo!.id}`.execute(source.db);
+    const stage = tmp();
+    const rows = await everyTable(source.db);
+    const tables = ['pictures', 'picture_places', 'picture_search'] as const;
+    fs.mkdirSync(path.join(stage, 'db'));
+    for (const table of tables) fs.writeFileSync(path.join(stage, 'db', `${table}.json`), JSON.stringify(rows[table]));
+    const applied = (await source.db.selectFrom('kysely_migration' as never).select('name' as never).execute()) as { name: string }[];
+    const older = applied.map((m) => m.name).filter((name) => name !== '20261203_pictures_search_fold' && name !== '20261203_pictures_video_places');
+    fs.writeFileSync(path.join(stage, 'manifest.json'), JSON.stringify({ format: 1, createdAt: '2026-12-01T00:00:00Z', migrations: older, tables }));
+    const archive = path.join(tmp(), 'older.tar.gz');
+    await tar.c({ gzip: true, file: archive, cwd: stage, portable: true }, ['manifest.json', 'db']);
+
+    const target = await db();
+    await restoreFrom(target.db, site().dataDir, archive, { unsigned: true });
+    const found = await sql<{ picture_id: number }>`select picture_id from picture_search where document @@ to_tsquery('simple', site_fold('malaga'))`.execute(target.db);
+    expect(found.rows.map((r) => r.picture_id)).toEqual([photo!.id]);
+    expect(await target.db.selectFrom('picture_places').select(['picture_id', 'town']).execute()).toEqual([{ picture_id: photo!.id, town: 'Málaga' }]);
+
+    // An archive made under every migration is loaded as it is.
+    fs.writeFileSync(path.join(stage, 'manifest.json'), JSON.stringify({ format: 1, createdAt: '2026-12-04T00:00:00Z', migrations: applied.map((m) => m.name), tables }));
+    const current = path.join(tmp(), 'current.tar.gz');
+    await tar.c({ gzip: true, file: current, cwd: stage, portable: true }, ['manifest.json', 'db']);
+    const again = await db();
+    await restoreFrom(again.db, site().dataDir, current, { unsigned: true });
+    expect(await again.db.selectFrom('picture_places').select('picture_id').orderBy('picture_id').execute()).toHaveLength(2);
+    const unfolded = await sql<{ picture_id: number }>`select picture_id from picture_search where document @@ to_tsquery('simple', site_fold('malaga'))`.execute(again.db);
+    expect(unfolded.rows).toEqual([]);
   }, 60_000);
 });
 

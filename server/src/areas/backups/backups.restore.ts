@@ -14,6 +14,8 @@ import { asFolders, keyFileOf, loadOrder, remoteStore, siteFiles, tableNames, ty
 import { createDb } from '../../db/database.ts';
 import { isMediaKey, type MediaStorage } from '../../media/index.ts';
 import { migrateToLatest, migrations } from '../../migrations.ts';
+import type { ServerArea } from '../area.ts';
+import { serverAreas } from '../index.ts';
 
 /**
  * Restoring an archive (backups.write.ts describes it) into an empty database and empty data and media
@@ -208,6 +210,8 @@ export async function restoreFrom(db: AnyDb, folders: BackupFolders | string, fi
         await resetIdentity(trx, table);
       }
       for (const table of order) await sql`alter table ${sql.table(table)} enable trigger user`.execute(trx);
+      // What an area derives from rows an older version wrote is made again (an archive from before a data migration).
+      for (const area of Object.values<ServerArea>(serverAreas)) await area.afterRestore?.(trx, manifest.migrations);
     });
     return manifest;
   } catch (error) {

@@ -344,3 +344,17 @@ export const picturesMigrations = {
   '20261203_pictures_search_fold': searchFold,
   '20261203_pictures_video_places': videoPlaces,
 };
+
+/**
+ * What some migrations did to the rows they found, done again to the rows of an archive made before
+ * them (ServerArea.afterRestore): a restore migrates an empty database, then loads the archive's rows
+ * as they were. The search migrations made every document again; the video places one cleared the
+ * empty places of videos so they are read again.
+ */
+const searchAgain = (db: Kysely<any>) => sql`select picture_search_refresh(array(select id from pictures))`.execute(db).then(() => {});
+export const redoAfterRestore: Readonly<Record<string, (db: Kysely<any>) => Promise<void>>> = {
+  '20261130_pictures_search': searchAgain,
+  '20261201_pictures_search_people_tags': searchAgain,
+  '20261203_pictures_search_fold': searchAgain,
+  '20261203_pictures_video_places': (db) => videoPlaces.up(db),
+};
