@@ -206,10 +206,17 @@ describe.each(databases)('pictures.search (%s)', (kind) => {
     );
     expect(await fold('àáâãäåçèéêëìíîïñòóôõöøùúûüýÿ ÀÁÂÃÄÅÇÈÉÊËÌÍÎÏÑÒÓÔÕÖØÙÚÛÜÝŸ')).toBe('aaaaaaceeeeiiiinoooooouuuuyy AAAAAACEEEEIIIINOOOOOOUUUUYY');
     expect(await fold('Москва 東京 plain')).toBe('Москва 東京 plain');
-    // The planner may take the folded name's index for a prefix (sequential scans off: a few rows would be read whole).
+    // The folded names are kept by a trigger as the places change...
+    const [place] = await s.db.insertInto('pictures').values(pictureRow(null, 'Quay', [2024, 1, 1])).returning('id').execute();
+    await s.db.insertInto('picture_places').values({ picture_id: place!.id, lat: 36.72, lon: -4.42, town: 'Málaga', country: 'España' }).execute();
+    const keys = () => s.db.selectFrom('picture_places').select(['town_key', 'country_key']).where('picture_id', '=', place!.id).executeTakeFirst();
+    expect(await keys()).toEqual({ town_key: 'malaga', country_key: 'espana' });
+    await s.db.updateTable('picture_places').set({ town: 'Zürich', country: 'Schweiz' }).where('picture_id', '=', place!.id).execute();
+    expect(await keys()).toEqual({ town_key: 'zurich', country_key: 'schweiz' });
+    // ...and the planner may take their index for a prefix (sequential scans off: a few rows would be read whole).
     const plan = await s.db.transaction().execute(async (trx) => {
       await sql`set local enable_seqscan = off`.execute(trx);
-      return (await sql<Record<string, string>>`explain select town from picture_places where lower(site_fold(town)) like lower(site_fold(${'mál%'}))`.execute(trx)).rows
+      return (await sql<Record<string, string>>`explain select town from picture_places where town_key like ${'mal%'}`.execute(trx)).rows
         .map((r) => Object.values(r).join(' '))
         .join('\n');
     });

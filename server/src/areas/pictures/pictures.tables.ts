@@ -104,6 +104,9 @@ export interface PicturePlacesTable {
   lon: number | null;
   town: string | null;
   country: string | null;
+  /** lower(site_fold(town)) and of country, kept by a trigger: what suggestions match a prefix against (20261203_pictures_search_fold). */
+  town_key: Generated<string | null>;
+  country_key: Generated<string | null>;
 }
 
 /** A picture's search document (pictures.search-sources.ts), kept by triggers. */
