@@ -288,14 +288,15 @@ const places: Migration = {
   },
 };
 
+/** The places' folded names (what the picture_places_keys trigger keeps) for the rows already there. */
+const fillPlaceKeys = (db: Kysely<any>) =>
+  sql`update picture_places set town_key = lower(site_fold(town)), country_key = lower(site_fold(country))`.execute(db).then(() => {});
+
 /**
  * Accents no longer count in search (20261203_pictures_search_fold): site_fold, every document made
  * again from folded text (SEARCH_SOURCES_V3), and the places' name indexes of the suggestions over
  * the folded lower-case name ("mal" completes to "Málaga").
  */
-const fillPlaceKeys = (db: Kysely<any>) =>
-  sql`update picture_places set town_key = lower(site_fold(town)), country_key = lower(site_fold(country))`.execute(db).then(() => {});
-
 const searchFold: Migration = {
   async up(db: Kysely<any>) {
     await foldFunction.up(db);

@@ -270,17 +270,6 @@ const personSuggestions: SuggestionSource = async (db, looker, prefix) =>
 
 const SUGGESTION_SOURCES: SuggestionSource[] = [personSuggestions, tagSuggestions, placeSuggestions, dateSuggestions];
 
-/** Lower case without accents, to tell whether a word typed is already one of a suggestion's (site_fold's job, near enough). */
-const foldForCompare = (text: string) =>
-  text
-    .toLowerCase()
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .replace(/ß/g, 'ss')
-    .replace(/æ/g, 'ae')
-    .replace(/œ/g, 'oe')
-    .replace(/[øð]/g, (c) => (c === 'ø' ? 'o' : 'd'));
-
 /** `pictures.suggest`: completions of the last word typed. */
 export async function suggest(deps: AppDeps, user: SessionUser, input: { q: string }): Promise<SearchSuggestions> {
   const words = searchWords(input.q);
@@ -288,13 +277,15 @@ export async function suggest(deps: AppDeps, user: SessionUser, input: { q: stri
   if (!prefix) return { suggestions: [] };
   const before = words.slice(0, -1);
   const looker = lookerOf(user);
-  const [foldedPrefix = prefix] = await foldAll(deps.db, [prefix]);
+  const [foldedPrefix = prefix, ...foldedBefore] = await foldAll(deps.db, [prefix, ...before]);
   const found = (await Promise.all(SUGGESTION_SOURCES.map((source) => source(deps.db, looker, foldedPrefix, before)))).flat();
+  // A word typed before that is already one of a suggestion's words (folded alike: "lodz" and "Łódź") is not repeated.
+  const foldedLabels = found.length > 0 ? await foldAll(deps.db, found.map((s) => s.label)) : [];
   const seen = new Set<string>();
   const suggestions: SearchSuggestion[] = [];
-  for (const s of found) {
-    const labelWords = foldForCompare(s.label).split(/\s+/);
-    const query = [...before.filter((w) => !labelWords.includes(foldForCompare(w))), s.label].join(' ');
+  for (const [i, s] of found.entries()) {
+    const labelWords = (foldedLabels[i] ?? '').split(/\s+/);
+    const query = [...before.filter((_, j) => !labelWords.includes(foldedBefore[j] ?? '')), s.label].join(' ');
     if (seen.has(query.toLowerCase())) continue;
     seen.add(query.toLowerCase());
     suggestions.push({ ...s, query });
