@@ -5,11 +5,10 @@ import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { createDb, DatabaseInUseError, dbTargetFromConfig } from '../db/database.ts';
 import { ControlUnavailableError, requestMediaStore } from '../local-commands/control.ts';
 import { migrateToLatest } from '../migrations.ts';
-import { createLocalStorage } from './local-storage.ts';
+import { createMediaStorage } from './index.ts';
 import { recordStore, recordedStore } from './media.state.ts';
 import { MediaMoveError, moveMedia, type MoveResult } from './move.ts';
-import { MediaUnavailableError, type MediaStorage } from './storage.ts';
-import { createS3Storage } from './s3-storage.ts';
+import { MediaUnavailableError } from './storage.ts';
 import type { StoreName, StoreState } from './switching.ts';
 
 export const usage = `Usage:
@@ -63,12 +62,10 @@ export async function mediaCommand(
   }
   const config = loadConfig(env);
   if (!config.bucket) throw new ConfigError('Moving media needs the bucket: set S3_BUCKET (and S3_ENDPOINT and the other S3_* settings the server uses)');
-  const stores: Record<StoreName, MediaStorage> = {
-    local: createLocalStorage(config.mediaDir),
-    s3: createS3Storage({ ...config.bucket, tempRoot: path.join(config.mediaDir, '.tmp') }),
-  };
+  // The server's own two stores, as it opens them.
+  const stores = createMediaStorage(config);
   const fromName: StoreName = to === 's3' ? 'local' : 's3';
-  const [from, target] = [stores[fromName], stores[to]];
+  const [from, target] = [stores.store(fromName), stores.store(to)];
   const journal = path.join(config.dataDir, `media-move-to-${to}.journal`);
   const stop = new AbortController();
   const onSignal = () => stop.abort(new Error('stopped'));
