@@ -170,7 +170,10 @@ describeInBrowser('first load: /about small and every script compressed', () => 
     expect(asked.filter((url) => url.startsWith('/trpc/auth.status'))).toEqual([STARTUP_BATCH_URL]);
     expect(asked).toContain(`/${house}`);
     // A preload the page did not use would be fetched a second time (another CORS mode, another address).
-    expect(asked.filter((url, i) => asked.indexOf(url) !== i)).toEqual([]);
+    // Only the preloads count: a call the app makes again on purpose (the bell's count read again on a
+    // live change, a retry after a failed answer on a loaded machine) is not a preload fetched twice.
+    const preloaded = (url: string) => url.startsWith('/assets/') || url === STARTUP_BATCH_URL;
+    expect(asked.filter((url, i) => preloaded(url) && asked.indexOf(url) !== i)).toEqual([]);
     await expect(site.pageErrors(page)).toEqual([]);
   });
 });

@@ -16,7 +16,6 @@ import {
   S3ServiceException,
   type GetObjectCommandOutput,
 } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import send from '@fastify/send';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { S3Settings } from '../config.ts';
@@ -31,6 +30,7 @@ import {
   type SendOptions,
   type StoredFile,
 } from './storage.ts';
+import { uploadFromFile } from './s3-file-upload.ts';
 import { createTempArea, STALE_TEMP_MS } from './temp-area.ts';
 
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
@@ -38,12 +38,15 @@ const YEAR_SECONDS = 365 * 24 * 60 * 60;
 const INCOMING = '.incoming/';
 /** CopyObject's own limit: a larger file is uploaded again from the local copy instead. */
 const COPY_MAX_BYTES = 5 * 1024 ** 3;
+/** A multipart upload's part, and the parts sent at once (each is read back from the local file). */
+const PART_SIZE = 8 * 1024 * 1024;
+const QUEUE_SIZE = 3;
 
 export type S3StorageOptions = S3Settings & {
   /** The local folder for files on their way in and tools' work (MEDIA_DIR/.tmp). */
   tempRoot: string;
   sweepOlderThanMs?: number;
-  /** Multipart part size (lib-storage: at least 5 MiB) and parts in flight: memory held is about their product. */
+  /** Multipart part size (S3: at least 5 MiB) and parts sent at once; parts are read back from the local file, so memory holds neither. */
   partSize?: number;
   queueSize?: number;
   /** How long to wait for the store to accept a connection and to answer, before calling it unavailable. */
@@ -179,13 +182,16 @@ export function createS3Storage(opts: S3StorageOptions): MediaStorage {
   }
 
   async function uploadFile(file: string, key: string): Promise<void> {
-    const upload = new Upload({
-      client,
-      params: { Bucket: bucket, Key: objectKey(key), Body: fs.createReadStream(file) },
-      partSize: opts.partSize ?? 8 * 1024 * 1024,
-      queueSize: opts.queueSize ?? 3,
+    const { size } = await fsp.stat(file);
+    const upload = uploadFromFile({ client, bucket, key: objectKey(key), path: file, partSize: opts.partSize ?? PART_SIZE, queueSize: opts.queueSize ?? QUEUE_SIZE });
+    await call('store', async () => {
+      try {
+        await upload.finish(size);
+      } catch (error) {
+        await upload.abort().catch(() => {});
+        throw error;
+      }
     });
-    await call('store', () => upload.done());
   }
 
   return {
@@ -202,40 +208,20 @@ export function createS3Storage(opts: S3StorageOptions): MediaStorage {
     },
 
     async receive(source, { maxBytes, signal }) {
-      const incoming = `${prefix}${INCOMING}${temp.newPath().slice(temp.root.length + 1)}`;
-      const body = new PassThrough({ highWaterMark: 1024 * 1024 });
-      const upload = new Upload({
-        client,
-        params: { Bucket: bucket, Key: incoming, Body: body },
-        partSize: opts.partSize ?? 8 * 1024 * 1024,
-        queueSize: opts.queueSize ?? 3,
-        leavePartsOnError: false,
-      });
-      // The bucket failing stops the local copy too (its write waits on the body's drain).
-      const sent = upload.done().then(
-        () => null,
-        (error: unknown) => {
-          body.destroy(unavailable('store', error) ?? (error as Error));
-          return error;
-        },
-      );
+      const path = temp.newPath();
+      const incoming = `${prefix}${INCOMING}${path.slice(temp.root.length + 1)}`;
+      // The bucket gets each part as soon as it is on the local disk, read back from there.
+      const upload = uploadFromFile({ client, bucket, key: incoming, path, partSize: opts.partSize ?? PART_SIZE, queueSize: opts.queueSize ?? QUEUE_SIZE });
       let received;
       try {
-        received = await temp.receive(source, { maxBytes, copyTo: body, ...(signal ? { signal } : {}) });
+        received = await temp.receive(source, { maxBytes, path, written: (onDisk) => upload.written(onDisk), ...(signal ? { signal } : {}) });
+        await upload.finish(received.size);
       } catch (error) {
-        // A failed multipart upload is aborted by lib-storage itself; one still going is aborted here.
         await upload.abort().catch(() => {});
-        const failed = await sent;
         await deleteObject(incoming).catch(() => {});
+        if (received) await fsp.rm(received.path, { force: true });
         if (error instanceof MediaTooLargeError) throw error;
-        // The bucket going away shows here as the local copy stopping: say what really happened.
-        throw unavailable('store', error) ?? (failed ? unavailable('store', failed) : null) ?? error;
-      }
-      const failed = await sent;
-      if (failed) {
-        await fsp.rm(received.path, { force: true });
-        await deleteObject(incoming).catch(() => {});
-        throw unavailable('store', failed) ?? failed;
+        throw unavailable('store', error) ?? error;
       }
       let pending = true;
       const file = received;

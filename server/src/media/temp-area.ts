@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { Transform, type Readable, type Writable } from 'node:stream';
+import { Transform, Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { MediaTooLargeError } from './storage.ts';
 
@@ -27,13 +27,17 @@ export function createTempArea(root: string, sweepOlderThanMs = STALE_TEMP_MS) {
     newPath,
 
     /**
-     * Streams `source` into a new file, counting, hashing and keeping the first bytes on the way; each
-     * chunk is also written to `copyTo` (with its backpressure) when given, which is ended at the end.
-     * On any failure the file is removed and the promise rejects.
+     * Streams `source` into a new file, counting, hashing and keeping the first bytes on the way. When
+     * `written` is given it is told the bytes on disk after each write, and the next write waits for
+     * its promise (a bucket's upload reads its parts back from the file: s3-file-upload.ts). On any
+     * failure the file is removed and the promise rejects. `path` (from `newPath`) names the file ahead.
      */
-    async receive(source: Readable | AsyncIterable<Uint8Array>, opts: { maxBytes: number; signal?: AbortSignal; copyTo?: Writable }): Promise<ReceivedFile> {
-      const temp = newPath();
-      const { maxBytes, signal, copyTo } = opts;
+    async receive(
+      source: Readable | AsyncIterable<Uint8Array>,
+      opts: { maxBytes: number; signal?: AbortSignal; path?: string; written?: (onDisk: number) => Promise<void> | void },
+    ): Promise<ReceivedFile> {
+      const temp = opts.path ?? newPath();
+      const { maxBytes, signal, written } = opts;
       let size = 0;
       const chunks: Buffer[] = [];
       let headLength = 0;
@@ -48,30 +52,12 @@ export function createTempArea(root: string, sweepOlderThanMs = STALE_TEMP_MS) {
             chunks.push(Buffer.from(part));
             headLength += part.length;
           }
-          if (!copyTo) return done(null, chunk);
-          // The copy's reader failed (the bucket went away): it will never drain again.
-          if (copyTo.destroyed) return done(copyTo.errored ?? new Error('the copy stopped'));
-          // The file takes the chunk at once; the next chunk waits for the copy to drain: the disk
-          // and the copy work side by side, not one after the other.
-          this.push(chunk);
-          if (copyTo.write(chunk)) return done();
-          const go = () => {
-            copyTo.off('close', go);
-            copyTo.off('drain', go);
-            done(copyTo.destroyed && !copyTo.writableFinished ? (copyTo.errored ?? new Error('the copy stopped')) : null);
-          };
-          copyTo.once('drain', go);
-          copyTo.once('close', go);
-        },
-        flush(done) {
-          if (copyTo) copyTo.end();
-          done();
+          done(null, chunk);
         },
       });
       try {
-        await pipeline(source as Readable, counter, fs.createWriteStream(temp, { flags: 'wx' }), signal ? { signal } : {});
+        await pipeline(source as Readable, counter, written ? fileSink(temp, written) : fs.createWriteStream(temp, { flags: 'wx' }), signal ? { signal } : {});
       } catch (error) {
-        copyTo?.destroy(error as Error);
         await fsp.rm(temp, { force: true });
         throw error;
       }
@@ -88,6 +74,46 @@ export function createTempArea(root: string, sweepOlderThanMs = STALE_TEMP_MS) {
 }
 
 export type TempArea = ReturnType<typeof createTempArea>;
+
+async function writeAll(handle: fsp.FileHandle, chunk: Buffer): Promise<void> {
+  for (let at = 0; at < chunk.length; ) at += (await handle.write(chunk, at, chunk.length - at)).bytesWritten;
+}
+
+/** A new file written chunk by chunk, telling `written` the bytes on disk after each (and waiting for it). */
+function fileSink(file: string, written: (onDisk: number) => Promise<void> | void): Writable {
+  let handle: fsp.FileHandle | null = null;
+  let onDisk = 0;
+  return new Writable({
+    highWaterMark: 1024 * 1024,
+    construct(done) {
+      fsp.open(file, 'wx').then((opened) => {
+        handle = opened;
+        done();
+      }, done);
+    },
+    write(chunk: Buffer, _encoding, done) {
+      writeAll(handle!, chunk)
+        .then(async () => {
+          onDisk += chunk.length;
+          await written(onDisk);
+        })
+        .then(() => done(), done);
+    },
+    final(done) {
+      handle!.close().then(() => {
+        handle = null;
+        done();
+      }, done);
+    },
+    destroy(error, done) {
+      if (!handle) return done(error);
+      handle.close().then(
+        () => done(error),
+        () => done(error),
+      );
+    },
+  });
+}
 
 /** The newest modification time in a file or folder tree (a tool writing deep inside keeps it fresh). */
 async function newestChange(file: string): Promise<number> {

@@ -14,6 +14,8 @@ export type TestS3 = {
   env(prefix?: string): Record<string, string>;
   endpoint: string;
   bucket: string;
+  /** Multipart uploads begun and neither completed nor aborted (s3rver keeps each in a folder; it does not answer ListMultipartUploads). */
+  openUploads(): string[];
   /** Stops answering (connections refused), as a store that went down. */
   stop(): Promise<void>;
   /** Answers again on the same port with the same objects. */
@@ -71,6 +73,10 @@ export async function startTestS3(bucket = 'media'): Promise<TestS3> {
     },
     endpoint,
     bucket,
+    openUploads() {
+      const uploads = path.join(directory, bucket, '._S3rver_uploads');
+      return fs.existsSync(uploads) ? fs.readdirSync(uploads, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name) : [];
+    },
     stop,
     start,
     async close() {
