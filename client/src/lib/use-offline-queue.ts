@@ -42,6 +42,16 @@ function loadInputs() {
   return inputs;
 }
 
+/**
+ * Why the change would be refused (the schema's first message), or undefined. When the schemas cannot
+ * be had (the network went before their chunk came, moments after the page opened), the change waits
+ * unchecked rather than being lost: the server checks it when it is sent, and a refusal is told then.
+ */
+export async function checkOffline(procedure: QueueProcedure, input: Record<string, unknown>, load = loadInputs): Promise<string | undefined> {
+  const schemas = await load().catch(() => null);
+  return schemas?.QUEUE_INPUTS[procedure].safeParse(input).error?.issues[0]?.message;
+}
+
 /** A message about what became of a change, shown on the page until dismissed. */
 export type ChangeMessage = { id: string; text: string };
 
@@ -178,8 +188,7 @@ export function useOfflineQueue(options: OfflineQueueOptions) {
           if (isOtherAccount(error)) latest.current.onOtherAccount();
         }
       }
-      const { QUEUE_INPUTS } = await loadInputs();
-      const refusal = QUEUE_INPUTS[procedure].safeParse(input).error?.issues[0]?.message;
+      const refusal = await checkOffline(procedure, input);
       if (refusal !== undefined) throw new Error(refusal);
       await enqueue(change);
       void sendWaiting().catch(() => {});
