@@ -90,19 +90,26 @@ export function uploadFromFile(opts: FileUploadOptions): FileUpload {
     if (failed) throw failed.error;
   }
 
+  /** Waits until fewer than `queueSize` parts are on their way, then says whether one failed. */
+  async function slot() {
+    while (onTheWay.size >= queueSize) await Promise.race(onTheWay);
+    check();
+  }
+
+  async function written(onDisk: number) {
+    check();
+    while (onDisk >= nextPart * partSize) {
+      await slot();
+      send(nextPart, (nextPart - 1) * partSize, partSize);
+      nextPart++;
+    }
+  }
+
   return {
-    async written(onDisk) {
-      check();
-      while (onDisk >= nextPart * partSize) {
-        while (onTheWay.size >= queueSize) await Promise.race(onTheWay);
-        check();
-        send(nextPart, (nextPart - 1) * partSize, partSize);
-        nextPart++;
-      }
-    },
+    written,
 
     async finish(size) {
-      await this.written(size);
+      await written(size);
       if (!uploadId) {
         // Smaller than one part: one request.
         const file = await fsp.open(path, 'r');
@@ -123,7 +130,7 @@ export function uploadFromFile(opts: FileUploadOptions): FileUpload {
       }
       const rest = size - (nextPart - 1) * partSize;
       if (rest > 0) {
-        while (onTheWay.size >= queueSize) await Promise.race(onTheWay);
+        await slot();
         send(nextPart, (nextPart - 1) * partSize, rest);
       }
       await Promise.all(onTheWay);

@@ -56,7 +56,7 @@ export function createTempArea(root: string, sweepOlderThanMs = STALE_TEMP_MS) {
         },
       });
       try {
-        await pipeline(source as Readable, counter, written ? fileSink(temp, written) : fs.createWriteStream(temp, { flags: 'wx' }), signal ? { signal } : {});
+        await pipeline(source as Readable, counter, fileSink(temp, written), signal ? { signal } : {});
       } catch (error) {
         await fsp.rm(temp, { force: true });
         throw error;
@@ -75,12 +75,20 @@ export function createTempArea(root: string, sweepOlderThanMs = STALE_TEMP_MS) {
 
 export type TempArea = ReturnType<typeof createTempArea>;
 
-async function writeAll(handle: fsp.FileHandle, chunk: Buffer): Promise<void> {
-  for (let at = 0; at < chunk.length; ) at += (await handle.write(chunk, at, chunk.length - at)).bytesWritten;
+/** Writes every byte of `buffers` (a short write goes on from where it stopped); the bytes written. */
+async function writeAll(handle: fsp.FileHandle, buffers: Buffer[]): Promise<number> {
+  const total = buffers.reduce((sum, b) => sum + b.length, 0);
+  let at = (await handle.writev(buffers)).bytesWritten;
+  if (at < total) {
+    const rest = Buffer.concat(buffers).subarray(at);
+    for (let from = 0; from < rest.length; ) from += (await handle.write(rest, from, rest.length - from)).bytesWritten;
+    at = total;
+  }
+  return at;
 }
 
-/** A new file written chunk by chunk, telling `written` the bytes on disk after each (and waiting for it). */
-function fileSink(file: string, written: (onDisk: number) => Promise<void> | void): Writable {
+/** A new file (refused if it exists) written chunk by chunk, telling `written`, when given, the bytes on disk after each and waiting for it. */
+function fileSink(file: string, written?: (onDisk: number) => Promise<void> | void): Writable {
   let handle: fsp.FileHandle | null = null;
   let onDisk = 0;
   return new Writable({
@@ -91,11 +99,14 @@ function fileSink(file: string, written: (onDisk: number) => Promise<void> | voi
         done();
       }, done);
     },
-    write(chunk: Buffer, _encoding, done) {
-      writeAll(handle!, chunk)
-        .then(async () => {
-          onDisk += chunk.length;
-          await written(onDisk);
+    // The chunks waiting are written in one call (as fs.createWriteStream does): a write per 64 KiB
+    // chunk made a 1 GiB upload half again as long.
+    writev(chunks, done) {
+      const buffers = chunks.map((c) => c.chunk as Buffer);
+      writeAll(handle!, buffers)
+        .then(async (bytes) => {
+          onDisk += bytes;
+          await written?.(onDisk);
         })
         .then(() => done(), done);
     },
