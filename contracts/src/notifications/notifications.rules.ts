@@ -39,6 +39,9 @@ export const notificationMessages = {
   unknownPushHost: 'The push service could not be found',
   privatePushHost: 'Push addresses on this network are not allowed',
   badKey: 'The browser sent push keys that are not valid',
+  badP256dh: 'The browser sent a push key that is not a P-256 public key (65 bytes, a point on the curve)',
+  badAuth: 'The browser sent a push secret that is not 16 bytes',
+  endpointTaken: 'This push address belongs to another account: sign that account out on this browser first',
   noKeys: 'Notifications are starting up: try again in a moment',
   noSession: 'Push notifications belong to a signed-in browser: sign in on this device first',
 } as const;

@@ -5,8 +5,8 @@ import { AppError } from '../errors.ts';
 /**
  * Where the server may fetch from for a member (YT-DL's downloads, recipe pages). Loopback, private, link-local (cloud metadata lives at 169.254.169.254
  * and fd00:ec2::254), carrier-grade NAT, multicast and reserved ranges are refused unless the owner
- * allows private hosts. IPv6 forms that carry an IPv4 address (mapped, NAT64, 6to4) are judged by
- * the IPv4 address inside.
+ * allows private hosts. IPv6 forms that carry an IPv4 address (mapped, compatible, SIIT, NAT64,
+ * 6to4) are judged by the IPv4 address inside (embeddedIpv4).
  */
 const blocked = new net.BlockList();
 for (const [prefix, bits] of [
@@ -40,24 +40,38 @@ for (const [prefix, bits] of [
   blocked.addSubnet(prefix, bits, 'ipv6');
 }
 
-/** The IPv4 address an IPv6 address carries (::ffff:a.b.c.d, 64:ff9b::/96, 2002::/16), if any. */
+/**
+ * The IPv4 address an IPv6 address carries, if any, in every form: IPv4-mapped (::ffff:a.b.c.d),
+ * IPv4-compatible (::a.b.c.d, deprecated but still routed by some stacks), SIIT's IPv4-translated
+ * (::ffff:0:a.b.c.d), NAT64 (64:ff9b::/96 and the local-use 64:ff9b:1::/48) and 6to4 (2002::/16);
+ * written with a dotted tail or in hex groups alike.
+ */
 function embeddedIpv4(address: string): string | null {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted?.[1]) return dotted[1];
-  const groups = expandIpv6(lower);
+  const groups = expandIpv6(address.toLowerCase());
   if (!groups) return null;
   const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  const isMapped = groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff;
-  const isNat64 = groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((g) => g === 0);
-  if (isMapped || isNat64) return v4(groups[6] ?? 0, groups[7] ?? 0);
-  if (groups[0] === 0x2002) return v4(groups[1] ?? 0, groups[2] ?? 0);
+  const zero = (from: number, to: number) => groups.slice(from, to).every((g) => g === 0);
+  const [g0, g1, g2, , g4, g5, g6 = 0, g7 = 0] = groups;
+  // ::, ::1 are IPv6's own (unspecified, loopback), blocked as such.
+  const isCompatible = zero(0, 6) && (g6 !== 0 || g7 > 1);
+  const isMapped = zero(0, 5) && g5 === 0xffff;
+  const isTranslated = zero(0, 4) && g4 === 0xffff && g5 === 0;
+  const isNat64 = g0 === 0x64 && g1 === 0xff9b && (zero(2, 6) || g2 === 1);
+  if (isCompatible || isMapped || isTranslated || isNat64) return v4(g6, g7);
+  if (g0 === 0x2002) return v4(g1 ?? 0, g2 ?? 0);
   return null;
 }
 
+/** The eight 16-bit groups of an IPv6 address (a dotted IPv4 tail taken as the last two), or null. */
 function expandIpv6(address: string): number[] | null {
-  if (!net.isIPv6(address) || address.includes('.')) return null;
-  const [head = '', tail] = address.split('::');
+  if (!net.isIPv6(address)) return null;
+  let text = address;
+  const dotted = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(2).map(Number) as [number, number, number, number];
+    text = `${dotted[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
   const left = head ? head.split(':') : [];
   const right = tail !== undefined && tail !== '' ? tail.split(':') : [];
   const missing = 8 - left.length - right.length;

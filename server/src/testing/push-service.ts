@@ -25,11 +25,17 @@ export function makeTestCertificate(dir: string): { cert: string; key: string } 
   return { cert, key };
 }
 
-export type Answer = 201 | 404 | 410 | 429 | 500 | 'hang';
+/**
+ * 'hang': never answers. 'trickle': answers 201 and then one byte every TRICKLE_MS without ever
+ * finishing (a sender that only watches for an idle socket waits forever).
+ */
+export type Answer = 201 | 404 | 410 | 429 | 500 | 'hang' | 'trickle';
+
+const TRICKLE_MS = 2000;
 
 export type Received = {
   subscriber: string;
-  status: number | 'hang';
+  status: number | 'hang' | 'trickle';
   topic: string | null;
   urgency: string | null;
   ttl: string | null;
@@ -85,6 +91,7 @@ export async function startPushService(tls: { cert: string; key: string }): Prom
   const refused: string[] = [];
   const waiters: { n: number; resolve: () => void }[] = [];
   const hanging = new Set<ServerResponse>();
+  const trickles = new Set<NodeJS.Timeout>();
   let origin = '';
   const arrived = () => {
     const count = received.length + refused.length;
@@ -119,7 +126,14 @@ export async function startPushService(tls: { cert: string; key: string }): Prom
           at: Date.now(),
         });
         if (answer === 'hang') hanging.add(res);
-        else res.writeHead(answer, answer === 429 ? { 'retry-after': '1' } : {}).end();
+        else if (answer === 'trickle') {
+          hanging.add(res);
+          res.writeHead(201, { 'content-type': 'text/plain' });
+          res.write('.');
+          const timer = setInterval(() => res.write('.'), TRICKLE_MS);
+          trickles.add(timer);
+          res.on('close', () => (clearInterval(timer), trickles.delete(timer)));
+        } else res.writeHead(answer, answer === 429 ? { 'retry-after': '1' } : {}).end();
       } catch (error) {
         refused.push(error instanceof Error ? error.message : String(error));
         res.writeHead(400).end();
@@ -159,6 +173,7 @@ export async function startPushService(tls: { cert: string; key: string }): Prom
       });
     },
     async close() {
+      for (const timer of trickles) clearInterval(timer);
       for (const res of hanging) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

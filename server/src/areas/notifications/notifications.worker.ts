@@ -5,9 +5,9 @@ import { readSettings } from './notifications.repository.ts';
 import { recipientsOf } from './notifications.recipients.ts';
 import { inQuietHours, isMuted } from './notifications.quiet.ts';
 import type { NotificationEventRecord } from './notifications.tables.ts';
-import { createPushSender, type PushSender } from './push.send.ts';
+import { createPushSender, STOPPING, type PushAnswer, type PushSender } from './push.send.ts';
 import { startWorkerLoop } from '../worker-loop.ts';
-import { ensureVapidKeys, vapidKeys } from './push.keys.ts';
+import { ensureVapidKeys, vapidKeys, type VapidKeys } from './push.keys.ts';
 import { periodicChecks } from './notifications.periodic.ts';
 
 /** A claimed delivery is this worker's until then; after a crash another instance (or the restart) takes it over. */
@@ -68,13 +68,13 @@ export async function fanOutOne(deps: AppDeps, now = new Date()): Promise<boolea
 
 type Claimed = { id: number; event_id: number; attempts: number; endpoint: string; p256dh: string; auth: string; user_id: number; subscription_id: number };
 
-/** Takes up to BATCH due deliveries for this worker (leased, so two instances never send the same one). */
-async function claimDue(deps: AppDeps): Promise<Claimed[]> {
+/** Takes up to `limit` due deliveries for this worker (leased, so two instances never send the same one). */
+async function claimDue(deps: AppDeps, limit: number): Promise<Claimed[]> {
   const result = await sql<Claimed>`
     with due as (
       select id from push_deliveries
       where delivered_at is null and failed is null and next_at <= now() and (lease_until is null or lease_until < now())
-      order by next_at, id limit ${BATCH}
+      order by next_at, id limit ${limit}
       for update skip locked
     ), claimed as (
       update push_deliveries d set lease_until = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = d.attempts + 1
@@ -104,15 +104,87 @@ function nextTurn(): Promise<void> {
 /** Seconds before the next try: what the push service asked for, else 10 s doubling up to an hour. */
 const backoff = (attempts: number, retryAfter: number | null) => Math.min(3600, retryAfter ?? 10 * 2 ** Math.min(attempts - 1, 9));
 
+type Outcome =
+  | { kind: 'delivered' }
+  | { kind: 'gone' }
+  | { kind: 'dropped' }
+  | { kind: 'retry'; seconds: number; why: string }
+  | { kind: 'failed'; why: string };
+
+/** What a push service's answer (or a send that threw) means for the delivery. */
+function outcomeOf(c: Claimed, answer: PushAnswer): Outcome {
+  if (answer.status >= 200 && answer.status < 300) return { kind: 'delivered' };
+  if (answer.status === 404 || answer.status === 410) return { kind: 'gone' };
+  const why = answer.status === 0 ? (answer.problem ?? 'no answer') : `answered ${answer.status}`;
+  if (answer.status === 0 || answer.status === 429 || answer.status >= 500) {
+    if (c.attempts >= GIVE_UP_AFTER_ATTEMPTS) return { kind: 'failed', why: `no answer after ${c.attempts} tries (last ${answer.status}: ${why})` };
+    return { kind: 'retry', seconds: backoff(c.attempts, answer.retryAfter), why };
+  }
+  return { kind: 'failed', why: `refused with ${answer.status}` };
+}
+
+/** Writes one delivery's outcome, on its own: another delivery's failure never holds it back. */
+async function record(deps: AppDeps, c: Claimed, outcome: Outcome): Promise<void> {
+  const db = deps.db;
+  switch (outcome.kind) {
+    case 'delivered':
+      await db.updateTable('push_deliveries').set({ delivered_at: sql<Date>`now()`, lease_until: null }).where('id', '=', c.id).execute();
+      return;
+    case 'dropped':
+      await db.updateTable('push_deliveries').set({ failed: 'no longer a recipient', lease_until: null }).where('id', '=', c.id).execute();
+      return;
+    case 'gone':
+      await db.deleteFrom('push_subscriptions').where('id', '=', c.subscription_id).execute();
+      return;
+    case 'retry':
+      await db.updateTable('push_deliveries').set({ lease_until: null, next_at: sql<Date>`now() + make_interval(secs => ${outcome.seconds})` }).where('id', '=', c.id).execute();
+      return;
+    case 'failed':
+      await db.updateTable('push_deliveries').set({ failed: outcome.why, lease_until: null }).where('id', '=', c.id).execute();
+  }
+}
+
 /**
- * Sends every due delivery it can claim. Each is checked again first (the member's level, what the
- * event is about, the kind muted meanwhile): a push goes only to who may receive it at send time.
- * 2xx: delivered. 404/410: the subscription is gone, deleted (with its deliveries). 429, 5xx or no
- * answer: tried again later with backoff. Any other refusal: given up, recorded.
+ * A send that threw or got no answer is logged with the delivery's and the subscription's ids (never
+ * the endpoint: its path is the device's secret address at the push service, nor the keys).
  */
-export async function sendDue(deps: AppDeps, sender: PushSender): Promise<number> {
-  const claimed = await claimDue(deps);
-  if (claimed.length === 0) return 0;
+function logTrouble(c: Claimed, outcome: Outcome): void {
+  if (outcome.kind === 'retry' && (outcome.why.startsWith('answered ') || outcome.why === STOPPING)) return;
+  if (outcome.kind === 'retry') console.warn(`site: push delivery ${c.id} to subscription ${c.subscription_id} failed (try ${c.attempts} of ${GIVE_UP_AFTER_ATTEMPTS}): ${outcome.why}; next try in ${outcome.seconds} s`);
+  else if (outcome.kind === 'failed') console.warn(`site: push delivery ${c.id} to subscription ${c.subscription_id} given up: ${outcome.why}`);
+}
+
+/** Sends one claimed delivery and records what came of it; never throws (a throw is that delivery's failure). */
+async function sendOne(deps: AppDeps, sender: PushSender, c: Claimed, payload: string, eventId: number, keys: VapidKeys): Promise<void> {
+  let answer: PushAnswer;
+  try {
+    // Paced (SEND_SPACING_MS): the pages' requests get in between, and a fan-out does not hold them up.
+    await nextTurn();
+    answer = await sender.send(c, payload, eventId, keys);
+  } catch (error) {
+    answer = { status: 0, retryAfter: null, problem: `the send threw: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const outcome = outcomeOf(c, answer);
+  logTrouble(c, outcome);
+  try {
+    await record(deps, c, outcome);
+  } catch (error) {
+    // The database away for a moment: the lease runs out and the delivery is claimed again.
+    console.warn(`site: push delivery ${c.id} to subscription ${c.subscription_id}: its outcome could not be recorded`, error);
+  }
+}
+
+/**
+ * Claims up to `limit` due deliveries and starts sending each on its own; `sent` settles when all of
+ * them are sent and recorded. Each is checked again first (the member's level, what the event is
+ * about, the kind muted meanwhile): a push goes only to who may receive it at send time. 2xx:
+ * delivered. 404/410: the subscription is gone, deleted (with its deliveries). 429, 5xx, no answer
+ * within the deadline or a send that threw: tried again later with backoff, given up after
+ * GIVE_UP_AFTER_ATTEMPTS tries. Any other refusal: given up, recorded.
+ */
+async function claimAndSend(deps: AppDeps, sender: PushSender, limit: number): Promise<{ claimed: number; sends: Promise<void>[] }> {
+  const claimed = await claimDue(deps, limit);
+  if (claimed.length === 0) return { claimed: 0, sends: [] };
   const keys = await vapidKeys(deps.db);
   const eventIds = [...new Set(claimed.map((c) => c.event_id))];
   const events = new Map(
@@ -126,43 +198,56 @@ export async function sendDue(deps: AppDeps, sender: PushSender): Promise<number
   }
   const payloadOf = (event: NotificationEventRecord) =>
     JSON.stringify({ id: event.id, kind: event.kind, title: event.title, body: event.body, url: event.url });
-
-  const outcomes = { delivered: [] as number[], gone: [] as number[], dropped: [] as number[], retry: [] as { id: number; seconds: number }[], failed: [] as { id: number; why: string }[] };
-  let next = 0;
-  const work = async () => {
-    while (next < claimed.length) {
-      const c = claimed[next++] as Claimed;
-      const event = events.get(c.event_id);
-      if (!event || !allowed.get(c.event_id)?.has(c.user_id) || isMuted(settings.get(c.user_id), event.kind)) {
-        outcomes.dropped.push(c.id);
-        continue;
-      }
-      // Paced (SEND_SPACING_MS): the pages' requests get in between, and a fan-out does not hold them up.
-      await nextTurn();
-      const answer = await sender.send(c, payloadOf(event), event.id, keys);
-      if (answer.status >= 200 && answer.status < 300) outcomes.delivered.push(c.id);
-      else if (answer.status === 404 || answer.status === 410) outcomes.gone.push(c.subscription_id);
-      else if (answer.status === 0 || answer.status === 429 || answer.status >= 500) {
-        if (c.attempts >= GIVE_UP_AFTER_ATTEMPTS) outcomes.failed.push({ id: c.id, why: `no answer after ${c.attempts} tries (last ${answer.status})` });
-        else outcomes.retry.push({ id: c.id, seconds: backoff(c.attempts, answer.retryAfter) });
-      } else outcomes.failed.push({ id: c.id, why: `refused with ${answer.status}` });
+  const sends = claimed.map((c) => {
+    const event = events.get(c.event_id);
+    if (!event || !allowed.get(c.event_id)?.has(c.user_id) || isMuted(settings.get(c.user_id), event.kind)) {
+      return record(deps, c, { kind: 'dropped' }).catch(() => undefined);
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, claimed.length) }, work));
+    return sendOne(deps, sender, c, payloadOf(event), event.id, keys);
+  });
+  return { claimed: claimed.length, sends };
+}
 
-  const db = deps.db;
-  if (outcomes.delivered.length > 0) {
-    await db.updateTable('push_deliveries').set({ delivered_at: sql<Date>`now()`, lease_until: null }).where('id', 'in', outcomes.delivered).execute();
-  }
-  if (outcomes.dropped.length > 0) {
-    await db.updateTable('push_deliveries').set({ failed: 'no longer a recipient', lease_until: null }).where('id', 'in', outcomes.dropped).execute();
-  }
-  if (outcomes.gone.length > 0) await db.deleteFrom('push_subscriptions').where('id', 'in', [...new Set(outcomes.gone)]).execute();
-  for (const r of outcomes.retry) {
-    await db.updateTable('push_deliveries').set({ lease_until: null, next_at: sql<Date>`now() + make_interval(secs => ${r.seconds})` }).where('id', '=', r.id).execute();
-  }
-  for (const f of outcomes.failed) await db.updateTable('push_deliveries').set({ failed: f.why, lease_until: null }).where('id', '=', f.id).execute();
-  return claimed.length;
+/**
+ * The deliveries this process is sending, CONCURRENCY at most: `fill` claims as many as there are
+ * free places and starts them without waiting for them, so one slow device holds one place (for
+ * the deadline at most) and never the others, nor the fan-out.
+ */
+export function createSendPool(deps: AppDeps, sender: PushSender, onSettled: () => void = () => undefined) {
+  let inFlight = 0;
+  const running = new Set<Promise<void>>();
+  return {
+    async fill(): Promise<boolean> {
+      const free = CONCURRENCY - inFlight;
+      if (free <= 0) return false;
+      const { claimed, sends } = await claimAndSend(deps, sender, Math.min(free, BATCH));
+      for (const send of sends) {
+        inFlight++;
+        const tracked: Promise<void> = send.finally(() => {
+          inFlight--;
+          running.delete(tracked);
+          onSettled();
+        });
+        running.add(tracked);
+      }
+      return claimed > 0;
+    },
+    busy: () => inFlight > 0,
+    /** Resolves when one of the sends in flight settles (at once when none is). */
+    async next(): Promise<void> {
+      if (running.size > 0) await Promise.race(running);
+    },
+    async idle(): Promise<void> {
+      while (running.size > 0) await Promise.all(running);
+    },
+  };
+}
+
+/** Sends every due delivery it can claim (BATCH at most) and waits for all of them. */
+export async function sendDue(deps: AppDeps, sender: PushSender): Promise<number> {
+  const { claimed, sends } = await claimAndSend(deps, sender, BATCH);
+  await Promise.all(sends);
+  return claimed;
 }
 
 /** Fans out and sends until nothing is left due (tests and the bench call it directly). */
@@ -177,9 +262,10 @@ export async function drainNotifications(deps: AppDeps, sender: PushSender): Pro
 
 /**
  * The area's worker: wakes at every event's commit (PUSH_CHANNEL, any instance) and at least once a
- * second for retries that fell due; fans events out, then sends. Also runs the periodic checks (the
- * followed game servers, the 08:00 digest). Everything it works from is in the database, so a
- * restart, or a kill -9, resumes where it stopped.
+ * second for retries that fell due. Two loops: one fans events out and runs the periodic checks (the
+ * followed game servers, the 08:00 digest), the other keeps the send pool full; neither waits for
+ * the other, so a device that answers slowly never holds up an inbox or another member's push.
+ * Everything it works from is in the database, so a restart, or a kill -9, resumes where it stopped.
  */
 export function startNotificationsWorker(deps: AppDeps): { stop(): Promise<void> } {
   const sender = createPushSender(deps.config);
@@ -190,23 +276,30 @@ export function startNotificationsWorker(deps: AppDeps): { stop(): Promise<void>
     // life's (a crash, a kill -9), so its deliveries are taken back at once instead of after the lease.
     deps.config.databaseUrl ? null : deps.db.updateTable('push_deliveries').set({ lease_until: null }).where('lease_until', 'is not', null).execute(),
   ]).catch(() => undefined);
-  const loop = startWorkerLoop(
+  const pool = createSendPool(deps, sender, () => sending.wake());
+  const fanning = startWorkerLoop(
     async () => {
       let worked = false;
-      while (!loop.stopped() && (await fanOutOne(deps))) worked = true;
-      if (!loop.stopped() && (await sendDue(deps, sender)) > 0) worked = true;
-      if (!loop.stopped()) await periodic.runIfDue();
+      while (!fanning.stopped() && (await fanOutOne(deps))) worked = true;
+      if (worked) sending.wake();
+      if (!fanning.stopped()) await periodic.runIfDue();
       return worked;
     },
     IDLE_MS,
     keysMade,
   );
-  wakers.set(deps, () => loop.wake());
+  const sending = startWorkerLoop(() => pool.fill(), IDLE_MS, keysMade);
+  wakers.set(deps, () => {
+    fanning.wake();
+    sending.wake();
+  });
   return {
     async stop() {
       wakers.delete(deps);
-      await loop.stop();
+      await Promise.all([fanning.stop(), sending.stop()]);
+      // The sends in flight end now (no answer: tried again after a restart) and record that.
       sender.close();
+      await pool.idle();
     },
   };
 }

@@ -7,12 +7,22 @@ import type { VapidKeys } from './push.keys.ts';
 
 export type PushTarget = { endpoint: string; p256dh: string; auth: string };
 
-/** What the push service answered: its status (0 when it could not be reached) and Retry-After in seconds. */
-export type PushAnswer = { status: number; retryAfter: number | null };
+/**
+ * What the push service answered: its status (0 when it could not be reached or did not finish in
+ * time) and Retry-After in seconds; `problem` says why a status 0 is one (for the log).
+ */
+export type PushAnswer = { status: number; retryAfter: number | null; problem?: string };
 
 /** A day: a phone that stays off longer gets the inbox, not a pile of old pushes. */
 const TTL_SECONDS = 24 * 3600;
-const TIMEOUT_MS = 15_000;
+/**
+ * The deadline over one whole request (connect, send, the answer's last byte): a push service that
+ * answers a byte at a time, or not at all, holds that one delivery this long and no more.
+ */
+export const DEADLINE_MS = 15_000;
+
+/** The problem of a send cut short because this server is stopping (not the device's doing: not logged). */
+export const STOPPING = 'the server stopped before the answer';
 /** A VAPID JWT's lifetime (24 h at most, RFC 8292). */
 const VAPID_HOURS = 12;
 
@@ -24,7 +34,10 @@ const VAPID_HOURS = 12;
  * The `Topic` header is made from the event id, so a push service replaces a resend after a crash
  * instead of showing it twice.
  */
-export function createPushSender(config: Config) {
+export function createPushSender(config: Config, options: { deadlineMs?: number } = {}) {
+  const deadlineMs = options.deadlineMs ?? DEADLINE_MS;
+  /** Aborts every request in flight when the server stops. */
+  const closing = new AbortController();
   const agent = new https.Agent({ keepAlive: true, maxSockets: 64 });
   const resolved = new Map<string, { addresses: string[]; at: number }>();
   const signed = new Map<string, { authorization: string; until: number; key: string }>();
@@ -44,11 +57,12 @@ export function createPushSender(config: Config) {
     return headers.Authorization;
   }
 
-  async function addressOf(host: string): Promise<string> {
-    const known = resolved.get(host);
+  /** The address to connect to, checked again at most a minute ago (per host and port: PUSH_ALLOWED_HOSTS may name a port). */
+  async function addressOf(url: URL): Promise<string> {
+    const known = resolved.get(url.host);
     if (known && Date.now() - known.at < 60_000) return known.addresses[0] as string;
-    const addresses = await pushGuard.resolveAllowed(host, pushPolicy(config, host));
-    resolved.set(host, { addresses, at: Date.now() });
+    const addresses = await pushGuard.resolveAllowed(url.hostname, pushPolicy(config, url));
+    resolved.set(url.host, { addresses, at: Date.now() });
     return addresses[0] as string;
   }
 
@@ -56,10 +70,10 @@ export function createPushSender(config: Config) {
     const url = new URL(target.endpoint);
     let address: string;
     try {
-      address = await addressOf(url.hostname);
+      address = await addressOf(url);
     } catch {
       // Unknown now, or moved to a private address: not sent; the caller retries later.
-      return { status: 0, retryAfter: null };
+      return { status: 0, retryAfter: null, problem: 'its host is unknown or not allowed now' };
     }
     // Without vapidDetails web-push encrypts only; the signed header is added here (authorizationFor).
     const details = webpush.generateRequestDetails({ endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } }, payload, {
@@ -69,6 +83,13 @@ export function createPushSender(config: Config) {
       contentEncoding: 'aes128gcm',
     });
     return new Promise<PushAnswer>((resolve) => {
+      const deadline = AbortSignal.timeout(deadlineMs);
+      // Over the whole exchange, not socket inactivity: a byte every few seconds does not extend it.
+      const signal = AbortSignal.any([deadline, closing.signal]);
+      const failed = (problem: string) => {
+        const why = deadline.aborted ? `no full answer within ${deadlineMs} ms` : closing.signal.aborted ? STOPPING : problem;
+        resolve({ status: 0, retryAfter: null, problem: why });
+      };
       const req = https.request(
         url,
         {
@@ -76,22 +97,28 @@ export function createPushSender(config: Config) {
           agent,
           lookup: pinnedLookup(address),
           headers: { ...(details.headers as Record<string, string | number>), Authorization: authorizationFor(url.origin, keys) },
-          timeout: TIMEOUT_MS,
+          signal,
         },
         (res) => {
           res.resume();
           const retry = Number(res.headers['retry-after']);
           res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: Number.isFinite(retry) && retry >= 0 ? retry : null }));
-          res.on('error', () => resolve({ status: 0, retryAfter: null }));
+          res.on('error', () => failed('the answer broke off'));
+          res.on('close', () => failed('the answer broke off'));
         },
       );
-      req.on('timeout', () => req.destroy(new Error('timeout')));
-      req.on('error', () => resolve({ status: 0, retryAfter: null }));
+      req.on('error', (error) => failed(`no answer (${(error as NodeJS.ErrnoException).code ?? error.message})`));
       req.end(details.body);
     });
   }
 
-  return { send, close: () => agent.destroy() };
+  return {
+    send,
+    close: () => {
+      closing.abort();
+      agent.destroy();
+    },
+  };
 }
 
 export type PushSender = ReturnType<typeof createPushSender>;
