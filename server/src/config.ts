@@ -227,7 +227,7 @@ export const environment = [
     name: 'PUSH_ALLOWED_HOSTS',
     default: '(unset)',
     meaning:
-      'Push service host names allowed although they resolve to loopback, private or link-local addresses (a self-hosted push service), comma-separated; push addresses must be https either way',
+      'Push service hosts allowed although they resolve to loopback, private or link-local addresses (a self-hosted push service), comma-separated: `host` allows every port of it, `host:port` (`[::1]:8443`) that port only; push addresses must be https either way',
   },
 ] as const;
 

@@ -4,6 +4,8 @@ import type { Level } from '@site/contracts';
 import { createPushSender } from '../../src/areas/notifications/push.send.ts';
 import { checkEndpoint } from '../../src/areas/notifications/push.guard.ts';
 import { hashToken } from '../../src/identity/sessions.ts';
+import { insertPicture } from '../../src/areas/pictures/pictures.repository.ts';
+import { pictureRow } from '../pictures/pictures.fixtures.ts';
 import { createUser, databases, testConfig, useTestServer, type TestServer } from '../helpers.ts';
 import { settled, trpc, usePushService } from './push-helpers.ts';
 import type { PushService } from '../../src/testing/push-service.ts';
@@ -164,6 +166,35 @@ describe.each(databases)('push trust: bad keys, taken endpoints, too many browse
     // The same browser subscribing again is not a new one.
     expect((await trpc(s.app, 'push.subscribe', browsers[6]?.cookie ?? '', { endpoint: browsers[6]?.endpoint, keys: browsers[6]?.keys })).status).toBe(200);
     expect(await s.db.selectFrom('push_subscriptions').select('id').where('user_id', '=', anna.userId).execute()).toHaveLength(5);
+  });
+});
+
+describe.each(databases)('push trust: a heart given again is not told again (%s)', (kind) => {
+  const s = useTestServer(kind, { PUSH_ALLOWED_HOSTS: '127.0.0.1' });
+  const push = usePushService();
+
+  it('a heart taken back and given again within 10 minutes makes one push and one inbox row; after 10 minutes, a new one', async () => {
+    const anna = await subscribed(s, push.current, 'anna', 1);
+    const ben = await subscribed(s, push.current, 'ben', 1);
+    const picture = await s.db.transaction().execute((trx) => insertPicture(trx, pictureRow({ id: anna.userId }, 'beach', [2020, 7, 1], 'approved')));
+    const from = push.current.received.length;
+    for (const on of [true, false, true, false, true]) {
+      const res = await trpc(s.app, 'pictures.heart', ben.cookie, { id: picture.id, on });
+      expect(res.status, res.message).toBe(200);
+    }
+    await settled(s.db);
+    const titles = () => pushesTo(push.current, anna, from).map((r) => r.message.title);
+    expect(titles()).toEqual(['ben gave your picture a heart']);
+    // Comments are each told.
+    expect((await trpc(s.app, 'pictures.comment', ben.cookie, { id: picture.id, text: 'lovely' })).status).toBe(200);
+    await settled(s.db);
+    expect(titles()).toEqual(['ben gave your picture a heart', 'ben commented on your picture']);
+    // Eleven minutes later (the clock moved: the events made earlier).
+    await sql`update notification_events set created_at = created_at - interval '11 minutes'`.execute(s.db);
+    for (const on of [false, true]) expect((await trpc(s.app, 'pictures.heart', ben.cookie, { id: picture.id, on })).status).toBe(200);
+    await settled(s.db);
+    expect(titles()).toEqual(['ben gave your picture a heart', 'ben commented on your picture', 'ben gave your picture a heart']);
+    expect(await s.db.selectFrom('notification_inbox').select('id').where('user_id', '=', anna.userId).execute()).toHaveLength(3);
   });
 });
 

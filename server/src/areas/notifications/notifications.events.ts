@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { NotificationKind } from '@site/contracts';
 import type { Executor } from '../../db/database.ts';
 
@@ -39,9 +40,29 @@ export async function recordEvent(db: Executor, event: NewNotificationEvent): Pr
     .execute();
 }
 
-/** `picture.social`: a heart or a comment, for the picture's uploader (not for their own). */
-export async function recordPictureSocial(db: Executor, pictureId: number, actor: { id: number }, title: string, body: string): Promise<void> {
+/** A heart taken back and given again within this many minutes is not told again. */
+export const HEART_AGAIN_QUIET_MINUTES = 10;
+
+/**
+ * `picture.social`: a heart or a comment, for the picture's uploader (not for their own). A heart
+ * the same member gave the same picture in the last HEART_AGAIN_QUIET_MINUTES (taken back and given
+ * again) is not told again.
+ */
+export async function recordPictureSocial(db: Executor, pictureId: number, actor: { id: number }, what: 'heart' | 'comment', title: string, body: string): Promise<void> {
   const picture = await db.selectFrom('pictures').select('uploaded_by').where('id', '=', pictureId).executeTakeFirst();
   if (!picture?.uploaded_by || picture.uploaded_by === actor.id) return;
+  if (what === 'heart') {
+    const told = await db
+      .selectFrom('notification_events')
+      .select('id')
+      .where('kind', '=', 'picture.social')
+      .where('actor_id', '=', actor.id)
+      .where('subject_id', '=', pictureId)
+      .where('title', '=', title)
+      .where('created_at', '>', sql<Date>`now() - make_interval(mins => ${HEART_AGAIN_QUIET_MINUTES})`)
+      .limit(1)
+      .executeTakeFirst();
+    if (told) return;
+  }
   await recordEvent(db, { kind: 'picture.social', actorId: actor.id, userId: picture.uploaded_by, subjectId: pictureId, title, body, url: '/personal/pictures' });
 }

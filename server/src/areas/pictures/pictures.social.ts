@@ -94,7 +94,7 @@ export async function heart(deps: AppDeps, user: SessionUser, pictureId: number,
         .onConflict((oc) => oc.columns(['picture_id', 'user_id']).doNothing())
         .returning('picture_id')
         .executeTakeFirst();
-      if (given) await recordPictureSocial(trx, pictureId, user, `${user.name} gave your picture a heart`, '');
+      if (given) await recordPictureSocial(trx, pictureId, user, 'heart', `${user.name} gave your picture a heart`, '');
     } else {
       await trx.deleteFrom('picture_hearts').where('picture_id', '=', pictureId).where('user_id', '=', user.id).execute();
     }
@@ -107,7 +107,7 @@ export async function comment(deps: AppDeps, user: SessionUser, pictureId: numbe
   await deps.db.transaction().execute(async (trx) => {
     await usablePicture(trx, user, pictureId, true);
     await trx.insertInto('picture_comments').values({ picture_id: pictureId, user_id: user.id, text, edited_at: null }).execute();
-    await recordPictureSocial(trx, pictureId, user, `${user.name} commented on your picture`, text);
+    await recordPictureSocial(trx, pictureId, user, 'comment', `${user.name} commented on your picture`, text);
   });
   return socialOf(deps.db, pictureId, socialViewerOf(user));
 }
