@@ -68,13 +68,23 @@ export async function fanOutOne(deps: AppDeps, now = new Date()): Promise<boolea
 
 type Claimed = { id: number; event_id: number; attempts: number; endpoint: string; p256dh: string; auth: string; user_id: number; subscription_id: number };
 
-/** Takes up to `limit` due deliveries for this worker (leased, so two instances never send the same one). */
+/**
+ * Takes up to `limit` due deliveries for this worker (leased, so two instances never send the same
+ * one), one per device at most and none for a device with a request still in flight (a delivery of
+ * it leased): a device that answers slowly holds one sending place, not one per event.
+ */
 async function claimDue(deps: AppDeps, limit: number): Promise<Claimed[]> {
   const result = await sql<Claimed>`
-    with due as (
+    with candidates as (
+      select distinct on (p.subscription_id) p.id, p.next_at from push_deliveries p
+      where p.delivered_at is null and p.failed is null and p.next_at <= now() and (p.lease_until is null or p.lease_until < now())
+        and not exists (
+          select 1 from push_deliveries o
+          where o.subscription_id = p.subscription_id and o.delivered_at is null and o.failed is null and o.lease_until >= now())
+      order by p.subscription_id, p.next_at, p.id
+    ), due as (
       select id from push_deliveries
-      where delivered_at is null and failed is null and next_at <= now() and (lease_until is null or lease_until < now())
-      order by next_at, id limit ${limit}
+      where id in (select id from candidates order by next_at, id limit ${limit})
       for update skip locked
     ), claimed as (
       update push_deliveries d set lease_until = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = d.attempts + 1

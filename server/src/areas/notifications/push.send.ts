@@ -90,25 +90,24 @@ export function createPushSender(config: Config, options: { deadlineMs?: number 
         const why = deadline.aborted ? `no full answer within ${deadlineMs} ms` : closing.signal.aborted ? STOPPING : problem;
         resolve({ status: 0, retryAfter: null, problem: why });
       };
-      const req = https.request(
-        url,
-        {
-          method: 'POST',
-          agent,
-          lookup: pinnedLookup(address),
-          headers: { ...(details.headers as Record<string, string | number>), Authorization: authorizationFor(url.origin, keys) },
-          signal,
-        },
-        (res) => {
+      const headers = { ...(details.headers as Record<string, string | number>), Authorization: authorizationFor(url.origin, keys) };
+      const attempt = (again: boolean) => {
+        const req = https.request(url, { method: 'POST', agent, lookup: pinnedLookup(address), headers, signal }, (res) => {
           res.resume();
           const retry = Number(res.headers['retry-after']);
           res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: Number.isFinite(retry) && retry >= 0 ? retry : null }));
           res.on('error', () => failed('the answer broke off'));
           res.on('close', () => failed('the answer broke off'));
-        },
-      );
-      req.on('error', (error) => failed(`no answer (${(error as NodeJS.ErrnoException).code ?? error.message})`));
-      req.end(details.body);
+        });
+        req.on('error', (error: NodeJS.ErrnoException) => {
+          // A kept-alive connection the push service closed just as it was reused: sent again once on a new
+          // one (the Node documentation's advice; the same Topic makes a double harmless).
+          if (again && req.reusedSocket && error.code === 'ECONNRESET' && !signal.aborted) attempt(false);
+          else failed(`no answer (${error.code ?? error.message})`);
+        });
+        req.end(details.body);
+      };
+      attempt(true);
     });
   }
 
