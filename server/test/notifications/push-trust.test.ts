@@ -66,7 +66,7 @@ describe.each(databases)('push trust: bad keys, taken endpoints, too many browse
   const push = usePushService();
   let warn: MockInstance<typeof console.warn>;
   beforeEach(() => {
-    warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    warn = vi.spyOn(console, 'warn');
   });
   afterEach(() => warn.mockRestore());
 

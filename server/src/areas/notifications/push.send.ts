@@ -102,7 +102,7 @@ export function createPushSender(config: Config, options: { deadlineMs?: number 
         req.on('error', (error: NodeJS.ErrnoException) => {
           // A kept-alive connection the push service closed just as it was reused: sent again once on a new
           // one (the Node documentation's advice; the same Topic makes a double harmless).
-          if (again && req.reusedSocket && error.code === 'ECONNRESET' && !signal.aborted) attempt(false);
+          if (again && req.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE') && !signal.aborted) attempt(false);
           else failed(`no answer (${error.code ?? error.message})`);
         });
         req.end(details.body);
