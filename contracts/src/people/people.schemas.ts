@@ -15,6 +15,7 @@ export const peopleMessages = {
   badHidden: 'Say whether the person is hidden',
   badEnabled: 'Say whether people are on',
   off: 'People are turned off on this site',
+  hideNotYours: 'Only Family members, or whoever named this person, may hide or show them',
 } as const;
 
 export const tagMessages = {
@@ -22,6 +23,9 @@ export const tagMessages = {
   noSuchTag: 'You have no such tag on this picture',
   pending: 'Tags open once an admin has approved the picture',
 } as const;
+
+/** The level that sees hidden people and may hide or show anyone (Family); below it, only the person's namer (people.routes.ts). */
+export const HIDDEN_PEOPLE_LEVEL = 2;
 
 /** Longest name of a person and longest tag. */
 export const PERSON_NAME_MAX = 60;

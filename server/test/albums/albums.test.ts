@@ -339,6 +339,66 @@ describe.each(databases)('albums and links (%s)', (kind) => {
     }
   });
 
+  it("a guest's copy leaves out the personal EXIF and XMP (owner, artist, serial numbers, comments) with or without location; members get the original", async () => {
+    const owner = await member('owner', 3);
+    // A real JPEG written by libvips (sharp), its camera's and owner's fields in IFD0, the Exif directory and XMP.
+    const xmp = `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:aux="http://ns.adobe.com/exif/1.0/aux/" xmlns:xmp="http://ns.adobe.com/xap/1.0/" aux:SerialNumber="XMPSERIAL42" xmp:CreatorTool="Darktable"><dc:creator><rdf:Seq><rdf:li>Anna Xmp</rdf:li></rdf:Seq></dc:creator></rdf:Description></rdf:RDF></x:xmpmeta>`;
+    const data = await sharp({ create: { width: 96, height: 64, channels: 3, background: '#3366cc' } })
+      .jpeg({ quality: 85 })
+      .withExif({
+        IFD0: { Make: 'Canon', Model: 'EOS R5', Artist: 'Anna Hansen', Copyright: 'Anna Hansen 2024', ImageDescription: 'At grandma Zoe', XPComment: 'Ben birthday', XPAuthor: 'Anna H' },
+        IFD2: { DateTimeOriginal: '2021:07:15 10:20:30', CameraOwnerName: 'Anna Owner', BodySerialNumber: '012345678', LensSerialNumber: 'LENS9876', LensModel: 'RF24-105mm' },
+      })
+      .withXmp(xmp)
+      .toBuffer();
+    const personal = ['Artist', 'Copyright', 'ImageDescription', 'XPComment', 'XPAuthor', 'OwnerName', 'SerialNumber', 'LensSerialNumber', 'UserComment'];
+    const kept = { Make: 'Canon', Model: 'EOS R5', LensModel: 'RF24-105mm', DateTimeOriginal: new Date('2021-07-15T10:20:30.000Z') };
+    const read = async (bytes: Buffer) => ({ ...(await exifr.parse(bytes, { exif: true, xmp: true, mergeOutput: true })) }) as Record<string, unknown>;
+    const original = await read(data);
+    expect(original).toMatchObject({ ...kept, Artist: 'Anna Hansen', Copyright: 'Anna Hansen 2024', ImageDescription: 'At grandma Zoe', XPComment: 'Ben birthday', XPAuthor: 'Anna H' });
+    expect(original).toMatchObject({ OwnerName: 'Anna Owner', LensSerialNumber: 'LENS9876', creator: 'Anna Xmp' });
+    expect(data.includes('XMPSERIAL42')).toBe(true);
+    expect(JSON.stringify(original)).toContain('012345678');
+
+    const res = await uploadVia(s.app, owner.cookie, { name: 'canon.jpg', data }, { caption: 'Canon' });
+    expect(res.statusCode).toBe(200);
+    const photo = res.json<Uploaded>();
+    const { id } = await owner.call.albums.create({ name: 'Cameras', private: false });
+    await owner.call.albums.addPictures({ albumId: id, pictureIds: [photo.id] });
+    expect((await get(`/private/pictures/${photo.target}`, owner.cookie)).rawPayload.equals(data)).toBe(true);
+    for (const includeLocation of [false, true]) {
+      const token = tokenOf((await owner.call.shares.create({ albumId: id, includeLocation })).url);
+      const copy = (await get(`/api/shared/${token}/${photo.target}?download`)).rawPayload;
+      expect(copy.length).toBe(data.length);
+      const fields = await read(copy);
+      for (const name of personal) expect(fields[name], `${name}, includeLocation ${includeLocation}`).toBeUndefined();
+      expect(fields.creator).toBeUndefined();
+      for (const secret of ['Anna', '012345678', 'LENS9876', 'XMPSERIAL42', 'grandma', 'birthday']) expect(copy.includes(secret), secret).toBe(false);
+      // The camera, the lens, the date and the pixels stay the photograph's.
+      expect(fields).toMatchObject({ ...kept, CreatorTool: 'Darktable' });
+      const [a, b] = await Promise.all([sharp(copy).raw().toBuffer(), sharp(data).raw().toBuffer()]);
+      expect(a.equals(b)).toBe(true);
+    }
+  });
+
+  it('a guest of a view link finds pictures by caption and by the detector\'s labels, never by members\' own tags', async () => {
+    const owner = await member('owner', 3);
+    const friend = await member('friend', 1);
+    const pic = await picture(owner.cookie, 'Sunset pier');
+    const { id } = await owner.call.albums.create({ name: 'Evening', private: false });
+    await owner.call.albums.addPictures({ albumId: id, pictureIds: [pic.id] });
+    await s.db.insertInto('picture_tags').values({ picture_id: pic.id, tag: 'boat', confidence: 0.8, added_by: null, source: 'model' }).execute();
+    await friend.call.tags.add({ pictureId: pic.id, tag: 'Margrethe' });
+    for (const token of [tokenOf((await owner.call.shares.create({ albumId: id })).url), tokenOf((await owner.call.shares.create({ albumId: id, includeLocation: true })).url)]) {
+      const found = async (q: string) => (await callerFor(s.deps, null).shares.search({ token, q })).items.map((p) => p.id);
+      expect(await found('margrethe')).toEqual([]);
+      expect(await found('sunset')).toEqual([pic.id]);
+      expect(await found('boat')).toEqual([pic.id]);
+    }
+    // Members still find it by the tag.
+    expect((await friend.call.pictures.search({ q: 'margrethe' })).items.map((p) => p.id)).toEqual([pic.id]);
+  });
+
   it('a password (argon2) guards the album and its files; wrong passwords are limited like logins', async () => {
     const owner = await member('owner', 3);
     const pic = await picture(owner.cookie);

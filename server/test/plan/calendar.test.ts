@@ -5,7 +5,8 @@ import path from 'node:path';
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { addDays, mondayOf, todayIn, type RecipeInput } from '@site/contracts';
-import { callerFor, cookieFor, createUser, databases } from '../helpers.ts';
+import { accountCommand } from '../../src/areas/auth/commands.ts';
+import { callerFor, cookieFor, createUser, databases, sessionCookie } from '../helpers.ts';
 import { usePlanServer, ZONE } from './plan-server.ts';
 const PYTHON = fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 
@@ -148,5 +149,67 @@ describe.each(databases)('calendar feed (%s)', (kind) => {
       expect(res.statusCode).toBe(403);
     }
     expect((await s.app.inject({ method: 'POST', url: '/trpc/calendar.reset', headers: { 'content-type': 'application/json' }, payload: '{}' })).statusCode).toBe(401);
+  });
+
+  /** A tRPC POST over HTTP with a session cookie: status and the error's message. */
+  const post = async (path: string, cookie: string, input: unknown) => {
+    const res = await s.app.inject({ method: 'POST', url: `/trpc/${path}`, headers: { cookie, 'content-type': 'application/json' }, payload: JSON.stringify(input) });
+    return { status: res.statusCode, message: (res.json() as { error?: { message?: string } }).error?.message };
+  };
+  const login = async (name: string, password: string) =>
+    sessionCookie(await s.app.inject({ method: 'POST', url: '/trpc/auth.login', headers: { 'content-type': 'application/json' }, payload: { name, password } }))!;
+
+  it("follows its maker's level on every request: 404 while lowered to friend or pending, working again once raised", async () => {
+    const { zoe, start } = await planned();
+    const admin = await cookieFor(s.deps, 3, 'Boss');
+    const ben = await createUser(s.deps, 'Ben B', 2);
+    const { url } = await callerFor(s.deps, ben).calendar.reset();
+    expect((await get(url!)).statusCode).toBe(200);
+    for (const level of [1, 0]) {
+      expect(await post('admin.setLevel', admin, { name: 'Ben B', level })).toEqual({ status: 200, message: undefined });
+      // Something planned after the lowering is not served either.
+      await zoe.plan.set({ date: addDays(start, 11 + level), meal: 'Lunch', text: `Lunch ${level}` });
+      const res = await get(url!);
+      expect([res.statusCode, res.json()]).toEqual([404, { message: 'No such calendar' }]);
+      expect(res.body).not.toContain('Lunch');
+    }
+    expect((await post('admin.setLevel', admin, { name: 'Ben B', level: 2 })).status).toBe(200);
+    const back = await get(url!);
+    expect(back.statusCode).toBe(200);
+    expect(back.body).toContain('SUMMARY:Lunch: Lunch 1');
+  });
+
+  it('ends its address when the account is reset: a reset link used (made by an admin or by the owner), a password change removing the keys', async () => {
+    await planned();
+    const admin = await cookieFor(s.deps, 3, 'Boss');
+    const mia = await createUser(s.deps, 'Mia', 2);
+    const newFeed = async () => {
+      const { url } = await callerFor(s.deps, mia).calendar.reset();
+      expect((await get(url!)).statusCode).toBe(200);
+      return url!;
+    };
+    const useLink = async (path: string, password: string) => {
+      expect((await post('auth.resetPassword', '', { token: path.split('#')[1], newPassword: password, confirmPassword: password })).status).toBe(200);
+    };
+
+    // A reset link an admin made on /admin, used.
+    let url = await newFeed();
+    const made = await s.app.inject({ method: 'POST', url: '/trpc/admin.resetLink', headers: { cookie: admin, 'content-type': 'application/json' }, payload: { name: 'Mia' } });
+    await useLink((made.json() as { result: { data: { path: string } } }).result.data.path, 'a fresh secret');
+    expect((await get(url)).statusCode).toBe(404);
+    expect(await s.db.selectFrom('calendar_feeds').select('user_id').where('user_id', '=', mia.id).execute()).toEqual([]);
+
+    // The owner's reset of the account on the server machine (`npm run user -- reset-link Mia`), used.
+    url = await newFeed();
+    await useLink((await accountCommand(s.deps, 'reset-link', ['Mia'])).at(-1)!, 'an owner secret');
+    expect((await get(url)).statusCode).toBe(404);
+
+    // A password change with "also remove my passkeys and tokens" (the default) ends it; unticked, it stays.
+    url = await newFeed();
+    const cookie = await login('Mia', 'an owner secret');
+    expect((await post('auth.changePassword', cookie, { currentPassword: 'an owner secret', newPassword: 'a third secret', confirmPassword: 'a third secret', removeKeys: false })).status).toBe(200);
+    expect((await get(url)).statusCode).toBe(200);
+    expect((await post('auth.changePassword', cookie, { currentPassword: 'a third secret', newPassword: 'a fourth secret', confirmPassword: 'a fourth secret' })).status).toBe(200);
+    expect((await get(url)).statusCode).toBe(404);
   });
 });

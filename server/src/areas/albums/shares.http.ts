@@ -7,7 +7,7 @@ import type { HttpRegistrar } from '../../http/routes.ts';
 import { limitKey } from '../auth/limits.ts';
 import { originalKey, parseFileName, variantKey } from '../pictures/pictures.files.ts';
 import { storeUpload } from '../pictures/pictures.http.ts';
-import { withoutLocation } from '../pictures/pictures.location.ts';
+import { guestCopy } from '../pictures/pictures.location.ts';
 import * as repo from './albums.repository.ts';
 import { isLive, liveLink, passMatches } from './shares.service.ts';
 
@@ -17,7 +17,8 @@ type Params = { token?: string; file?: string };
  * GET /api/shared/:token/:file[?pass=] — a file of a shared album to a guest: its original (to
  * download) or a derived WebP, only while the link works and only for an approved picture of that
  * album. The original comes without where it was taken (EXIF GPS, XMP, a video's position:
- * pictures.location.ts) unless the link was made with "Include location"; members' own downloads are
+ * pictures.location.ts) unless the link was made with "Include location", and always without the
+ * personal EXIF and XMP fields (owner, artist, serial numbers, comments); members' own downloads are
  * the original's bytes. Nothing is kept by the browser (`private, no-store`), so a revoked link shows no picture
  * from a cache either.
  */
@@ -32,8 +33,8 @@ async function serve(req: FastifyRequest, reply: FastifyReply, deps: AppDeps) {
   if (parsed.variant) return deps.media.send(req, reply, variantKey(row.stem, parsed.variant), { contentType: 'image/webp', noStore: true });
   const type = row.file_type;
   const key = originalKey(row.stem, type);
-  // The position goes out only when the sharer ticked "Include location" on the link.
-  const rewrite = link.include_location ? undefined : await withoutLocation(key, type, (use) => deps.media.withLocalFile(key, use));
+  // The position goes out only when the sharer ticked "Include location" on the link; the personal fields never.
+  const rewrite = await guestCopy(key, type, { location: !link.include_location, personal: true }, (use) => deps.media.withLocalFile(key, use));
   return deps.media.send(req, reply, key, {
     ...(rewrite ? { rewrite } : {}),
     contentType: row.mime,

@@ -25,13 +25,15 @@ export async function storeNewPassword(deps: AppDeps, user: { id: number; name: 
 
 /**
  * Ends the ways into an account but the session `keep` (null: all): its sessions (and with them what
- * hangs on a session), and with `keys` its personal API tokens and passkeys too. A reset link ends
+ * hangs on a session), and with `keys` its personal API tokens, passkeys and calendar feed address too. A reset link ends
  * all of them; a password change the sessions, and the keys unless the member unticks the box.
  */
 export async function endEveryWayIn(deps: AppDeps, userId: number, keep: string | null, keys = true): Promise<void> {
   if (keys) {
     await deps.db.deleteFrom('api_tokens').where('user_id', '=', userId).execute();
     await deps.db.deleteFrom('auth_passkeys').where('user_id', '=', userId).execute();
+    // The calendar feed's address is a way in to the family's plan like a token (areas/plan).
+    await deps.db.deleteFrom('calendar_feeds').where('user_id', '=', userId).execute();
   }
   await deps.sessions.endAllOf(userId, keep);
 }

@@ -99,6 +99,20 @@ const tables: Migration = {
   },
 };
 
+/** Issue 52: who named a person (they, and Family, may see and show them again once hidden). */
+const namedBy: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .alterTable('people')
+      .addColumn('named_by', 'integer', (c) => c.references('users.id').onDelete('set null'))
+      .execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.alterTable('people').dropColumn('named_by').execute();
+  },
+};
+
 export const peopleMigrations: Record<string, Migration> = {
   '20261130_people_tables': tables,
+  '20261205_people_named_by': namedBy,
 };

@@ -16,22 +16,22 @@ import * as people from './people.service.ts';
 export const peopleRouter = router({
   list: procedure('people.list')
     .input(listPeopleInput)
-    .query(({ ctx, input }) => people.list(ctx.deps, input?.includeHidden ?? false)),
+    .query(({ ctx, input }) => people.list(ctx.deps, ctx.user, input?.includeHidden ?? false)),
   get: procedure('people.get')
     .input(personIdInput)
-    .query(({ ctx, input }) => people.get(ctx.deps, input.id)),
+    .query(({ ctx, input }) => people.get(ctx.deps, ctx.user, input.id)),
   name: procedure('people.name')
     .input(namePersonInput)
-    .mutation(({ ctx, input }) => people.name(ctx.deps, input.id, input.name)),
+    .mutation(({ ctx, input }) => people.name(ctx.deps, ctx.user, input.id, input.name)),
   merge: procedure('people.merge')
     .input(mergePeopleInput)
-    .mutation(({ ctx, input }) => people.merge(ctx.deps, input.ids)),
+    .mutation(({ ctx, input }) => people.merge(ctx.deps, ctx.user, input.ids)),
   removeFace: procedure('people.removeFace')
     .input(removeFaceInput)
     .mutation(({ ctx, input }) => people.removeFace(ctx.deps, input.faceId)),
   hide: procedure('people.hide')
     .input(hidePersonInput)
-    .mutation(({ ctx, input }) => people.hide(ctx.deps, input.id, input.hidden)),
+    .mutation(({ ctx, input }) => people.hide(ctx.deps, ctx.user, input.id, input.hidden)),
   status: procedure('people.status').query(({ ctx }) => people.status(ctx.deps)),
   inPicture: procedure('people.inPicture')
     .input(pictureFacesInput)

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import {
+  HIDDEN_PEOPLE_LEVEL,
   peopleMessages,
   tagMessages,
   type FaceBox,
@@ -32,8 +33,16 @@ async function assertEnabled(db: Executor): Promise<void> {
   if (!(await repo.peopleEnabled(db))) throw new AppError('PRECONDITION_FAILED', peopleMessages.off);
 }
 
-/** `people.list`: one card per person with a face in an approved picture, most faces first; hidden people only when asked. */
-export async function list(deps: AppDeps, includeHidden = false): Promise<PersonCard[]> {
+/** Whether the member sees hidden people in general (Family), else only those they named (people.routes.ts). */
+const seesAllHidden = (user: SessionUser) => user.level >= HIDDEN_PEOPLE_LEVEL;
+/** Whether a person is not there for the member: hidden, and the member neither Family nor their namer. */
+const hiddenFrom = (user: SessionUser, person: { hidden: boolean; named_by: number | null }) => person.hidden && !seesAllHidden(user) && person.named_by !== user.id;
+
+/**
+ * `people.list`: one card per person with a face in an approved picture, most faces first; hidden
+ * people only when asked, and then only those the member may see (all for Family, else their own naming).
+ */
+export async function list(deps: AppDeps, user: SessionUser, includeHidden = false): Promise<PersonCard[]> {
   if (!(await repo.peopleEnabled(deps.db))) return [];
   const rows = await sql<{ id: number; name: string | null; hidden: boolean; face_count: string; picture_count: string; cover_picture: number; stem: string; box: number[] }>`
     select p.id, p.name, p.hidden, count(*) as face_count, count(distinct f.picture_id) as picture_count,
@@ -43,7 +52,7 @@ export async function list(deps: AppDeps, includeHidden = false): Promise<Person
     from people p
     join faces f on f.person_id = p.id and not f.removed
     join pictures pic on pic.id = f.picture_id and pic.status = 'approved'
-    where ${includeHidden ? sql`true` : sql`not p.hidden`}
+    where ${includeHidden ? (seesAllHidden(user) ? sql`true` : sql`(not p.hidden or p.named_by = ${user.id})`) : sql`not p.hidden`}
     group by p.id
     order by count(*) desc, p.id`.execute(deps.db);
   return rows.rows.map((r) => ({
@@ -56,16 +65,17 @@ export async function list(deps: AppDeps, includeHidden = false): Promise<Person
   }));
 }
 
-async function personRow(db: Executor, id: number) {
-  const row = await db.selectFrom('people').select(['id', 'name', 'hidden']).where('id', '=', id).executeTakeFirst();
-  if (!row) throw new AppError('NOT_FOUND', peopleMessages.noSuchPerson);
+/** A person the member may see: a hidden one is not there (NOT_FOUND) for a Friend who did not name them. */
+async function personRow(db: Executor, user: SessionUser, id: number) {
+  const row = await db.selectFrom('people').select(['id', 'name', 'hidden', 'named_by']).where('id', '=', id).executeTakeFirst();
+  if (!row || hiddenFrom(user, row)) throw new AppError('NOT_FOUND', peopleMessages.noSuchPerson);
   return row;
 }
 
 /** `people.get`: a person and the approved pictures their faces are in, newest capture first (the gallery's order), as ids and as the viewer's pictures. */
-export async function get(deps: AppDeps, id: number): Promise<PersonDetail> {
+export async function get(deps: AppDeps, user: SessionUser, id: number): Promise<PersonDetail> {
   await assertEnabled(deps.db);
-  const person = await personRow(deps.db, id);
+  const person = await personRow(deps.db, user, id);
   const rows = await deps.db
     .selectFrom('pictures')
     .select(CARD_COLUMNS.map((c) => `pictures.${c}` as const))
@@ -90,15 +100,22 @@ export async function get(deps: AppDeps, id: number): Promise<PersonDetail> {
   return { id: person.id, name: person.name, hidden: person.hidden, pictureIds: pictures.map((p) => p.id), pictures };
 }
 
-export async function name(deps: AppDeps, id: number, newName: string | null): Promise<void> {
+/** Names a person (or takes the name away); the member who names them becomes their namer. */
+export async function name(deps: AppDeps, user: SessionUser, id: number, newName: string | null): Promise<void> {
   await assertEnabled(deps.db);
-  await personRow(deps.db, id);
-  await deps.db.updateTable('people').set({ name: newName }).where('id', '=', id).execute();
+  await personRow(deps.db, user, id);
+  await deps.db
+    .updateTable('people')
+    .set({ name: newName, named_by: newName === null ? null : user.id })
+    .where('id', '=', id)
+    .execute();
 }
 
-export async function hide(deps: AppDeps, id: number, hidden: boolean): Promise<void> {
+/** Hides or shows a person again: Family's, or the person's namer's; any other Friend is refused. */
+export async function hide(deps: AppDeps, user: SessionUser, id: number, hidden: boolean): Promise<void> {
   await assertEnabled(deps.db);
-  await personRow(deps.db, id);
+  const person = await personRow(deps.db, user, id);
+  if (!seesAllHidden(user) && person.named_by !== user.id) throw new AppError('FORBIDDEN', peopleMessages.hideNotYours);
   await deps.db.updateTable('people').set({ hidden }).where('id', '=', id).execute();
 }
 
@@ -106,20 +123,24 @@ export async function hide(deps: AppDeps, id: number, hidden: boolean): Promise<
  * `people.merge`: the people become the first of `ids` (which keeps its name, or takes the first name
  * among the others); its centroid is the mean of all their faces again.
  */
-export async function merge(deps: AppDeps, ids: number[]): Promise<{ id: number }> {
+export async function merge(deps: AppDeps, user: SessionUser, ids: number[]): Promise<{ id: number }> {
   await assertEnabled(deps.db);
   const unique = [...new Set(ids)];
   if (unique.length < 2) throw new AppError('BAD_REQUEST', peopleMessages.mergeTwo);
   return deps.db.transaction().execute(async (trx) => {
     await repo.lockPeople(trx);
-    const rows = await trx.selectFrom('people').select(['id', 'name', 'hidden']).where('id', 'in', unique).execute();
-    if (rows.length !== unique.length) throw new AppError('NOT_FOUND', peopleMessages.noSuchPerson);
+    const rows = await trx.selectFrom('people').select(['id', 'name', 'hidden', 'named_by']).where('id', 'in', unique).execute();
+    if (rows.length !== unique.length || rows.some((r) => hiddenFrom(user, r))) throw new AppError('NOT_FOUND', peopleMessages.noSuchPerson);
     const byId = new Map(rows.map((r) => [r.id, r]));
     const [keep, ...others] = unique as [number, ...number[]];
-    const named = unique.map((id) => byId.get(id)?.name).find((n) => n != null) ?? null;
+    const named = unique.map((id) => byId.get(id)).find((r) => r?.name != null);
     await trx.updateTable('faces').set({ person_id: keep }).where('person_id', 'in', others).execute();
     await trx.deleteFrom('people').where('id', 'in', others).execute();
-    await trx.updateTable('people').set({ name: named }).where('id', '=', keep).execute();
+    await trx
+      .updateTable('people')
+      .set({ name: named?.name ?? null, named_by: named?.named_by ?? null })
+      .where('id', '=', keep)
+      .execute();
     await repo.recomputePerson(trx, keep);
     return { id: keep };
   });

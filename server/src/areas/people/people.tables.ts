@@ -5,6 +5,8 @@ export interface PeopleTable {
   id: Generated<number>;
   name: string | null;
   hidden: Generated<boolean>;
+  /** Who gave the person their name (null: unnamed, or named before this was kept, or that account gone). */
+  named_by: number | null;
   /** The running mean of the embeddings of its faces (unit length each): new faces are compared with it. */
   centroid: number[];
   /** How many faces the centroid is the mean of (faces a member took out are not counted). */

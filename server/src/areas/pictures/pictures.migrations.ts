@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import { SEARCH_SOURCES_V1, SEARCH_SOURCES_V2, SEARCH_SOURCES_V3, foldFunction, searchDocumentMigration, searchTable } from './pictures.search-sources.ts';
+import { SEARCH_SOURCES_V1, SEARCH_SOURCES_V2, SEARCH_SOURCES_V3, SEARCH_SOURCES_V4, foldFunction, searchDocumentMigration, searchTable } from './pictures.search-sources.ts';
 
 // Typed on Kysely<any> on purpose: a migration must keep compiling whatever today's schema says.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -363,6 +363,11 @@ export const picturesMigrations = {
   '20261201_pictures_search_people_tags': searchDocumentMigration(SEARCH_SOURCES_V2, SEARCH_SOURCES_V1),
   '20261203_pictures_search_fold': searchFold,
   '20261203_pictures_video_places': videoPlaces,
+  // Members' own tags leave the guests' words (issue 52): the detector's labels stay theirs.
+  '20261205_pictures_search_member_tags': {
+    up: (db) => searchDocumentMigration(SEARCH_SOURCES_V4, SEARCH_SOURCES_V3).up(db),
+    down: (db) => searchDocumentMigration(SEARCH_SOURCES_V3, SEARCH_SOURCES_V4).up(db),
+  } satisfies Migration,
 };
 
 /**

@@ -11,9 +11,9 @@ import { sql, type Kysely, type Migration } from 'kysely';
  * the picture's date, status and uploader, which search filters and orders by), kept by triggers in
  * the transaction of the change (a picture is searchable as soon as its change commits).
  * The tsvector weight of a word says who may find the picture by it:
- *   A  everyone who sees the picture, a share link's guest too: caption, comments, date (tags belong here)
+ *   A  everyone who sees the picture, a share link's guest too: caption, comments, date, the detector's labels
  *   B  members, and guests of a link that includes location: town and country
- *   C  members only, never a guest: people's names
+ *   C  members only, never a guest: people's names, members' own tags (a tag may be a name)
  * Members search the whole document (GIN-indexed); a guest's search filters the document to the
  * weights their link allows (ts_filter) over their album's pictures alone.
  *
@@ -23,7 +23,8 @@ import { sql, type Kysely, type Migration } from 'kysely';
  * SQL of the picture ids a changed row (`r`, NEW or OLD) touches.
  *
  * To add a source: a new list (SEARCH_SOURCES_V2 below is V1 with tags and people's names; V3 is V2
- * with every text folded by site_fold, so the next list starts from V3 and folds its own) and a
+ * with every text folded by site_fold; V4 is V3 with members' tags for members only, so the next list
+ * starts from V4 and folds its own) and a
  * migration that calls `searchDocumentMigration(newList, previousList)`; for the suggestions, a row in
  * pictures.search.ts's SUGGESTION_SOURCES (matching folded text, as its others do).
  */
@@ -179,6 +180,19 @@ export const foldFunction: Migration = {
 
 /** V2 with every source's words folded (site_fold): accents no longer count. */
 export const SEARCH_SOURCES_V3: SearchSource[] = SEARCH_SOURCES_V2.map((s) => ({ ...s, text: `site_fold(${s.text})` }));
+
+/**
+ * V3 with the tags in two (20261205_pictures_search_member_tags): the detector's labels for everyone
+ * who sees the picture, guests too; members' own tags (which may be a name) for members only.
+ */
+export const SEARCH_SOURCES_V4: SearchSource[] = SEARCH_SOURCES_V3.flatMap((s): SearchSource[] =>
+  s.name !== 'tags'
+    ? [s]
+    : [
+        { ...s, name: 'labels', text: `site_fold((select string_agg(t.tag, ' ') from picture_tags t where t.picture_id = p.id and t.source = 'model'))` },
+        { ...s, name: 'member tags', weight: 'C', text: `site_fold((select string_agg(t.tag, ' ') from picture_tags t where t.picture_id = p.id and t.source <> 'model'))` },
+      ],
+);
 
 /** The document's SQL: every source's words with its weight, over the picture `p`. */
 function documentSql(sources: readonly SearchSource[]): string {

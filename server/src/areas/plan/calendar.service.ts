@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { ICalEventData } from 'ical-generator';
-import { addDays, calendarMessages, MEAL_MINUTES, nextAfterDone, todayIn, type CalendarFeed, type PlanDate } from '@site/contracts';
+import { addDays, allows, calendarMessages, procedures, type Level, MEAL_MINUTES, nextAfterDone, todayIn, type CalendarFeed, type PlanDate } from '@site/contracts';
 import { wallClock } from '@site/contracts/time-zone';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
@@ -147,7 +147,8 @@ async function fingerprint(deps: AppDeps, userId: number, everyone: boolean, hos
 }
 
 /**
- * The feed of a token, or 404. Its ETag is the body's hash and its Last-Modified when that hash last
+ * The feed of a token, or 404: also while its maker may not have a feed now (their level, read with the
+ * token on every request: lowered below Family it answers 404, raised again it works again). Its ETag is the body's hash and its Last-Modified when that hash last
  * changed. `fresh(etag, lastModified)` says whether the asker already holds it: then, when nothing the
  * feed is made from changed, the answer has no body and the feed is not made at all.
  */
@@ -155,10 +156,11 @@ export async function serveFeed(deps: AppDeps, token: string, host: string, fres
   if (!TOKEN_SHAPE.test(token)) throw new AppError('NOT_FOUND', calendarMessages.notFound);
   const row = await deps.db
     .selectFrom('calendar_feeds')
-    .select(['user_id', 'everyone', 'etag', 'changed_at', 'fingerprint'])
-    .where('token_hash', '=', hashToken(token))
+    .innerJoin('users', 'users.id', 'calendar_feeds.user_id')
+    .select(['calendar_feeds.user_id', 'calendar_feeds.everyone', 'calendar_feeds.etag', 'calendar_feeds.changed_at', 'calendar_feeds.fingerprint', 'users.level'])
+    .where('calendar_feeds.token_hash', '=', hashToken(token))
     .executeTakeFirst();
-  if (!row) throw new AppError('NOT_FOUND', calendarMessages.notFound);
+  if (!row || !allows(procedures['calendar.feed'], { name: '', level: row.level as Level })) throw new AppError('NOT_FOUND', calendarMessages.notFound);
   const print = await fingerprint(deps, row.user_id, row.everyone, host, todayIn(deps.config.timeZone));
   if (row.etag !== null && row.fingerprint === print && fresh(row.etag, row.changed_at)) return { body: null, etag: row.etag, lastModified: row.changed_at };
   const cache = madeFeeds(deps);
