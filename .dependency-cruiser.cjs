@@ -10,7 +10,7 @@
  */
 const root = '^(?:scripts/lint-fixtures/layers/)?';
 const src = `${root}server/src/`;
-const composition = `${src}(?:(?:app|index|router|migrations|migrate-cli|watch-changes)\\.ts$|areas/(?:index|tables)\\.ts$)`;
+const composition = `${src}(?:(?:app|index|router|migrations|migrate-cli|watch-changes)\\.ts$|areas/(?:index|tables)\\.ts$|.*\\.cli\\.ts$)`;
 const area = `${src}areas/[^/]+/`;
 const platform = src;
 const platformNot = [composition, area];
@@ -36,14 +36,14 @@ module.exports = {
       name: 'areas-not-to-composition',
       comment: 'An area never imports the composition (areas/index.ts, areas/tables.ts, router.ts, app.ts, index.ts): it is handed what it needs.',
       severity: 'error',
-      from: { path: area },
+      from: { path: area, pathNot: composition },
       to: { path: composition },
     },
     {
       name: 'area-not-to-other-area',
       comment: 'An area reaches another only through its named port (<area>.port.ts) or its events (<area>.events.ts).',
       severity: 'error',
-      from: { path: `${src}areas/([^/]+)/` },
+      from: { path: `${src}areas/([^/]+)/`, pathNot: composition },
       to: { path: `${src}areas/[^/]+/`, pathNot: [`${src}areas/$1/`, `${src}areas/[^/]+/[^/]+\\.(?:port|events)\\.ts$`] },
     },
     {
