@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { createRequire } from 'node:module';
+import { cruise, type IConfiguration, type ICruiseResult } from 'dependency-cruiser';
 import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -90,14 +92,12 @@ describe('module boundaries (eslint.config.js)', { timeout: 60_000 }, () => {
  */
 describe('server layers (.dependency-cruiser.cjs)', { timeout: 120_000 }, () => {
   it('fires every rule once on its fixture, and lets a named port through', async () => {
-    const { cruise } = await import('dependency-cruiser');
-    const { createRequire } = await import('node:module');
-    const config = createRequire(import.meta.url)(path.join(root, '.dependency-cruiser.cjs')) as import('dependency-cruiser').IConfiguration;
+    const config = createRequire(import.meta.url)(path.join(root, '.dependency-cruiser.cjs')) as IConfiguration;
     const cwd = process.cwd();
     process.chdir(root);
     try {
       const result = await cruise(['scripts/lint-fixtures/layers'], { ...config.options, ruleSet: { forbidden: config.forbidden }, validate: true });
-      const output = result.output as import('dependency-cruiser').ICruiseResult;
+      const output = result.output as ICruiseResult;
       const prefix = 'scripts/lint-fixtures/layers/';
       const found = output.summary.violations.map((v) => `${v.rule.name}: ${v.from.replace(prefix, '')} -> ${v.to.replace(prefix, '')}`).sort();
       expect(found).toEqual([
