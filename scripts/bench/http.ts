@@ -11,7 +11,7 @@ import Fastify from 'fastify';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import { buildApp } from '@site/server/app';
 import { createContext } from '@site/server/trpc/context';
-import { appRouter, type AppRouter } from '@site/server/trpc/root';
+import { appRouter, type AppRouter } from '@site/server/router';
 import { openBenchSite, serveUntilStdinEnds } from './bench-site.ts';
 import { buildLabel, cpuOf, startBenchProcess } from './server-process.ts';
 import { median } from './stats.ts';

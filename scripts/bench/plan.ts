@@ -11,7 +11,7 @@
 import { addDays, mondayOf, todayIn, type RecipeInput } from '@site/contracts';
 import { buildApp } from '@site/server/app';
 import { createContextInner } from '@site/server/trpc/context';
-import { appRouter } from '@site/server/trpc/root';
+import { appRouter } from '@site/server/router';
 import { openBenchSite } from './bench-site.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);

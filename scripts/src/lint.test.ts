@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { createRequire } from 'node:module';
+import { cruise, type IConfiguration, type ICruiseResult } from 'dependency-cruiser';
 import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -81,5 +83,35 @@ describe('module boundaries (eslint.config.js)', { timeout: 60_000 }, () => {
 
   it('passes on the real code of a feature', async () => {
     expect(await problems([path.join(root, 'client', 'src', 'features', 'settings')])).toEqual([]);
+  });
+});
+
+/**
+ * The server's layers (.dependency-cruiser.cjs, run by `npm run lint`): scripts/lint-fixtures/layers
+ * mirrors server/src and contracts/src with one deliberate break per rule.
+ */
+describe('server layers (.dependency-cruiser.cjs)', { timeout: 120_000 }, () => {
+  it('fires every rule once on its fixture, and lets a named port through', async () => {
+    const config = createRequire(import.meta.url)(path.join(root, '.dependency-cruiser.cjs')) as IConfiguration;
+    const cwd = process.cwd();
+    process.chdir(root);
+    try {
+      const result = await cruise(['scripts/lint-fixtures/layers'], { ...config.options, ruleSet: { forbidden: config.forbidden }, validate: true });
+      const output = result.output as ICruiseResult;
+      const prefix = 'scripts/lint-fixtures/layers/';
+      const found = output.summary.violations.map((v) => `${v.rule.name}: ${v.from.replace(prefix, '')} -> ${v.to.replace(prefix, '')}`).sort();
+      expect(found).toEqual([
+        'area-not-to-other-area: server/src/areas/beta/beta.service.ts -> server/src/areas/alpha/alpha.repository.ts',
+        'areas-not-to-composition: server/src/areas/alpha/alpha.service.ts -> server/src/areas/index.ts',
+        'config-reads-env-only: server/src/config.ts -> server/src/errors.ts',
+        'contracts-no-cycles: contracts/src/house/house.rules.ts -> contracts/src/house/house.schemas.ts',
+        'db-knows-no-area: server/src/db/schema.ts -> server/src/identity/users.ts',
+        'platform-not-to-areas: server/src/http/routes.ts -> server/src/areas/alpha/alpha.repository.ts',
+        'platform-not-to-composition: server/src/trpc/root.ts -> server/src/areas/index.ts',
+        'server-no-cycles: server/src/net/a.ts -> server/src/net/b.ts',
+      ]);
+    } finally {
+      process.chdir(cwd);
+    }
   });
 });

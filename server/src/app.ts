@@ -16,6 +16,8 @@ import { sameSiteGuard } from './http/same-site.ts';
 import { registerClient } from './http/static.ts';
 import { mountLegacyApi } from './legacy/legacy.plugin.ts';
 import { mountTrpc } from './trpc/http.ts';
+// The root router, handed to trpc/ (which knows no area) as it loads.
+import './router.ts';
 
 export type { AppDeps } from './deps.ts';
 export { createDeps } from './deps.ts';

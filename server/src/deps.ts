@@ -1,11 +1,11 @@
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
-import { createPasswordHasher, type PasswordHasher } from './areas/auth/passwords.ts';
+import { createPasswordHasher, type PasswordHasher } from './identity/passwords.ts';
 import { createSessionStore, type SessionStore } from './identity/sessions.ts';
-import { createAuthLimits, type AuthLimits } from './areas/auth/limits.ts';
-import { createDeviceStore, type DeviceStore } from './areas/auth/devices.ts';
+import { createAuthLimits, type AuthLimits } from './identity/limits.ts';
+import { createDeviceStore, type DeviceStore } from './identity/devices.ts';
 import { createMediaStorage, type MediaStorage } from './media/index.ts';
-import { createChangeFeed, type ChangeFeed } from './areas/live/change-feed.ts';
+import { createChangeFeed, type ChangeFeed } from './events/change-feed.ts';
 
 /** Everything a request handler may use. Tests build their own with a test database. */
 export type AppDeps = {

@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from './config.ts';
 import { commandBackup } from './areas/backups/backups.service.ts';
+import { asControlRefusal, summarize } from './areas/backups/backups.write.ts';
 import { startControlChannel } from './local-commands/control.ts';
 import { createDb, DatabaseInUseError, dbTargetFromConfig } from './db/database.ts';
 import { migrateToLatest } from './migrations.ts';
@@ -29,7 +30,7 @@ async function main(): Promise<void> {
   const shuttingDown = new AbortController();
   const control =
     handle.kind === 'pglite'
-      ? await startControlChannel({ backup: (file) => commandBackup(deps, file, shuttingDown.signal), setupCode: () => setupCode(handle.db), account: (command, args) => accountCommand(deps, command, args), mediaStore: (state) => switchMediaStore(deps, state) }, config.dataDir, app.log).catch((err: unknown) => {
+      ? await startControlChannel({ backup: (file) => commandBackup(deps, file, shuttingDown.signal).then(summarize, (error: unknown) => Promise.reject(asControlRefusal(error))), setupCode: () => setupCode(handle.db), account: (command, args) => accountCommand(deps, command, args), mediaStore: (state) => switchMediaStore(deps, state) }, config.dataDir, app.log).catch((err: unknown) => {
           app.log.warn({ err }, 'no control socket in DATA_DIR: `npm run backup` needs the server stopped');
           return undefined;
         })

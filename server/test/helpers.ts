@@ -16,7 +16,7 @@ import { loadConfig, type Config } from '../src/config.ts';
 import { createDb, type Database, type DbHandle } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/migrations.ts';
 import { createContextInner } from '../src/trpc/context.ts';
-import { appRouter } from '../src/trpc/root.ts';
+import { appRouter } from '../src/router.ts';
 import { listen } from '../src/http/ports.ts';
 
 export type TestDbKind = 'pglite' | 'postgres';

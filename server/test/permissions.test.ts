@@ -18,7 +18,7 @@ import { splitKey } from '../src/http/routes.ts';
 import { samples } from './area-tables.ts';
 import { createContextInner } from '../src/trpc/context.ts';
 import { findProcedure, invoke } from '../src/trpc/invoke.ts';
-import { appRouter } from '../src/trpc/root.ts';
+import { appRouter } from '../src/router.ts';
 import { cookieFor, createUser, databases, rawRequest, rawStreamStart, useListeningServer, useTestServer, type RawResponse } from './helpers.ts';
 
 // `samples` (test/area-tables.ts) holds a valid input per procedure, typed over the whole permission

@@ -2,7 +2,7 @@ import { createTRPCClient, httpBatchLink, httpLink, TRPCClientError } from '@trp
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { accessMessages, authMessages, DEFAULT_COLORS } from '@site/contracts';
 import { buildApp, createDeps } from '../src/app.ts';
-import type { AppRouter } from '../src/trpc/root.ts';
+import type { AppRouter } from '../src/router.ts';
 import { createTestDb, databases, testConfig, truncateAll, type TestDb } from './helpers.ts';
 import type { FastifyInstance } from 'fastify';
 

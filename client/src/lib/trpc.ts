@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { TRPCClientErrorLike } from '@trpc/client';
 import { createTRPCReact, httpBatchLink } from '@trpc/react-query';
-import type { AppRouter } from '@site/server/trpc/root';
+import type { AppRouter } from '@site/server/router';
 import { ACCOUNT_HEADER } from '@site/contracts/access';
 import { reportReachable } from './online.ts';
 

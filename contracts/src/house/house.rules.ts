@@ -1,5 +1,3 @@
-import type { HouseTask } from './house.schemas.ts';
-
 /*
  * The house list's words, limits, messages and orderings: plain values without zod, so a page loads
  * them without the schemas (house.schemas.ts), which the offline queue loads when a change must wait.
@@ -43,7 +41,7 @@ export const HOUSE_CONFLICTS = ['alreadyComplete', 'alreadyOpen', 'alsoOnList'] 
 export type HouseConflict = (typeof HOUSE_CONFLICTS)[number];
 
 /** Whether a completed task still shows under "Recently done" at `now`. */
-export function isRecentlyDone(task: Pick<HouseTask, 'status' | 'completedAt'>, now: number): boolean {
+export function isRecentlyDone(task: { status: HouseStatus; completedAt: string | null }, now: number): boolean {
   return task.status === 'Complete' && task.completedAt !== null && now - Date.parse(task.completedAt) < HOUSE_RECENT_HOURS * 3600_000;
 }
 

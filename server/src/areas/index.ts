@@ -1,4 +1,6 @@
 import type { ServerArea } from './area.ts';
+// The whole database's type, assembled here from the areas' tables (db/ knows no area).
+export type { Tables } from './tables.ts';
 import { adminArea } from './admin/index.ts';
 import { authArea } from './auth/index.ts';
 import { backupsArea } from './backups/index.ts';
@@ -24,7 +26,7 @@ import { ytdlArea } from './ytdl/index.ts';
 
 /**
  * Every server area, one line each, keyed by the first part of its procedures' names. The tRPC
- * router (trpc/root.ts), the migrations (migrations.ts), the HTTP routes and the background
+ * router (router.ts), the migrations (migrations.ts), the HTTP routes and the background
  * workers (app.ts) are all read from here.
  */
 export const serverAreas = {

@@ -7,7 +7,13 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
-import type { Tables } from './schema.ts';
+
+/**
+ * Every table of the site. db/ knows no area: the composition (areas/tables.ts) fills this in from the
+ * tables each area declares, by declaration merging.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Tables {}
 
 export type Database = Kysely<Tables>;
 /** What repository functions take first: the database or a transaction, so transactions compose. */

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { BackupBusyError, BackupError, summarize, type BackupResult, type BackupSummary } from '../areas/backups/backups.write.ts';
 import type { StoreState } from '../media/switching.ts';
 
 /**
@@ -30,13 +29,17 @@ export type ControlChannel = { path: string; close: () => Promise<void> };
  * and a `request...` function at the end of this file for its command-line tool.
  */
 export type ControlCommands = {
-  backup?: (file: string) => Promise<BackupResult>;
+  /** `npm run backup` while the server holds the database: what it wrote; a refusal is a ControlRequestError (400, or 409 while busy). */
+  backup?: (file: string) => Promise<BackupSummary>;
   setupCode?: () => Promise<string | null>;
   /** `npm run user` commands that change accounts (reset-link, token): the lines to print; an Error's message is the one line on failure. */
   account?: (command: string, args: string[]) => Promise<string[]>;
   /** `npm run media -- move`: records (and switches to) the given store when one is given; where the media are now. */
   mediaStore?: (state: StoreState | null) => Promise<StoreState | null>;
 };
+
+/** What `npm run backup` prints about the archive the server wrote. */
+export type BackupSummary = { file: string; size: number; tables: number; files: number; createdAt: string };
 
 type Log = { info: (msg: string) => void; warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
 
@@ -71,11 +74,10 @@ const routes: { [Name in keyof ControlCommands]-?: Route<NonNullable<ControlComm
     async run(backup, body, log) {
       const { file } = (body ?? {}) as { file?: unknown };
       if (typeof file !== 'string' || !path.isAbsolute(file)) throw new ControlRequestError('The backup file must be an absolute path');
-      const result = await backup(file);
+      const summary = await backup(file);
       log?.info(`backup of the live database written to ${file}`);
-      return summarize(result);
+      return summary;
     },
-    status: (error) => (error instanceof BackupBusyError ? 409 : error instanceof BackupError ? 400 : undefined),
   },
   setupCode: {
     method: 'GET',
@@ -233,9 +235,9 @@ function ask<T>(dataDir: string, { path: urlPath, body, fail, who }: Ask): Promi
   });
 }
 
-/** Asks the server holding DATA_DIR to write a backup to `file` (absolute). */
-export function requestBackup(dataDir: string, file: string): Promise<BackupSummary> {
-  return ask<BackupSummary>(dataDir, { path: routes.backup.path, body: { file }, fail: (message) => new BackupError(message), who: 'the backup' });
+/** Asks the server holding DATA_DIR to write a backup to `file` (absolute); its refusal is thrown as `fail` makes it. */
+export function requestBackup(dataDir: string, file: string, fail: (message: string) => Error = (message) => new Error(message)): Promise<BackupSummary> {
+  return ask<BackupSummary>(dataDir, { path: routes.backup.path, body: { file }, fail, who: 'the backup' });
 }
 
 /** Asks the server holding DATA_DIR for the first account's setup code (null once an account exists). */

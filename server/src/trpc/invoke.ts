@@ -4,13 +4,29 @@ import {
   getTRPCErrorShape,
   TRPCError,
   type AnyProcedure,
+  type AnyRouter,
   type ProcedureType,
 } from '@trpc/server';
 import type { Context } from './context.ts';
-import { appRouter, type AppRouter } from './root.ts';
+import { t } from './trpc.ts';
 
-const table = appRouter._def.procedures as unknown as Record<string, AnyProcedure | undefined>;
-const config = appRouter._def._config;
+/**
+ * The root router's procedures. trpc/ knows no area: the composition (router.ts) hands its root router
+ * over once, when it is built, and everything that serves procedures imports router.ts.
+ */
+let root: AnyRouter | undefined;
+let table: Record<string, AnyProcedure | undefined> = {};
+const config = t._config;
+
+export function serveRouter(router: AnyRouter): void {
+  root = router;
+  table = router._def.procedures as unknown as Record<string, AnyProcedure | undefined>;
+}
+
+function rootRouter(): AnyRouter {
+  if (!root) throw new Error('No root router: import server/src/router.ts before serving procedures');
+  return root;
+}
 
 export function findProcedure(path: string): AnyProcedure | undefined {
   return Object.hasOwn(table, path) ? table[path] : undefined;
@@ -46,7 +62,7 @@ export async function invoke(path: string, ctx: Context, input: unknown, opts: I
 /** The same call through tRPC's public `callTRPCProcedure` (the reference `invoke` is tested against). */
 export async function invokeThroughTrpc(path: string, ctx: Context, input: unknown, opts: InvokeOptions = {}): Promise<unknown> {
   const proc = procedureFor(path, opts.type);
-  return callTRPCProcedure({ router: appRouter, ...callOptions(proc, path, ctx, input, opts) });
+  return callTRPCProcedure({ router: rootRouter(), ...callOptions(proc, path, ctx, input, opts) });
 }
 
 /** What both callers give the procedure: tRPC's own procedure options. */
@@ -132,7 +148,7 @@ async function callAt(index: number, def: ProcedureDef, opts: CallOptions): Prom
   }
 }
 
-export type ErrorShape = AppRouter['_def']['_config']['$types']['errorShape'];
+export type ErrorShape = (typeof t)['_config']['$types']['errorShape'];
 
 /** The error as tRPC would send it, after the router's errorFormatter. */
 export function errorShapeOf(

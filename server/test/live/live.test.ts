@@ -18,7 +18,7 @@ import {
   holderOf,
   liveMessages,
 } from '../../src/areas/live/live.http.ts';
-import { parseChange } from '../../src/areas/live/change-feed.ts';
+import { parseChange } from '../../src/events/change-feed.ts';
 import { insertDefaultMeals } from '../../src/areas/plan/plan.migrations.ts';
 import { listen } from '../../src/http/ports.ts';
 import { issueToken } from '../../src/areas/auth/api-tokens.service.ts';

@@ -4,7 +4,7 @@ import { albumMessages, guestNameSchema, showsInBrowser, UPLOAD_LINK_MAX_BYTES, 
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { HttpRegistrar } from '../../http/routes.ts';
-import { limitKey } from '../auth/limits.ts';
+import { limitKey } from '../../identity/limits.ts';
 import { originalKey, parseFileName, variantKey } from '../pictures/pictures.files.ts';
 import { storeUpload } from '../pictures/pictures.http.ts';
 import { guestCopy } from '../pictures/pictures.location.ts';

@@ -20,7 +20,7 @@ import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { hashToken } from '../../identity/token-hash.ts';
 import type { SessionUser } from '../../identity/session-user.ts';
-import { limitKey } from '../auth/limits.ts';
+import { limitKey } from '../../identity/limits.ts';
 import { siteUrl } from '../auth/reset-links.ts';
 import { toPicture } from '../pictures/pictures.service.ts';
 import { socialOf } from '../pictures/pictures.social.ts';

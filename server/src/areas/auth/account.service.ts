@@ -6,7 +6,7 @@ import { listSessionsOf } from '../../identity/sessions.repository.ts';
 import type { SessionUser } from '../../identity/session-user.ts';
 import * as users from '../../identity/users.repository.ts';
 import { accountLimitKey, passwordPolicyProblem } from './auth.service.ts';
-import { limitKey } from './limits.ts';
+import { limitKey } from '../../identity/limits.ts';
 
 /**
  * The signed-in browser a change comes from. Account changes need one: their rows in the permission

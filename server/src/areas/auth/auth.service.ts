@@ -14,7 +14,7 @@ import type { SessionUser } from '../../identity/session-user.ts';
 import * as repo from '../../identity/users.repository.ts';
 import type { SessionClient } from '../../identity/sessions.repository.ts';
 import { COMMON_PASSWORDS } from './common-passwords.ts';
-import { limitKey } from './limits.ts';
+import { limitKey } from '../../identity/limits.ts';
 import { codeMatches, forgetSetupCode, isLoopback, setupCode } from './setup-code.ts';
 
 export const statusOf = (user: { name: string; level: number } | null): Status => ({

@@ -17,7 +17,7 @@ import type { SessionUser } from '../../identity/session-user.ts';
 import * as users from '../../identity/users.repository.ts';
 import { confirmSession, requireRecentSignIn, type PasswordSession } from './account.service.ts';
 import { countSignIn, signInSucceeded, type Client } from './auth.service.ts';
-import { limitKey } from './limits.ts';
+import { limitKey } from '../../identity/limits.ts';
 
 /** The site as the browser sees it: the RP ID (a host name) and the origin the ceremony must come from. */
 export type RelyingParty = { id: string; origin: string };

@@ -70,7 +70,7 @@ export async function backupCommand(argv: string[]): Promise<number> {
   } catch (error) {
     // A live server holds the embedded database: it writes the same archive itself.
     if (!(error instanceof DatabaseInUseError) || command !== 'backup' || config.databaseUrl) throw error;
-    const summary = await requestBackup(config.dataDir, target).catch((failure: unknown) => {
+    const summary = await requestBackup(config.dataDir, target, (message) => new BackupError(message)).catch((failure: unknown) => {
       throw failure instanceof ControlUnavailableError ? new BackupError(`${failure.message}.\n${noControl}`) : failure;
     });
     console.log(done(summary, ' (written by the running server)'));

@@ -9,6 +9,7 @@ import { BackupError, createArchive, MANIFEST, STOPPED } from './backups.archive
 import { createDb, dbTargetFromConfig, type DbHandle } from '../../db/database.ts';
 import { defaultKeyFile, sign, SIGNATURE, signingKey } from './backups.key.ts';
 import { verifyArchive, type BackupManifest, type LeftOut } from './backups.verify.ts';
+import { ControlRequestError, type BackupSummary } from '../../local-commands/control.ts';
 
 export { BackupError } from './backups.archive.ts';
 
@@ -73,6 +74,10 @@ export const asFolders = (folders: BackupFolders | string): BackupFolders =>
   typeof folders === 'string' ? { dataDir: folders, mediaDir: path.join(folders, 'media'), fivetoolsDir: path.join(folders, '5etools'), backupDir: null } : folders;
 
 export class BackupBusyError extends BackupError {}
+
+/** A backup's refusal as the control socket answers it: 409 while another runs, 400 for a bad request; anything else as it is. */
+export const asControlRefusal = (error: unknown): unknown =>
+  error instanceof BackupBusyError ? new ControlRequestError(error.message, 409) : error instanceof BackupError ? new ControlRequestError(error.message, 400) : error;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tables are read as the database has them
 export type AnyDb = Kysely<any>;
@@ -261,7 +266,7 @@ async function syncFolder(dir: string): Promise<void> {
 export type BackupResult = { manifest: BackupManifest; file: string; size: number };
 
 /** What the command prints about a backup (the server's, over the control socket, or its own). */
-export type BackupSummary = { file: string; size: number; tables: number; files: number; createdAt: string };
+export type { BackupSummary };
 
 export const summarize = (result: BackupResult): BackupSummary => ({
   file: result.file,

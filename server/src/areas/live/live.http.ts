@@ -11,7 +11,7 @@ import { sessionTokenOf, type RequestSession } from '../../identity/request-sess
 import type { SessionUser } from '../../identity/session-user.ts';
 import { findSession } from '../../identity/sessions.ts';
 import { hashToken } from '../../identity/token-hash.ts';
-import type { Change, FeedMessage } from './change-feed.ts';
+import type { Change, FeedMessage } from '../../events/change-feed.ts';
 
 /** A comment line this often keeps proxies and the browser from taking a quiet stream for a dead one. */
 export const HEARTBEAT_MS = 25_000;

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Database } from '../../db/database.ts';
-import { hashToken } from '../../identity/sessions.ts';
-import { nameKey } from '../../identity/users.repository.ts';
+import type { Database } from '../db/database.ts';
+import { hashToken } from './sessions.ts';
+import { nameKey } from './users.repository.ts';
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 /** A device cookie is kept this long after the sign-in that gave it. */

@@ -1,5 +1,5 @@
 import { isLiveArea, type LiveArea } from '@site/contracts';
-import type { ChannelListener } from '../../db/notifications.ts';
+import type { ChannelListener } from '../db/notifications.ts';
 
 /** The channel the triggers of migration 20261127_live_change_triggers notify on. */
 export const CHANGES_CHANNEL = 'site_changes';

@@ -1,12 +1,14 @@
 import { procedures } from '@site/contracts';
-import { serverAreas, type ServerAreas } from '../areas/index.ts';
-import { router } from './procedures.ts';
-import type { Meta } from './trpc.ts';
+import { serverAreas, type ServerAreas } from './areas/index.ts';
+import { serveRouter } from './trpc/invoke.ts';
+import { router } from './trpc/procedures.ts';
+import type { Meta } from './trpc/trpc.ts';
 
 type Routers = { [K in keyof ServerAreas]: ServerAreas[K]['router'] };
 const routers = Object.fromEntries(Object.entries(serverAreas).map(([key, area]) => [key, area.router])) as Routers;
 
 export const appRouter = router(routers);
+serveRouter(appRouter);
 
 export type AppRouter = typeof appRouter;
 

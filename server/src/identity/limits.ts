@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Database, Executor } from '../../db/database.ts';
+import type { Database, Executor } from '../db/database.ts';
 
 /** One counter: what is counted, how many attempts the window allows, and the window. */
 export type LimitRule = { key: string; max: number; windowMs: number };

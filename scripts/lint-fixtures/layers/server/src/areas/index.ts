@@ -1,0 +1,2 @@
+// The composition: the list of areas.
+export type AreaList = string[];
