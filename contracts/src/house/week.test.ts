@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseIngredientLine } from '../recipes/jsonld.ts';
-import { convertQuantity } from '../recipes/quantities.ts';
+import { convertQuantity, type UnitDict } from '../recipes/quantities.ts';
 import { KITCHEN_UNITS } from '../recipes/units.ts';
 import week from './fixtures/week-recipes.json' with { type: 'json' };
 import { ingredientKey, planShopping, readAmount, type ShoppingLine } from './shopping.ts';
 
-const dict = KITCHEN_UNITS;
+const dict: UnitDict = KITCHEN_UNITS;
 
 /** The week's lines summed per ingredient and unit, as plan.shop does, then planned onto an empty To Get list. */
 function shopWeek() {
