@@ -268,6 +268,19 @@ describe.each(databases)('notifications: the planning kinds, chore.due and dinne
     expect(bodies('chore.due', from)).toEqual(['Bins', 'Hoover']);
   });
 
+  it('chore.due: a chore added after 08:00 for that day is not told that day, even when the member had none at 08:00', async () => {
+    const ann = await member(s, push.current, 'ann', 2);
+    const ben = await member(s, push.current, 'ben', 2);
+    const from = push.current.received.length;
+    // 08:00 UTC: nothing is due today for anyone: the day is claimed all the same.
+    expect(await makeChoreReminders(s.deps, new Date('2026-03-14T08:00:00Z'))).toBe(0);
+    await chore(ann, 'Bins', { one: 'ben' }, '2026-03-14');
+    expect(await makeChoreReminders(s.deps, new Date('2026-03-14T10:00:00Z'))).toBe(0);
+    expect(await reached(s, push.current, [ann, ben], 'chore.due', from)).toEqual({ pushed: [], inbox: [] });
+    // The next morning it is overdue, and an overdue chore is not told.
+    expect(await makeChoreReminders(s.deps, new Date('2026-03-15T08:00:00Z'))).toBe(0);
+  });
+
   it('chore.due: an "anyone" chore tells every family member, listed with their own chores of the day', async () => {
     const ann = await member(s, push.current, 'ann', 2);
     const ben = await member(s, push.current, 'ben', 3);

@@ -113,8 +113,8 @@ describe.each(databases)('shopping the week (%s)', (kind) => {
     const toGet = async () => (await anna.house.list()).filter((t) => t.status === 'To Get').map((t) => [t.task, t.quantity, t.note]);
     expect(await toGet()).toEqual([
       ['Eggs', '5', 'For Wed Lunch'],
-      // 2 tbsp + 1/4 cup = 6 tbsp = 3/8 cup, one line, in the member's American units.
-      ['olive oil', '3/8 cup', 'For Mon Dinner, Wed Lunch'],
+      // 2 tbsp + 1/4 cup = 6 tbsp, one line, exact, in the unit of its first line.
+      ['olive oil', '6 tbsp', 'For Mon Dinner, Wed Lunch'],
       ['lemons', '2', 'For Mon Dinner'],
       ['salt', null, 'For Wed Lunch'],
     ]);
@@ -127,7 +127,8 @@ describe.each(databases)('shopping the week (%s)', (kind) => {
     expect(await anna.plan.shop({ start })).toEqual({ added: 0, merged: 2, unchanged: 3 });
     expect(await toGet()).toEqual([
       ['Eggs', '7', 'For Wed Lunch'],
-      ['olive oil', '5/8 cup', 'For Mon Dinner, Wed Lunch'],
+      // 6 tbsp + the second 1/4 cup (4 tbsp): 10 tbsp, never less.
+      ['olive oil', '10 tbsp', 'For Mon Dinner, Wed Lunch'],
       ['lemons', '2', 'For Mon Dinner'],
       ['salt', null, 'For Wed Lunch'],
     ]);
@@ -140,7 +141,7 @@ describe.each(databases)('shopping the week (%s)', (kind) => {
     await anna.plan.set({ date: start, meal: 'Lunch', recipeId: flour.recipe_id, servings: 2 });
     await anna.plan.set({ date: addDays(start, 1), meal: 'Lunch', recipeId: flour.recipe_id, servings: 2 });
     expect(await anna.plan.shop({ start })).toEqual({ added: 1, merged: 0, unchanged: 0 });
-    expect((await anna.house.list()).map((t) => [t.task, t.quantity, t.note])).toEqual([['flour', '1 kg', 'For Mon Lunch, Tue Lunch']]);
+    expect((await anna.house.list()).map((t) => [t.task, t.quantity, t.note])).toEqual([['flour', '1000 g', 'For Mon Lunch, Tue Lunch']]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { CHORE_DEFAULT_POINTS, CHORE_LIMITS, WEEKDAY_NAMES, addDays, choreMessages, mondayOf, type Chore, type ChoreEvery, type ChoreWho } from '@site/contracts/plan';
+import { CHORE_DEFAULT_POINTS, CHORE_LIMITS, WEEKDAY_NAMES, choreMessages, type Chore, type ChoreEvery, type ChoreWho } from '@site/contracts/plan';
 import { ChangeMessages } from '../../components/ChangeMessages.tsx';
 import { DataTable } from '../../components/DataTable.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
@@ -15,6 +15,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { useOfflineQueue } from '../../lib/use-offline-queue.ts';
 import { describeChoreOutcome, waitingChores } from './chores-offline.ts';
 import { dayLabel, localToday } from './plan-dates.ts';
+import { myWeek, myWeekStarts } from './my-week.ts';
 import { SelectField } from './SelectField.tsx';
 import './plan.css';
 
@@ -178,7 +179,7 @@ export default function ChoresPage() {
   const chores = trpc.chores.list.useQuery();
   const members = trpc.plan.members.useQuery();
   const today = localToday();
-  const week = trpc.plan.week.useQuery({ start: mondayOf(today) });
+  const weeks = trpc.useQueries((t) => myWeekStarts(today).map((start) => t.plan.week({ start })));
   useLive(['chores', 'plan']);
   const utils = trpc.useUtils();
   const queue = useOfflineQueue({ area: 'chores', describe: describeChoreOutcome });
@@ -198,9 +199,7 @@ export default function ChoresPage() {
       .finally(() => setBusy(false));
   };
   const remove = trpc.chores.delete.useMutation({ onSuccess: () => void utils.chores.invalidate(), onError: (e) => window.alert(e.message) });
-  const weekEnd = addDays(today, 6);
-  const mine = (chores.data ?? []).filter((c) => c.next <= weekEnd && (c.assignee === null || c.assignee.toLocaleLowerCase() === me?.toLocaleLowerCase()));
-  const cooking = (week.data?.days ?? []).flatMap((d) => d.slots.filter((s) => s.cook !== null && s.cook.toLocaleLowerCase() === me?.toLocaleLowerCase()).map((s) => ({ date: d.date, ...s })));
+  const { chores: mine, cooking } = myWeek(today, me, chores.data ?? [], weeks.flatMap((w) => w.data?.days ?? []));
 
   return (
     <main className="page chores-page">

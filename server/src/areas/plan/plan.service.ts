@@ -17,6 +17,7 @@ import {
   type PlanTemplate,
   type PlanWeek,
 } from '@site/contracts';
+import { ingredientKey, shoppingName } from '@site/contracts/house';
 import type { AppDeps } from '../../deps.ts';
 import type { Executor } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
@@ -184,8 +185,9 @@ export async function shop(deps: AppDeps, user: SessionUser, start: PlanDate): P
       for (const i of ingredients) {
         if (i.recipe_id !== slot.recipe_id) continue;
         const quantity = i.quantity === null || i.quantity <= 0 ? null : scaleQuantity(i.quantity, slot.servings ?? i.servings ?? 1, i.servings);
-        const key = `${i.name.trim().toLocaleLowerCase()}\u0000${i.unit_abbreviation ?? ''}`;
-        const total = totals.get(key) ?? { name: i.name, pluralName: i.plural_name, unit: i.unit_abbreviation, quantity: 0, measured: false, meals: [] };
+        // One ingredient however worded ('onion, finely chopped', 'onions'): its shopping name, singular.
+        const key = `${ingredientKey(i.name)}\u0000${i.unit_abbreviation ?? ''}`;
+        const total = totals.get(key) ?? { name: shoppingName(i.name), pluralName: shoppingName(i.plural_name), unit: i.unit_abbreviation, quantity: 0, measured: false, meals: [] };
         if (quantity !== null) {
           total.quantity += quantity;
           total.measured = true;
