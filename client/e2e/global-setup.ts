@@ -3,12 +3,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { launchBrowserServer } from './chromium.ts';
 import { repoRoot } from './paths.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** A DATA_DIR whose PGlite folder (pglite/) is created and migrated, for startServer to copy. */
     migratedDataDir: string;
+    /** The run's one Chromium (launched here, a browser server) that every file connects to, or '' without Chromium. */
+    browserEndpoint: string;
   }
 }
 
@@ -16,7 +19,7 @@ declare module 'vitest' {
  * The browser tests run against the built client served by the built server. turbo builds both
  * before `test`; when someone runs the e2e config alone on a fresh checkout, build what is missing.
  */
-export default function setup(project: TestProject): () => void {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const serverEntry = path.join(repoRoot, 'server', 'dist', 'index.js');
   const clientIndex = path.join(repoRoot, 'client', 'dist', 'about', 'index.html');
   if (!fs.existsSync(serverEntry)) {
@@ -41,5 +44,14 @@ export default function setup(project: TestProject): () => void {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   project.provide('migratedDataDir', template);
-  return () => fs.rmSync(template, { recursive: true, force: true });
+
+  // One Chromium for the whole run: a file connects to it and makes a context per page (its own
+  // cookies, storage and service workers), instead of launching and closing a browser of its own
+  // (a second or two of a busy 2-core box each, and 150+ MB while two files overlap).
+  const browserServer = await launchBrowserServer();
+  project.provide('browserEndpoint', browserServer?.wsEndpoint() ?? '');
+  return async () => {
+    await browserServer?.close();
+    fs.rmSync(template, { recursive: true, force: true });
+  };
 }

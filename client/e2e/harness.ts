@@ -1,6 +1,7 @@
 /**
  * Browser-test harness: real Chromium (playwright-core) against the built client served by the
- * real built server on a fresh database. One server per test file:
+ * real built server on a fresh database. One server per test file; one Chromium per run
+ * (global-setup.ts), which each file connects to, and a context (own cookies) per page:
  *
  *   import { describeInBrowser, useSite } from './harness.ts';
  *   describeInBrowser('my page', () => {
@@ -14,37 +15,21 @@
  *
  * Without Chromium the tests are skipped with a printed reason, except under CI=true, where they fail.
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
+import { connectBrowser, missingReason } from './chromium.ts';
 import { repoRoot, screenshotDir } from './paths.ts';
+
+export { findChromium, launchBrowser } from './chromium.ts';
 
 export const PHONE = { width: 390, height: 844 } as const;
 export const DESKTOP = { width: 1280, height: 800 } as const;
-
-function onPath(name: string): string | null {
-  try {
-    const found = execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim();
-    return found || null;
-  } catch {
-    return null;
-  }
-}
-
-/** CHROMIUM_PATH, then /usr/bin/chromium, then a chromium on the PATH. */
-export function findChromium(): string | null {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'];
-  for (const candidate of candidates) if (candidate && fs.existsSync(candidate)) return candidate;
-  return onPath('chromium') ?? onPath('chromium-browser');
-}
-
-const chromiumPath = findChromium();
-const missingReason = chromiumPath ? null : 'no Chromium found (set CHROMIUM_PATH, or install /usr/bin/chromium)';
 
 /** A describe that skips, with a clear reason, when there is no browser; under CI it fails instead. */
 export function describeInBrowser(name: string, body: () => void): void {
@@ -144,14 +129,6 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   return { baseUrl, dataDir, stop, output: () => log };
 }
 
-export function launchBrowser(): Promise<Browser> {
-  if (!chromiumPath) throw new Error(missingReason ?? 'no Chromium');
-  return chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-}
-
 /**
  * Service workers are blocked unless a test asks for them (e2e/offline.test.ts): the site's worker
  * precaches the whole build in the background and answers the page's requests, which page.route
@@ -160,7 +137,7 @@ export function launchBrowser(): Promise<Browser> {
 export type ContextOptions = { serviceWorkers?: 'allow' | 'block' };
 export type PageOptions = { viewport?: { width: number; height: number }; context?: BrowserContext } & ContextOptions;
 
-/** What one test file gets: its server, its browser, and helpers bound to them. */
+/** What one test file gets: its server, its connection to the run's browser, and helpers bound to them. */
 export type SiteHarness = {
   readonly server: RunningServer;
   readonly browser: Browser;
@@ -184,10 +161,11 @@ export function useSite(env: Record<string, string> = {}): SiteHarness {
   const errorLog = new WeakMap<Page, string[]>();
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(env), launchBrowser()]);
+    [server, browser] = await Promise.all([startServer(env), connectBrowser(inject('browserEndpoint'))]);
   });
   afterAll(async () => {
     await Promise.allSettled(contexts.map((c) => c.close()));
+    // A connected browser's close() only disconnects: the run's Chromium serves the next file.
     await browser?.close();
     await server?.stop();
   });

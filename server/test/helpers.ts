@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import type { Level } from '@site/contracts';
 import { buildApp, createDeps, type AppDeps } from '../src/app.ts';
@@ -13,6 +14,7 @@ import type { SessionUser } from '../src/identity/session-user.ts';
 import { hashToken } from '../src/identity/sessions.ts';
 import { insertUser } from '../src/identity/users.repository.ts';
 import { loadConfig, type Config } from '../src/config.ts';
+import { AppError } from '../src/errors.ts';
 import { createDb, type Database, type DbHandle } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/migrations.ts';
 import { createContextInner } from '../src/trpc/context.ts';
@@ -338,4 +340,18 @@ export function rawRequest(base: string, method: string, url: string, headers: R
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/**
+ * The code and message a call is refused with (the TRPCError a caller gets, or the AppError a
+ * service throws), or a failure of the test when the call succeeds.
+ */
+export async function refusal(call: Promise<unknown>): Promise<{ code: string; message: string }> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof TRPCError || error instanceof AppError) return { code: error.code, message: error.message };
+    throw error;
+  }
+  throw new Error('expected the call to be refused');
 }

@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { TRPCError } from '@trpc/server';
 import { describe, expect, it } from 'vitest';
 import { DEV_DASHBOARD_DOC, devMessages, type DevRun } from '@site/contracts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { readDevCommandsFile } from '../../src/areas/dev-dashboard/dev-commands.ts';
 import { keepTail } from '../../src/areas/dev-dashboard/dev-dashboard.runner.ts';
-import { callerFor, cookieFor, createUser, databases, postJson, useTestServer, type TestServer } from '../helpers.ts';
+import { callerFor, cookieFor, createUser, databases, postJson, refusal, type TestServer, useTestServer } from '../helpers.ts';
 
 const node = process.execPath;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dev-commands-'));
@@ -44,16 +43,6 @@ const isAlive = (pid: number) => {
     return false;
   }
 };
-
-async function refusal(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof TRPCError) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 /** Polls the run the way the page does, until it has ended. */
 async function finished(s: TestServer, api: ReturnType<typeof callerFor>, id: number): Promise<DevRun> {

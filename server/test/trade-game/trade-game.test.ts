@@ -1,24 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { lineValue } from '@site/contracts';
-import { AppError } from '../../src/errors.ts';
 import * as game from '../../src/areas/trade-game/trade-game.service.ts';
 import { DRIFT_MS, quote } from '../../src/areas/trade-game/trade-game.prices.ts';
 import type { SessionUser } from '../../src/identity/session-user.ts';
-import { cookieFor, createUser, databases, postJson, useTestServer } from '../helpers.ts';
+import { cookieFor, createUser, databases, postJson, refusal, useTestServer } from '../helpers.ts';
 
 const amounts = (rows: { name: string; amount: number }[]) => Object.fromEntries(rows.map((r) => [r.name, r.amount]));
 const START = { Gold: 100, Wood: 20, Stone: 10, Fish: 15, Grain: 10, Iron: 0 };
-
-/** The AppError a call fails with (its code and message), or a failure of the test when it succeeds. */
-async function refusal(call: Promise<unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof AppError) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error('expected the call to be refused');
-}
 
 describe('trade values and the price rule', () => {
   it('counts a missing price as 0', () => {

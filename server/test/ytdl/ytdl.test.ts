@@ -13,7 +13,7 @@ import { contentDisposition } from '../../src/media/storage.ts';
 import { REFERENCE_HOST } from '../../src/net/address-guard.ts';
 import { parseLine, streamsAsWritten } from '../../src/areas/ytdl/ytdl.runner.ts';
 import { YtdlService, ytdlService, ytdlTempRoot } from '../../src/areas/ytdl/ytdl.service.ts';
-import { callerFor, cookieFor, createUser, databases, postJson, testConfig, useTestServer } from '../helpers.ts';
+import { callerFor, cookieFor, createUser, databases, postJson, refusal, testConfig, useTestServer } from '../helpers.ts';
 import { makeClip, serveMedia, tempFolder, type MediaServer } from './ytdl.fixture.ts';
 import { settled } from '../notifications/push-helpers.ts';
 
@@ -26,16 +26,6 @@ async function codecs(bytes: Buffer, dir: string): Promise<string[]> {
   const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name', '-of', 'csv=p=0', file]);
   await fs.rm(file);
   return stdout.trim().split('\n').sort();
-}
-
-async function refusal(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof TRPCError) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error('expected a refusal');
 }
 
 async function entries(dir: string): Promise<string[]> {

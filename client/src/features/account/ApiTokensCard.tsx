@@ -1,13 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { CopyButton } from '../../components/CopyButton.tsx';
-import { DataTable } from '../../components/DataTable.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
-import { Loaded } from '../../components/Loaded.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { ConfirmItIsYou, needsConfirming } from './ConfirmItIsYou.tsx';
-
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : 'Never');
+import { CredentialsTable } from './CredentialsTable.tsx';
 
 /** Personal API tokens for scripts and home automation: made with a label (shown once), listed, revoked. */
 export function ApiTokensCard() {
@@ -64,32 +61,13 @@ export function ApiTokensCard() {
           <CopyButton label="Token" text={create.data.token} alert="Token copied" />
         </div>
       )}
-      <Loaded query={tokens} what="the tokens" loading="Loading tokens...">
-        {(list) =>
-          list.length === 0 ? (
-            <p>No tokens yet.</p>
-          ) : (
-            <DataTable
-              rows={list}
-              rowKey={(t) => t.id}
-              columns={[
-                { label: 'Label', cell: (t) => t.label },
-                { label: 'Created', cell: (t) => when(t.createdAt) },
-                { label: 'Last use', cell: (t) => when(t.lastUsedAt) },
-                {
-                  label: 'Revoke',
-                  hideLabel: true,
-                  cell: (t) => (
-                    <button type="button" className="button" aria-label={`Revoke ${t.label}`} onClick={() => revoke.mutate({ id: t.id })}>
-                      Revoke
-                    </button>
-                  ),
-                },
-              ]}
-            />
-          )
-        }
-      </Loaded>
+      <CredentialsTable
+        query={tokens}
+        what="tokens"
+        name={{ label: 'Label', of: (t) => t.label }}
+        createdLabel="Created"
+        action={{ label: 'Revoke', run: (t) => revoke.mutate({ id: t.id }) }}
+      />
     </section>
   );
 }

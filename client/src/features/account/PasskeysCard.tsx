@@ -1,14 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { PASSKEYS_MAX } from '@site/contracts/auth';
-import { DataTable } from '../../components/DataTable.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
-import { Loaded } from '../../components/Loaded.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { ConfirmItIsYou, needsConfirming } from './ConfirmItIsYou.tsx';
+import { CredentialsTable } from './CredentialsTable.tsx';
 import { createPasskey, deviceName, passkeyErrorMessage } from './passkeys.ts';
-
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : 'Never');
 
 /** Passkeys: sign in with this device's lock (fingerprint, face, PIN) instead of the password; added with a name, listed, removed. */
 export function PasskeysCard() {
@@ -81,32 +78,13 @@ export function PasskeysCard() {
           Passkey <strong>{added}</strong> added.
         </p>
       )}
-      <Loaded query={passkeys} what="the passkeys" loading="Loading passkeys...">
-        {(list) =>
-          list.length === 0 ? (
-            <p>No passkeys yet.</p>
-          ) : (
-            <DataTable
-              rows={list}
-              rowKey={(p) => p.id}
-              columns={[
-                { label: 'Name', cell: (p) => p.name },
-                { label: 'Added', cell: (p) => when(p.createdAt) },
-                { label: 'Last use', cell: (p) => when(p.lastUsedAt) },
-                {
-                  label: 'Remove',
-                  hideLabel: true,
-                  cell: (p) => (
-                    <button type="button" className="button" aria-label={`Remove ${p.name}`} onClick={() => remove.mutate({ id: p.id })}>
-                      Remove
-                    </button>
-                  ),
-                },
-              ]}
-            />
-          )
-        }
-      </Loaded>
+      <CredentialsTable
+        query={passkeys}
+        what="passkeys"
+        name={{ label: 'Name', of: (p) => p.name }}
+        createdLabel="Added"
+        action={{ label: 'Remove', run: (p) => remove.mutate({ id: p.id }) }}
+      />
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { LoadProblem } from '../../components/Loaded.tsx';
+import { LoadProblem, type LoadedQuery } from '../../components/Loaded.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { AddToHouse } from './AddToHouse.tsx';
@@ -41,14 +41,7 @@ export function RecipePageView() {
     if (loaded) document.title = loaded.recipe.title;
   }, [loaded]);
 
-  if (error) return <RecipeMissing message={error} />;
-  if (!loaded) {
-    return (
-      <main className="page" aria-busy={query.error ? undefined : true}>
-        <LoadProblem query={query} what="the recipe" />
-      </main>
-    );
-  }
+  if (error || !loaded) return <RecipeNotLoaded error={error} query={query} />;
   const { recipe, steps } = loaded;
   const base = recipe.servings ?? 1;
   const scale = { servings: servings ?? base, baseServings: base };
@@ -134,6 +127,16 @@ export function RecipePageView() {
           ))}
         </ol>
       </section>
+    </main>
+  );
+}
+
+/** What a recipe's page shows until the recipe is there: why it cannot be, or the wait (and a failed load's reason). */
+export function RecipeNotLoaded({ error, query, className = 'page' }: { error: string | null; query: LoadedQuery<unknown>; className?: string }) {
+  if (error) return <RecipeMissing message={error} />;
+  return (
+    <main className={className} aria-busy={query.error ? undefined : true}>
+      <LoadProblem query={query} what="the recipe" />
     </main>
   );
 }

@@ -1,9 +1,8 @@
 import { useEffect } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { LoadProblem } from '../../components/Loaded.tsx';
 import { useDisplay } from './Ingredients.tsx';
 import { RecipeFacts, SectionHeading } from './RecipeFacts.tsx';
-import { RecipeMissing } from './RecipePageView.tsx';
+import { RecipeNotLoaded } from './RecipePageView.tsx';
 import { useRecipe, useRecipeSettings, useUnits, viewHref } from './recipe-data.ts';
 
 /** White page, title, foreword, ingredient bullets, numbered steps; the shell shows no navbar here ('print' in the address). */
@@ -23,14 +22,7 @@ export function RecipePrinterView() {
     if (loaded) document.title = loaded.recipe.title;
   }, [loaded]);
 
-  if (error) return <RecipeMissing message={error} />;
-  if (!loaded) {
-    return (
-      <main className="printer-view" aria-busy={query.error ? undefined : true}>
-        <LoadProblem query={query} what="the recipe" />
-      </main>
-    );
-  }
+  if (error || !loaded) return <RecipeNotLoaded error={error} query={query} className="printer-view" />;
   const { recipe, steps } = loaded;
   const all = steps.flatMap((s) => s.ingredients);
   return (

@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { LoadProblem } from '../../components/Loaded.tsx';
 import { IngredientView, ServingsControl } from './Ingredients.tsx';
 import { SectionHeading } from './RecipeFacts.tsx';
-import { RecipeMissing } from './RecipePageView.tsx';
+import { RecipeNotLoaded } from './RecipePageView.tsx';
 import { useRecipe, useRecipeSettings, useUnits, viewHref } from './recipe-data.ts';
 
 type WakeLockSentinelLike = { release(): Promise<void> };
@@ -68,14 +67,7 @@ export function RecipeStepsView() {
     if (loaded) document.title = `${loaded.recipe.title} - steps`;
   }, [loaded]);
 
-  if (error) return <RecipeMissing message={error} />;
-  if (!loaded) {
-    return (
-      <main className="page" aria-busy={query.error ? undefined : true}>
-        <LoadProblem query={query} what="the recipe" />
-      </main>
-    );
-  }
+  if (error || !loaded) return <RecipeNotLoaded error={error} query={query} />;
   const step = loaded.steps[index];
   const base = loaded.recipe.servings ?? 1;
   const scale = { servings: servings ?? base, baseServings: base };
