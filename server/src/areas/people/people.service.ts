@@ -18,6 +18,7 @@ import { usablePicture } from '../pictures/pictures.social.ts';
 import { CARD_COLUMNS } from '../pictures/pictures.repository.ts';
 import { toPicture } from '../pictures/pictures.service.ts';
 import * as repo from './people.repository.ts';
+import { keepApart } from './people.apart.ts';
 
 /**
  * People and things in the pictures. Faces exist only on approved pictures (only those are indexed),
@@ -93,7 +94,7 @@ export async function get(deps: AppDeps, id: number): Promise<PersonDetail> {
 export async function name(deps: AppDeps, id: number, newName: string | null): Promise<void> {
   await assertEnabled(deps.db);
   await personRow(deps.db, id);
-  await deps.db.updateTable('people').set({ name: newName }).where('id', '=', id).execute();
+  await deps.db.updateTable('people').set({ name: newName, confirmed: true }).where('id', '=', id).execute();
 }
 
 export async function hide(deps: AppDeps, id: number, hidden: boolean): Promise<void> {
@@ -118,8 +119,9 @@ export async function merge(deps: AppDeps, ids: number[]): Promise<{ id: number 
     const [keep, ...others] = unique as [number, ...number[]];
     const named = unique.map((id) => byId.get(id)?.name).find((n) => n != null) ?? null;
     await trx.updateTable('faces').set({ person_id: keep }).where('person_id', 'in', others).execute();
+    await keepApart(trx, keep, others);
     await trx.deleteFrom('people').where('id', 'in', others).execute();
-    await trx.updateTable('people').set({ name: named }).where('id', '=', keep).execute();
+    await trx.updateTable('people').set({ name: named, confirmed: true }).where('id', '=', keep).execute();
     await repo.recomputePerson(trx, keep);
     return { id: keep };
   });
