@@ -33,6 +33,7 @@ import { drainIndex, indexChildOf } from '@site/server/areas/people/people.worke
 import { IndexChild, indexChildStats } from '@site/server/areas/people/people.child';
 import { addToMean, assignFaces, unit, JOIN_SIMILARITY, type Candidate } from '@site/server/areas/people/people.cluster';
 import { groupFaces, pairwiseScores, similarPairs, GROUP_SIMILARITY, type GroupFace } from '@site/server/areas/people/people.grouping';
+import { SUGGEST_SIMILARITY } from '@site/server/areas/people/people.suggestions';
 import { readTuningEmbeddings, tuningFaces, tuningPhotos, writeTuningEmbeddings, TUNING_DIR, TUNING_EMBEDDINGS } from '@site/server/areas/people/people.tuning';
 import { openBenchSite, serveUntilStdinEnds, type BenchSite } from './bench-site.ts';
 import { buildLabel, startBenchProcess } from './server-process.ts';
@@ -294,6 +295,56 @@ function synthetic(n: number): GroupFace[] {
   return Array.from({ length: n }, (_, i) => ({ vector: Float32Array.from(unit(centres[i % people]!.map((c) => c + 0.025 * gauss()))), picture: i, fixed: null }));
 }
 
+/**
+ * "Same person?" answered truthfully from the labels, at most two suggestions per real person, as the
+ * server does it: suggestions are pairs of people whose faces are on average >= SUGGEST_SIMILARITY alike
+ * (no shared picture, never answered), most alike first; "yes" makes the two one confirmed person, "no"
+ * confirms both; then everything is grouped again with the confirmed people as constraints.
+ */
+function answering(faces: readonly GroupFace[], labels: readonly (string | null)[]): void {
+  const budget = 2 * new Set(labels.filter((l) => l !== null)).size;
+  let fixed: (number | null)[] = faces.map(() => null);
+  let groups = groupFaces(faces);
+  const apart = new Set<string>();
+  let asked = 0;
+  let yes = 0;
+  while (asked < budget) {
+    const members = new Map<number, number[]>();
+    groups.forEach((g, i) => members.set(g, [...(members.get(g) ?? []), i]));
+    const list = [...members.entries()].map(([g, ids]) => {
+      const mean = new Float64Array(faces[0]!.vector.length);
+      for (const i of ids) for (let k = 0; k < mean.length; k++) mean[k]! += faces[i]!.vector[k]! / ids.length;
+      const counts = new Map<string, number>();
+      for (const i of ids) if (labels[i]) counts.set(labels[i]!, (counts.get(labels[i]!) ?? 0) + 1);
+      const label = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+      return { g, ids, mean, label, pictures: new Set(ids.map((i) => faces[i]!.picture)), key: ids[0]! };
+    });
+    let best: { a: (typeof list)[number]; b: (typeof list)[number]; s: number } | null = null;
+    for (let i = 0; i < list.length; i++)
+      for (let j = i + 1; j < list.length; j++) {
+        const a = list[i]!;
+        const b = list[j]!;
+        if (apart.has(`${a.key}:${b.key}`) || [...a.pictures].some((p) => b.pictures.has(p))) continue;
+        let s = 0;
+        for (let k = 0; k < a.mean.length; k++) s += a.mean[k]! * b.mean[k]!;
+        if (s >= SUGGEST_SIMILARITY && (!best || s > best.s)) best = { a, b, s };
+      }
+    if (!best) break;
+    asked++;
+    const same = best.a.label !== null && best.a.label === best.b.label;
+    // Each side becomes a confirmed person (the id of its first face).
+    for (const i of best.a.ids) fixed[i] = best.a.key;
+    for (const i of best.b.ids) fixed[i] = same ? best.a.key : best.b.key;
+    if (same) yes++;
+    else apart.add(`${best.a.key}:${best.b.key}`);
+    fixed = [...fixed];
+    groups = groupFaces(faces.map((f, i) => ({ ...f, fixed: fixed[i] ?? null })));
+  }
+  const s = pairwiseScores(groups, labels);
+  const made = new Set(groups.filter((_, i) => labels[i] !== null)).size;
+  console.log(`  ${`after ${asked} answers (${yes} yes; at most ${budget})`.padEnd(44)} precision ${s.precision.toFixed(2)}  recall ${s.recall.toFixed(2)}  people made ${made} (goal recall >= 0.95)`);
+}
+
 async function grouping(): Promise<void> {
   const photos = readTuningEmbeddings();
   const { faces, labels, photoOf } = tuningFaces(photos);
@@ -341,6 +392,8 @@ async function grouping(): Promise<void> {
     const joined = groups.filter((g, i) => photoOf[i] === p).map((g) => [...(withLabels.get(g) ?? [])].join('+') || 'nobody known');
     console.log(`  group photo ${photo.file}: ${joined.length} faces join ${joined.join(', ')}`);
   }
+
+  answering(faces, labels);
 
   const n = Number(process.env.BENCH_GROUP_FACES ?? 10_000);
   const many = synthetic(n);
