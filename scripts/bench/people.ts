@@ -11,7 +11,14 @@
  *    then on (the worker indexing beside it): p99 of each (goal: backlog p99 <= 2 x idle p99).
  * 3. From an owner's upload (approved at once) to its faces stored, with the worker and the change
  *    feed as `npm start` runs them: cold (the child starts) and warm (goal: searchable within 10 s).
- * Name sections to run only those: npm run bench:people -- index gallery latency.
+ * 4. Grouping (issue 48): pairwise precision and recall, people made and time on ../shared/faces-tuning
+ *    (61 labelled photos of 13 people, 2 group photos; the embeddings from
+ *    server/test/people/faces-tuning.embeddings.json), for the online centroid as it was shipped and
+ *    average-linkage re-grouping at several thresholds; then re-grouping BENCH_GROUP_FACES (10000)
+ *    synthetic faces (goal < 10 s).
+ * 5. `embed` (not run by default): computes the embeddings of faces-tuning again with the real
+ *    indexing child (about 1 s a photo) and writes that JSON file.
+ * Name sections to run only those: npm run bench:people -- index gallery latency grouping.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,7 +30,11 @@ import { buildApp } from '@site/server/app';
 import { watchDatabaseChanges } from '@site/server/watch-changes';
 import { originalKey } from '@site/server/areas/pictures/pictures.files';
 import { drainIndex, indexChildOf } from '@site/server/areas/people/people.worker';
-import { indexChildStats } from '@site/server/areas/people/people.child';
+import { IndexChild, indexChildStats } from '@site/server/areas/people/people.child';
+import { addToMean, assignFaces, unit, JOIN_SIMILARITY, type Candidate } from '@site/server/areas/people/people.cluster';
+import { groupFaces, pairwiseScores, similarPairs, GROUP_SIMILARITY, type GroupFace } from '@site/server/areas/people/people.grouping';
+import { SUGGEST_SIMILARITY } from '@site/server/areas/people/people.suggestions';
+import { readTuningEmbeddings, tuningFaces, tuningPhotos, writeTuningEmbeddings, TUNING_DIR, TUNING_EMBEDDINGS } from '@site/server/areas/people/people.tuning';
 import { openBenchSite, serveUntilStdinEnds, type BenchSite } from './bench-site.ts';
 import { buildLabel, startBenchProcess } from './server-process.ts';
 
@@ -215,6 +226,186 @@ async function approvalToIndexed(): Promise<void> {
   }
 }
 
+/** `embed`: the faces of faces-tuning found by the real indexing child, written to the fixture the tests and `grouping` read. */
+async function embed(): Promise<void> {
+  console.log(`\nEmbedding the photos of ${TUNING_DIR} with the indexing child`);
+  const child = new IndexChild();
+  const out: Parameters<typeof writeTuningEmbeddings>[0] = [];
+  const start = performance.now();
+  try {
+    for (const photo of tuningPhotos()) {
+      const answer = await child.index(path.join(TUNING_DIR, photo.file));
+      if (!answer.ok) throw new Error(`${photo.file}: ${answer.error}`);
+      out.push({ file: photo.file, person: photo.person, faces: answer.faces.map((f) => ({ box: f.box, score: f.score, embedding: unit(f.embedding) })) });
+    }
+  } finally {
+    await child.close();
+  }
+  writeTuningEmbeddings(out);
+  const faces = out.reduce((n, p) => n + p.faces.length, 0);
+  console.log(`  ${out.length} photos, ${faces} faces in ${((performance.now() - start) / 1000).toFixed(1)} s; written to ${TUNING_EMBEDDINGS}`);
+}
+
+/** The online centroid as shipped before issue 48: each photo's faces placed in upload order. */
+function onlineCentroid(faces: readonly GroupFace[], order: readonly number[], threshold = JOIN_SIMILARITY): number[] {
+  const people: Candidate[] = [];
+  const out: number[] = new Array<number>(faces.length).fill(-1);
+  const byPicture = new Map<number, number[]>();
+  faces.forEach((f, i) => byPicture.set(f.picture, [...(byPicture.get(f.picture) ?? []), i]));
+  for (const picture of order) {
+    const ids = byPicture.get(picture) ?? [];
+    const chosen = assignFaces(ids.map((i) => Array.from(faces[i]!.vector)), people, threshold);
+    ids.forEach((faceIndex, k) => {
+      const id = chosen[k];
+      const person = id == null ? undefined : people[id];
+      if (person) {
+        person.centroid = addToMean(person.centroid, person.faceCount, Array.from(faces[faceIndex]!.vector));
+        person.faceCount++;
+        out[faceIndex] = person.id;
+      } else {
+        people.push({ id: people.length, centroid: Array.from(faces[faceIndex]!.vector), faceCount: 1 });
+        out[faceIndex] = people.length - 1;
+      }
+    });
+  }
+  return out;
+}
+
+function shuffled(n: number, seed: number): number[] {
+  const order = Array.from({ length: n }, (_, i) => i);
+  let x = seed;
+  for (let i = n - 1; i > 0; i--) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    const j = x % (i + 1);
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  return order;
+}
+
+function synthetic(n: number): GroupFace[] {
+  let x = 42;
+  const random = () => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return x / 2147483648;
+  };
+  const gauss = () => Math.sqrt(-2 * Math.log(random() || 1e-9)) * Math.cos(2 * Math.PI * random());
+  const people = Math.max(1, Math.round(n / 10));
+  const centres = Array.from({ length: people }, () => unit(Array.from({ length: 1024 }, gauss)));
+  // Noise of length ~0.8 around a centre: two faces of one person ~0.6 alike, of two people ~0.
+  return Array.from({ length: n }, (_, i) => ({ vector: Float32Array.from(unit(centres[i % people]!.map((c) => c + 0.025 * gauss()))), picture: i, fixed: null }));
+}
+
+/**
+ * "Same person?" answered truthfully from the labels, at most two suggestions per real person, as the
+ * server does it: suggestions are pairs of people whose faces are on average >= SUGGEST_SIMILARITY alike
+ * (no shared picture, never answered), most alike first; "yes" makes the two one confirmed person, "no"
+ * confirms both; then everything is grouped again with the confirmed people as constraints.
+ */
+function answering(faces: readonly GroupFace[], labels: readonly (string | null)[]): void {
+  const budget = 2 * new Set(labels.filter((l) => l !== null)).size;
+  let fixed: (number | null)[] = faces.map(() => null);
+  let groups = groupFaces(faces);
+  const apart = new Set<string>();
+  let asked = 0;
+  let yes = 0;
+  while (asked < budget) {
+    const members = new Map<number, number[]>();
+    groups.forEach((g, i) => members.set(g, [...(members.get(g) ?? []), i]));
+    const list = [...members.entries()].map(([g, ids]) => {
+      const mean = new Float64Array(faces[0]!.vector.length);
+      for (const i of ids) for (let k = 0; k < mean.length; k++) mean[k]! += faces[i]!.vector[k]! / ids.length;
+      const counts = new Map<string, number>();
+      for (const i of ids) if (labels[i]) counts.set(labels[i]!, (counts.get(labels[i]!) ?? 0) + 1);
+      const label = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+      return { g, ids, mean, label, pictures: new Set(ids.map((i) => faces[i]!.picture)), key: ids[0]! };
+    });
+    let best: { a: (typeof list)[number]; b: (typeof list)[number]; s: number } | null = null;
+    for (let i = 0; i < list.length; i++)
+      for (let j = i + 1; j < list.length; j++) {
+        const a = list[i]!;
+        const b = list[j]!;
+        if (apart.has(`${a.key}:${b.key}`) || [...a.pictures].some((p) => b.pictures.has(p))) continue;
+        let s = 0;
+        for (let k = 0; k < a.mean.length; k++) s += a.mean[k]! * b.mean[k]!;
+        if (s >= SUGGEST_SIMILARITY && (!best || s > best.s)) best = { a, b, s };
+      }
+    if (!best) break;
+    asked++;
+    const same = best.a.label !== null && best.a.label === best.b.label;
+    // Each side becomes a confirmed person (the id of its first face).
+    for (const i of best.a.ids) fixed[i] = best.a.key;
+    for (const i of best.b.ids) fixed[i] = same ? best.a.key : best.b.key;
+    if (same) yes++;
+    else apart.add(`${best.a.key}:${best.b.key}`);
+    fixed = [...fixed];
+    groups = groupFaces(faces.map((f, i) => ({ ...f, fixed: fixed[i] ?? null })));
+  }
+  const s = pairwiseScores(groups, labels);
+  const made = new Set(groups.filter((_, i) => labels[i] !== null)).size;
+  console.log(`  ${`after ${asked} answers (${yes} yes; at most ${budget})`.padEnd(44)} precision ${s.precision.toFixed(2)}  recall ${s.recall.toFixed(2)}  people made ${made} (goal recall >= 0.95)`);
+}
+
+async function grouping(): Promise<void> {
+  const photos = readTuningEmbeddings();
+  const { faces, labels, photoOf } = tuningFaces(photos);
+  const labelled = labels.filter((l) => l !== null);
+  console.log(`\n4. Grouping ${faces.length} faces of ${photos.length} photos (${labelled.length} labelled, ${new Set(labelled).size} people) of faces-tuning`);
+  const line = (label: string, groups: number[], ms: number) => {
+    const s = pairwiseScores(groups, labels);
+    const made = new Set(groups.filter((_, i) => labels[i] !== null)).size;
+    console.log(`  ${label.padEnd(44)} precision ${s.precision.toFixed(2)}  recall ${s.recall.toFixed(2)}  people made ${String(made).padStart(2)} (of labelled faces; ${new Set(groups).size} with every face)  ${ms.toFixed(0)} ms`);
+    return s;
+  };
+  const pictures = photos.map((_, i) => i);
+  let start = performance.now();
+  line(`online centroid ${JOIN_SIMILARITY} (upload order, as shipped)`, onlineCentroid(faces, pictures), performance.now() - start);
+  for (const threshold of [JOIN_SIMILARITY, 0.6]) {
+    let precision = 0;
+    let recall = 0;
+    const runs = 20;
+    for (let seed = 1; seed <= runs; seed++) {
+      const s = pairwiseScores(onlineCentroid(faces, shuffled(pictures.length, seed), threshold), labels);
+      precision += s.precision / runs;
+      recall += s.recall / runs;
+    }
+    console.log(`  ${`online centroid ${threshold}, 20 random orders`.padEnd(44)} precision ${precision.toFixed(2)}  recall ${recall.toFixed(2)}  (means)`);
+  }
+  for (const threshold of [0.54, 0.56, GROUP_SIMILARITY, 0.58, 0.6]) {
+    start = performance.now();
+    const groups = groupFaces(faces, { threshold });
+    line(`average linkage ${threshold}${threshold === GROUP_SIMILARITY ? ' (shipped)' : ''}`, groups, performance.now() - start);
+  }
+  // Any order gives the same groups.
+  const order = shuffled(faces.length, 7);
+  const reordered = groupFaces(order.map((i) => faces[i]!));
+  const back = new Array<number>(faces.length);
+  order.forEach((i, k) => (back[i] = reordered[k]!));
+  line('average linkage, faces in a random order', back, 0);
+  const groups = groupFaces(faces);
+  const withLabels = new Map<number, Set<string>>();
+  groups.forEach((g, i) => {
+    const l = labels[i];
+    if (l) withLabels.set(g, (withLabels.get(g) ?? new Set()).add(l));
+  });
+  for (const [p, photo] of photos.entries()) {
+    if (photo.person !== null) continue;
+    const joined = groups.filter((g, i) => photoOf[i] === p).map((g) => [...(withLabels.get(g) ?? [])].join('+') || 'nobody known');
+    console.log(`  group photo ${photo.file}: ${joined.length} faces join ${joined.join(', ')}`);
+  }
+
+  answering(faces, labels);
+
+  const n = Number(process.env.BENCH_GROUP_FACES ?? 10_000);
+  const many = synthetic(n);
+  start = performance.now();
+  const pairs = similarPairs(many, GROUP_SIMILARITY).length;
+  const pairMs = performance.now() - start;
+  start = performance.now();
+  const made = new Set(groupFaces(many)).size;
+  const ms = performance.now() - start;
+  console.log(`  ${n} synthetic faces (${Math.round(n / 10)} people): re-grouped in ${(ms / 1000).toFixed(1)} s (goal < 10 s), ${made} people; the pairs step alone ${(pairMs / 1000).toFixed(1)} s (${pairs} pairs)`);
+}
+
 if (process.argv.includes('--serve-people-gallery')) await serveGalleryWithBacklog();
 else {
   const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
@@ -222,4 +413,6 @@ else {
   if (run('index')) await indexing();
   if (run('gallery')) await galleryDuringBacklog();
   if (run('latency')) await approvalToIndexed();
+  if (wanted.includes('embed')) await embed();
+  if (run('grouping')) await grouping();
 }

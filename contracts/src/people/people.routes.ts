@@ -20,6 +20,12 @@ export const peopleRoutes = /* @__PURE__ */ defineArea({
     'people.merge': 1,
     'people.removeFace': 1,
     'people.hide': 1,
+    // "Same person?" (issue 48): the same level as merging them by hand.
+    'people.suggestions': 1,
+    'people.answer': 1,
+    'people.assignFace': 1,
+    // The grouping job now (it also runs after each batch of indexing).
+    'people.regroup': 3,
     'people.status': 1,
     'people.inPicture': 1,
     'people.settings': 3,

@@ -16,6 +16,9 @@ export const peopleMessages = {
   badEnabled: 'Say whether people are on',
   off: 'People are turned off on this site',
   hideNotYours: 'Only Family members, or whoever named this person, may hide or show them',
+  samePerson: 'Choose two different people',
+  badSame: 'Say whether they are the same person',
+  personOrName: 'Choose a person or write a name',
 } as const;
 
 export const tagMessages = {
@@ -51,6 +54,14 @@ export const hidePersonInput = z.object({ id: personId, hidden: z.boolean({ erro
 export const pictureFacesInput = z.object({ pictureId });
 export const setPeopleEnabledInput = z.object({ enabled: z.boolean({ error: peopleMessages.badEnabled }) });
 
+/** `people.answer`: are people `a` and `b` one person? */
+export const answerPeopleInput = z
+  .object({ a: personId, b: personId, same: z.boolean({ error: peopleMessages.badSame }) })
+  .refine((v) => v.a !== v.b, { error: peopleMessages.samePerson });
+/** `people.assignFace`: the face is this person's (`personId`), or a new person's called `name`. */
+export const assignFaceInput = z
+  .object({ faceId: rowId(peopleMessages.badFace), personId: personId.optional(), name: personName.optional() })
+  .refine((v) => (v.personId === undefined) !== (v.name === undefined), { error: peopleMessages.personOrName });
 export const tagsInput = z.object({ pictureId });
 export const tagInput = z.object({ pictureId, tag: tagText });
 
@@ -69,6 +80,9 @@ export type PersonCard = {
 export type PersonDetail = { id: number; name: string | null; hidden: boolean; pictureIds: number[]; pictures: Picture[] };
 export type PictureFace = { faceId: number; personId: number | null; name: string | null; box: FaceBox };
 export type PictureTag = { tag: string; confidence: number | null; source: 'model' | 'member'; mine: boolean };
+/** `people.suggestions()`: two people who may be one, and how alike their faces are on average (0..1). */
+export type PeopleSuggestion = { a: number; b: number; similarity: number };
+export type RegroupResult = { faces: number; people: number; moved: number };
 export type PeopleStatus = { indexed: number; total: number };
 export type PeopleSettings = { enabled: boolean; indexed: number; total: number; failed: number };
 

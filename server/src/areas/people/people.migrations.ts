@@ -99,6 +99,30 @@ const tables: Migration = {
   },
 };
 
+/**
+ * Issue 48: a person a member decided about (named, merged, answered, given a face) is `confirmed`: the
+ * re-grouping keeps their faces together and never joins them to another confirmed person;
+ * `people_apart` holds the pairs a member said are not the same (never suggested again).
+ */
+const grouping: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema.alterTable('people').addColumn('confirmed', 'boolean', (c) => c.notNull().defaultTo(false)).execute();
+    await sql`update people set confirmed = true where name is not null or hidden`.execute(db);
+    await db.schema
+      .createTable('people_apart')
+      .addColumn('a', 'integer', (c) => c.notNull().references('people.id').onDelete('cascade'))
+      .addColumn('b', 'integer', (c) => c.notNull().references('people.id').onDelete('cascade'))
+      .addPrimaryKeyConstraint('people_apart_pk', ['a', 'b'])
+      .addCheckConstraint('people_apart_order', sql`a < b`)
+      .execute();
+    await db.schema.createIndex('people_apart_b').on('people_apart').column('b').execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.dropTable('people_apart').execute();
+    await db.schema.alterTable('people').dropColumn('confirmed').execute();
+  },
+};
+
 /** Issue 52: who named a person (they, and Family, may see and show them again once hidden). */
 const namedBy: Migration = {
   async up(db: Kysely<any>) {
@@ -114,5 +138,6 @@ const namedBy: Migration = {
 
 export const peopleMigrations: Record<string, Migration> = {
   '20261130_people_tables': tables,
+  '20261201_people_grouping': grouping,
   '20261205_people_named_by': namedBy,
 };

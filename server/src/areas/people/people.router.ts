@@ -1,4 +1,6 @@
 import {
+  answerPeopleInput,
+  assignFaceInput,
   hidePersonInput,
   listPeopleInput,
   mergePeopleInput,
@@ -12,6 +14,8 @@ import {
 } from '@site/contracts';
 import { procedure, router } from '../../trpc/procedures.ts';
 import * as people from './people.service.ts';
+import { answer, assignFace, suggestions } from './people.suggestions.ts';
+import { regroupNow } from './people.regroup.ts';
 
 export const peopleRouter = router({
   list: procedure('people.list')
@@ -32,6 +36,14 @@ export const peopleRouter = router({
   hide: procedure('people.hide')
     .input(hidePersonInput)
     .mutation(({ ctx, input }) => people.hide(ctx.deps, ctx.user, input.id, input.hidden)),
+  suggestions: procedure('people.suggestions').query(({ ctx }) => suggestions(ctx.deps)),
+  answer: procedure('people.answer')
+    .input(answerPeopleInput)
+    .mutation(({ ctx, input }) => answer(ctx.deps, ctx.user, input.a, input.b, input.same)),
+  assignFace: procedure('people.assignFace')
+    .input(assignFaceInput)
+    .mutation(({ ctx, input }) => assignFace(ctx.deps, ctx.user, input.faceId, { personId: input.personId, name: input.name })),
+  regroup: procedure('people.regroup').mutation(({ ctx }) => regroupNow(ctx.deps)),
   status: procedure('people.status').query(({ ctx }) => people.status(ctx.deps)),
   inPicture: procedure('people.inPicture')
     .input(pictureFacesInput)

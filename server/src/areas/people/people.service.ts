@@ -19,6 +19,7 @@ import { usablePicture } from '../pictures/pictures.social.ts';
 import { CARD_COLUMNS } from '../pictures/pictures.repository.ts';
 import { toPicture } from '../pictures/pictures.service.ts';
 import * as repo from './people.repository.ts';
+import { keepApart } from './people.apart.ts';
 
 /**
  * People and things in the pictures. Faces exist only on approved pictures (only those are indexed),
@@ -36,7 +37,7 @@ async function assertEnabled(db: Executor): Promise<void> {
 /** Whether the member sees hidden people in general (Family), else only those they named (people.routes.ts). */
 const seesAllHidden = (user: SessionUser) => user.level >= HIDDEN_PEOPLE_LEVEL;
 /** Whether a person is not there for the member: hidden, and the member neither Family nor their namer. */
-const hiddenFrom = (user: SessionUser, person: { hidden: boolean; named_by: number | null }) => person.hidden && !seesAllHidden(user) && person.named_by !== user.id;
+export const hiddenFrom = (user: SessionUser, person: { hidden: boolean; named_by: number | null }) => person.hidden && !seesAllHidden(user) && person.named_by !== user.id;
 
 /**
  * `people.list`: one card per person with a face in an approved picture, most faces first; hidden
@@ -106,7 +107,7 @@ export async function name(deps: AppDeps, user: SessionUser, id: number, newName
   await personRow(deps.db, user, id);
   await deps.db
     .updateTable('people')
-    .set({ name: newName, named_by: newName === null ? null : user.id })
+    .set({ name: newName, named_by: newName === null ? null : user.id, confirmed: true })
     .where('id', '=', id)
     .execute();
 }
@@ -135,10 +136,11 @@ export async function merge(deps: AppDeps, user: SessionUser, ids: number[]): Pr
     const [keep, ...others] = unique as [number, ...number[]];
     const named = unique.map((id) => byId.get(id)).find((r) => r?.name != null);
     await trx.updateTable('faces').set({ person_id: keep }).where('person_id', 'in', others).execute();
+    await keepApart(trx, keep, others);
     await trx.deleteFrom('people').where('id', 'in', others).execute();
     await trx
       .updateTable('people')
-      .set({ name: named?.name ?? null, named_by: named?.named_by ?? null })
+      .set({ name: named?.name ?? null, named_by: named?.named_by ?? null, confirmed: true })
       .where('id', '=', keep)
       .execute();
     await repo.recomputePerson(trx, keep);

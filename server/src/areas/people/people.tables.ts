@@ -7,6 +7,8 @@ export interface PeopleTable {
   hidden: Generated<boolean>;
   /** Who gave the person their name (null: unnamed, or named before this was kept, or that account gone). */
   named_by: number | null;
+  /** A member decided about this person (named, merged, answered, gave a face): the re-grouping keeps it whole. */
+  confirmed: Generated<boolean>;
   /** The running mean of the embeddings of its faces (unit length each): new faces are compared with it. */
   centroid: number[];
   /** How many faces the centroid is the mean of (faces a member took out are not counted). */
@@ -62,7 +64,14 @@ export interface PeopleSettingsTable {
   enabled: Generated<boolean>;
 }
 
+/** Two people a member said are not the same (a < b): never suggested again, never grouped together. */
+export interface PeopleApartTable {
+  a: number;
+  b: number;
+}
+
 export interface PeopleTables {
+  people_apart: PeopleApartTable;
   people: PeopleTable;
   faces: FacesTable;
   picture_tags: PictureTagsTable;

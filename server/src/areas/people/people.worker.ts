@@ -4,6 +4,7 @@ import { startWorkerLoop } from '../worker-loop.ts';
 import { originalKey, variantKey } from '../pictures/pictures.files.ts';
 import { IndexChild } from './people.child.ts';
 import * as repo from './people.repository.ts';
+import { regroup } from './people.regroup.ts';
 
 /** A picture's lease: a server killed while indexing it leaves it to be claimed again after this. */
 export const INDEX_LEASE_SECONDS = 120;
@@ -72,12 +73,26 @@ export async function drainIndex(deps: AppDeps): Promise<number> {
 }
 
 /**
- * The area's background worker: one picture at a time, in one child at the lowest priority. Wakes on
+ * The area's background worker: one picture at a time, in one child at the lowest priority, each
+ * picture's faces placed at once by their nearest person (people.cluster.ts), then all faces grouped
+ * again (people.regroup.ts) when the batch is done. Wakes on
  * the pictures' changes and polls the queue every IDLE_MS besides; the child exits when idle.
  */
 export function startPeopleWorker(deps: AppDeps): { stop(): Promise<void> } {
   if (!deps.config.peopleIndexing) return { stop: async () => undefined };
-  const loop = startWorkerLoop(() => indexOne(deps), IDLE_MS);
+  // After each batch (the queue ran dry having indexed something), every face is grouped again.
+  let indexedSinceGrouping = false;
+  const loop = startWorkerLoop(async () => {
+    if (await indexOne(deps)) {
+      indexedSinceGrouping = true;
+      return true;
+    }
+    if (indexedSinceGrouping) {
+      // Dropped when a face or a decision came meanwhile: grouped again at the next idle turn.
+      indexedSinceGrouping = (await regroup(deps.db)).stale === true;
+    }
+    return false;
+  }, IDLE_MS);
   // A picture approved or given its thumbnail (a change of the pictures area, from any instance) is
   // looked at now rather than at the next poll.
   const unsubscribe = deps.changes.subscribe(

@@ -1,0 +1,274 @@
+/**
+ * Re-grouping every face into people at once (issue 48): average-linkage agglomerative clustering on
+ * the faces' unit embeddings, with the members' decisions as constraints.
+ *
+ * Average linkage: two groups join when the mean cosine similarity over all their pairs of faces is at
+ * least GROUP_SIMILARITY, best pair first, until no pair of groups is that similar. For unit vectors
+ * the mean over pairs is the dot product of the two groups' means, so a group is kept as the sum of its
+ * vectors and nothing quadratic is stored; and since a mean is at most its largest term, two groups can
+ * only ever reach the threshold if some face of one is at least that similar to some face of the other.
+ * So the candidate pairs of groups come from the pairs of faces at or above the threshold (a sparse
+ * graph), found once by blocked dot products over all pairs of faces: the one quadratic step, in time
+ * only (about 1 s per 4,000 faces squared... see docs/pictures.md for the figures measured).
+ *
+ * Constraints (what members decided never changes):
+ * - the faces of a confirmed person (named, merged, answered, or given a face by a member) start as one
+ *   group and are never split; two confirmed people are never joined by the grouping (a member does
+ *   that: a merge, or "yes" to a suggestion);
+ * - two people a member said are not the same are never in one group, nor are two faces of one picture;
+ * - faces a member took out of their person are not given to this grouping at all.
+ *
+ * The threshold, measured on faces-tuning (docs/pictures.md): 0.56-0.58 is where precision stays >= 0.99
+ * with recall >= 0.9; 0.54 mixes people, 0.60 splits them.
+ */
+export const GROUP_SIMILARITY = 0.57;
+
+export type GroupFace = {
+  /** Unit-length embedding. */
+  vector: ArrayLike<number>;
+  /** The picture it is in: two faces of one picture are never one person. */
+  picture: number;
+  /** The confirmed person it belongs to (kept together, never joined to another confirmed person), or null. */
+  fixed: number | null;
+};
+
+export type GroupOptions = {
+  threshold?: number;
+  /** The similar pairs at `threshold`, when the caller found them already (similarPairsYielding). */
+  pairs?: readonly [number, number][];
+};
+
+type Group = {
+  sum: Float64Array;
+  size: number;
+  pictures: Set<number>;
+  fixed: number | null;
+  alive: boolean;
+  version: number;
+  neighbours: Set<number>;
+};
+
+/** The faces as one Float32Array, row after row (dot products over contiguous memory). */
+function packed(faces: readonly GroupFace[]): { data: Float32Array; dim: number } {
+  const dim = faces[0]?.vector.length ?? 0;
+  const data = new Float32Array(faces.length * dim);
+  faces.forEach((f, i) => data.set(Array.from(f.vector), i * dim));
+  return { data, dim };
+}
+
+/**
+ * Every pair of faces (i < j) whose cosine similarity is at least `threshold`: the one quadratic step,
+ * done in blocks so that a block of rows stays in the processor's cache. Yields once per block of rows,
+ * so that a caller in the server can let other work run between blocks (similarPairsYielding).
+ */
+function* pairBlocks(faces: readonly GroupFace[], threshold: number): Generator<[number, number][]> {
+  const { data, dim } = packed(faces);
+  const n = faces.length;
+  const BLOCK = 64;
+  for (let bi = 0; bi < n; bi += BLOCK) {
+    const out: [number, number][] = [];
+    const iEnd = Math.min(n, bi + BLOCK);
+    for (let bj = bi; bj < n; bj += BLOCK) {
+      const jEnd = Math.min(n, bj + BLOCK);
+      for (let i = bi; i < iEnd; i++) {
+        const oi = i * dim;
+        for (let j = Math.max(bj, i + 1); j < jEnd; j++) {
+          const oj = j * dim;
+          let s0 = 0;
+          let s1 = 0;
+          let s2 = 0;
+          let s3 = 0;
+          let k = 0;
+          for (; k + 3 < dim; k += 4) {
+            s0 += data[oi + k]! * data[oj + k]!;
+            s1 += data[oi + k + 1]! * data[oj + k + 1]!;
+            s2 += data[oi + k + 2]! * data[oj + k + 2]!;
+            s3 += data[oi + k + 3]! * data[oj + k + 3]!;
+          }
+          for (; k < dim; k++) s0 += data[oi + k]! * data[oj + k]!;
+          if (s0 + s1 + s2 + s3 >= threshold) out.push([i, j]);
+        }
+      }
+    }
+    yield out;
+  }
+}
+
+export function similarPairs(faces: readonly GroupFace[], threshold: number): [number, number][] {
+  return [...pairBlocks(faces, threshold)].flat();
+}
+
+/**
+ * similarPairs for the server: the event loop runs between blocks of rows, so a re-grouping of many
+ * thousand faces (tens of seconds, docs/pictures.md) never holds up requests.
+ */
+export async function similarPairsYielding(faces: readonly GroupFace[], threshold: number): Promise<[number, number][]> {
+  const out: [number, number][] = [];
+  for (const block of pairBlocks(faces, threshold)) {
+    for (const pair of block) out.push(pair);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return out;
+}
+
+/** A max-heap of candidate joins, by similarity. */
+class Heap {
+  private items: { score: number; a: number; b: number; va: number; vb: number }[] = [];
+  get size(): number {
+    return this.items.length;
+  }
+  push(item: { score: number; a: number; b: number; va: number; vb: number }): void {
+    const items = this.items;
+    items.push(item);
+    let i = items.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (items[p]!.score >= items[i]!.score) break;
+      [items[p], items[i]] = [items[i]!, items[p]!];
+      i = p;
+    }
+  }
+  pop(): { score: number; a: number; b: number; va: number; vb: number } | undefined {
+    const items = this.items;
+    const top = items[0];
+    const last = items.pop();
+    if (items.length > 0 && last) {
+      items[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < items.length && items[l]!.score > items[m]!.score) m = l;
+        if (r < items.length && items[r]!.score > items[m]!.score) m = r;
+        if (m === i) break;
+        [items[m], items[i]] = [items[i]!, items[m]!];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
+function dot(a: Float64Array, b: Float64Array): number {
+  let s = 0;
+  for (let k = 0; k < a.length; k++) s += a[k]! * b[k]!;
+  return s;
+}
+
+/**
+ * Groups the faces: returns, for each face, the index of its group (0, 1, ... in order of first face).
+ * The same faces and constraints give the same groups whatever their order of arrival.
+ */
+export function groupFaces(faces: readonly GroupFace[], options: GroupOptions = {}): number[] {
+  const threshold = options.threshold ?? GROUP_SIMILARITY;
+  const dim = faces[0]?.vector.length ?? 0;
+  const groups: Group[] = [];
+  const groupOf: number[] = [];
+  const fixedGroup = new Map<number, number>();
+  faces.forEach((face, i) => {
+    let g = face.fixed === null ? undefined : fixedGroup.get(face.fixed);
+    if (g === undefined) {
+      g = groups.length;
+      groups.push({ sum: new Float64Array(dim), size: 0, pictures: new Set(), fixed: face.fixed, alive: true, version: 0, neighbours: new Set() });
+      if (face.fixed !== null) fixedGroup.set(face.fixed, g);
+    }
+    const group = groups[g]!;
+    for (let k = 0; k < dim; k++) group.sum[k]! += face.vector[k] ?? 0;
+    group.size++;
+    group.pictures.add(face.picture);
+    groupOf[i] = g;
+  });
+
+  const allowed = (a: Group, b: Group): boolean => {
+    // Two confirmed people (and so any two a member said are not the same) stay apart.
+    if (a.fixed !== null && b.fixed !== null) return false;
+    const [small, large] = a.pictures.size < b.pictures.size ? [a.pictures, b.pictures] : [b.pictures, a.pictures];
+    for (const p of small) if (large.has(p)) return false;
+    return true;
+  };
+  const score = (a: Group, b: Group) => dot(a.sum, b.sum) / (a.size * b.size);
+
+  const into = groups.map((_, g) => g);
+  const heap = new Heap();
+  for (const [i, j] of options.pairs ?? similarPairs(faces, threshold)) {
+    const a = groupOf[i]!;
+    const b = groupOf[j]!;
+    if (a === b) continue;
+    groups[a]!.neighbours.add(b);
+    groups[b]!.neighbours.add(a);
+  }
+  groups.forEach((group, a) => {
+    for (const b of group.neighbours) {
+      if (b < a) continue;
+      const s = score(group, groups[b]!);
+      if (s >= threshold) heap.push({ score: s, a, b, va: 0, vb: 0 });
+    }
+  });
+
+  // Best join first; an entry made before either group last changed is stale and skipped.
+  while (heap.size > 0) {
+    const top = heap.pop()!;
+    const a = groups[top.a]!;
+    const b = groups[top.b]!;
+    if (!a.alive || !b.alive || a.version !== top.va || b.version !== top.vb) continue;
+    if (!allowed(a, b)) continue;
+    // b joins a (a fixed group keeps its person).
+    const [keep, gone, keepIndex, goneIndex] = b.fixed !== null ? [b, a, top.b, top.a] : [a, b, top.a, top.b];
+    for (let k = 0; k < dim; k++) keep.sum[k]! += gone.sum[k]!;
+    keep.size += gone.size;
+    for (const p of gone.pictures) keep.pictures.add(p);
+    if (gone.fixed !== null) keep.fixed = gone.fixed;
+    gone.alive = false;
+    keep.version++;
+    for (const n of gone.neighbours) if (n !== keepIndex) keep.neighbours.add(n);
+    keep.neighbours.delete(goneIndex);
+    for (const n of [...keep.neighbours]) {
+      const other = groups[n]!;
+      if (!other.alive) {
+        keep.neighbours.delete(n);
+        continue;
+      }
+      other.neighbours.delete(goneIndex);
+      other.neighbours.add(keepIndex);
+      const s = score(keep, other);
+      if (s >= threshold && allowed(keep, other)) heap.push({ score: s, a: keepIndex, b: n, va: keep.version, vb: other.version });
+    }
+    into[goneIndex] = keepIndex;
+  }
+  const root = (g: number): number => {
+    while (into[g] !== g) g = into[g] = into[into[g]!]!;
+    return g;
+  };
+
+  // Number the groups 0, 1, ... by their first face.
+  const numbers = new Map<number, number>();
+  return groupOf.map((first) => {
+    const g = root(first);
+    let n = numbers.get(g);
+    if (n === undefined) {
+      n = numbers.size;
+      numbers.set(g, n);
+    }
+    return n;
+  });
+}
+
+/** Pairwise precision and recall of a grouping against labels (faces with a null label are left out). */
+export function pairwiseScores(groups: readonly number[], labels: readonly (string | null)[]): { precision: number; recall: number; truePairs: number; predictedPairs: number } {
+  let both = 0;
+  let predicted = 0;
+  let truth = 0;
+  for (let i = 0; i < groups.length; i++) {
+    if (labels[i] == null) continue;
+    for (let j = i + 1; j < groups.length; j++) {
+      if (labels[j] == null) continue;
+      const same = labels[i] === labels[j];
+      const together = groups[i] === groups[j];
+      if (same) truth++;
+      if (together) predicted++;
+      if (same && together) both++;
+    }
+  }
+  return { precision: predicted === 0 ? 1 : both / predicted, recall: truth === 0 ? 1 : both / truth, truePairs: truth, predictedPairs: predicted };
+}
