@@ -37,18 +37,19 @@ async function subjectRule(db: Executor, kind: NotificationKind, event: Notifica
   const all = () => true;
   switch (kind) {
     case 'picture.waiting':
+      // One event for an uploader's waiting pictures (notifications.events.ts): open until none waits.
+      return event.done_at === null ? all : none;
     case 'picture.approved':
     case 'picture.social': {
       const picture = await db.selectFrom('pictures').select(['status', 'uploaded_by']).where('id', '=', event.subject_id ?? 0).executeTakeFirst();
       if (!picture) return none;
-      if (kind === 'picture.waiting' && picture.status !== 'pending') return none;
       if (kind === 'picture.approved' && picture.status !== 'approved') return none;
       // The gallery's rule: approved pictures to every member, a pending one to its uploader and admins.
       return (m) => picture.status === 'approved' || m.level >= 3 || picture.uploaded_by === m.id;
     }
     case 'account.waiting': {
       const account = await db.selectFrom('users').select('level').where('id', '=', event.subject_id ?? 0).executeTakeFirst();
-      return account?.level === 0 ? all : none;
+      return account?.level === 0 && event.done_at === null ? all : none;
     }
     case 'house.added': {
       const task = await db.selectFrom('house_tasks').select('id').where('id', '=', event.subject_id ?? 0).executeTakeFirst();
