@@ -228,5 +228,5 @@ const done: Migration = {
 export const notificationsMigrations = {
   '20261127_notifications_tables': tables,
   '20261127_notifications_plan_days': days,
-  '20261129_notifications_done': done,
+  '20261204_notifications_done': done,
 };
