@@ -225,7 +225,7 @@ describe.each(databases)('albums and links (%s)', (kind) => {
     const locked = tokenOf((await owner.call.shares.create({ albumId: id, password: 'open sesame' })).url);
     expect((await read({ token: locked, pictureId: inAlbum.id })).body.error?.message).toBe(albumMessages.passwordNeeded);
     const linkList = await owner.call.shares.list({ albumId: id });
-    expect(linkList.map((l) => l.uses)).toEqual([0, 0]);
+    expect(linkList.map((l) => l.uses)).toEqual([0, 0, 0]);
   });
 
   it('a revoked, expired or guessed link answers the same "no longer shared", and serves no bytes, thumbnails included', async () => {
