@@ -28,3 +28,22 @@ export function offlinePrecache(app: Manifest, routesSource: string): string[] {
   }
   return [...files];
 }
+
+/** The prerendered About page's HTML, as the build folder names it (the worker answers /about with it offline). */
+export const ABOUT_HTML = 'about/index.html';
+
+/**
+ * The prerendered About page for the precache: its HTML and the script and styles it loads first (a
+ * few KB; React's later takeover, ./src/about-page/hydrate.tsx, is left out: the page reads without
+ * it). A member who opened /about before the app's worker was there still opens it offline.
+ */
+export function aboutPrecache(about: Manifest): string[] {
+  const files = new Set<string>([ABOUT_HTML]);
+  for (const key of staticClosure(about, ABOUT_HTML)) {
+    const chunk = about[key] as (Manifest[string] & { css?: string[] }) | undefined;
+    if (!chunk) continue;
+    files.add(chunk.file);
+    for (const style of chunk.css ?? []) files.add(style);
+  }
+  return [...files];
+}

@@ -13,7 +13,7 @@ import { colorsToCss } from './src/lib/colors.ts';
 import { compressBuild } from './precompress.ts';
 import { ABOUT_REPORT, APP_REPORT, readManifest } from './first-load.ts';
 import { writeStartHints } from './start-hints.ts';
-import { offlinePrecache } from './offline-precache.ts';
+import { ABOUT_HTML, aboutPrecache, offlinePrecache } from './offline-precache.ts';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const apiTarget = process.env.API_URL ?? `http://localhost:${process.env.PORT ?? '8080'}`;
@@ -207,12 +207,16 @@ function serviceWorker() {
     manifest: false,
     integration: { closeBundleOrder: 'post' },
     workbox: {
-      globPatterns: ['index.html', 'assets/**/*.{js,css}'],
+      globPatterns: ['index.html', ABOUT_HTML, 'assets/**/*.{js,css}'],
       // One file: the worker's runtime is not a second round trip before the precache starts.
       inlineWorkboxRuntime: true,
       manifestTransforms: [
         async (entries) => {
-          const wanted = new Set(['index.html', ...offlinePrecache(readManifest(outDir, 'manifest.json'), await readFile(path.join(root, 'src', 'routes.ts'), 'utf8'))]);
+          const wanted = new Set([
+            'index.html',
+            ...offlinePrecache(readManifest(outDir, 'manifest.json'), await readFile(path.join(root, 'src', 'routes.ts'), 'utf8')),
+            ...aboutPrecache(readManifest(outDir, path.basename(ABOUT_MANIFEST))),
+          ]);
           const manifest = entries.filter((entry) => wanted.has(entry.url));
           const missing = [...wanted].filter((url) => !manifest.some((entry) => entry.url === url));
           if (missing.length > 0) throw new Error(`the service worker's precache misses ${missing.join(', ')}`);
@@ -237,11 +241,12 @@ function serviceWorker() {
           handler: 'CacheFirst',
           options: { cacheName: 'assets', expiration: { maxEntries: 200, purgeOnQuotaError: true } },
         },
-        // The prerendered About page: from the network, else the copy of the last visit.
+        // The prerendered About page: from the network, else the copy of the last visit, else the
+        // build's own copy from the precache (a member who opened /about before the worker was there).
         {
           urlPattern: ({ request, url }) => request.mode === 'navigate' && /^\/about(\/|$)/.test(url.pathname),
           handler: 'NetworkFirst',
-          options: { cacheName: 'about-page', networkTimeoutSeconds: 4, expiration: { maxEntries: 4 } },
+          options: { cacheName: 'about-page', networkTimeoutSeconds: 4, expiration: { maxEntries: 4 }, precacheFallback: { fallbackURL: ABOUT_HTML } },
         },
       ],
     },

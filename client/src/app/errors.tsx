@@ -1,5 +1,20 @@
 import { Component, type ReactNode } from 'react';
 import { ErrorView } from '../components/ErrorView.tsx';
+import { isOnline } from '../lib/online.ts';
+
+export const PAGE_NOT_ON_DEVICE = 'This page has not been opened on this device yet: open it once with a connection';
+export const PAGE_NOT_LOADED = 'This page could not be loaded: reload to try again';
+
+/**
+ * A page's chunk that could not be fetched (router.tsx wraps every lazy page's import with it), told
+ * in words rather than the browser's "Failed to fetch dynamically imported module: …": offline, the
+ * page was never opened on this device (the service worker keeps a page's files once it has loaded).
+ */
+export class PageChunkError extends Error {
+  constructor(cause: unknown) {
+    super(isOnline() ? PAGE_NOT_LOADED : PAGE_NOT_ON_DEVICE, { cause });
+  }
+}
 
 /**
  * Whatever a page throws while it renders (or its chunk failing to load): the message, inside the
@@ -20,6 +35,6 @@ export class PageErrors extends Component<{ resetKey: string; children: ReactNod
     const { error } = this.state;
     if (error === undefined) return this.props.children;
     const message = error instanceof Error ? error.message : String(error);
-    return <ErrorView title="That's an error." message={message} />;
+    return <ErrorView title={error instanceof PageChunkError ? 'Not available' : "That's an error."} message={message} />;
   }
 }

@@ -2,6 +2,7 @@ import { lazy, type ComponentType } from 'react';
 import { Navigate, Route, Routes, matchPath } from 'react-router-dom';
 import { routes, type SiteRoute } from '../routes.ts';
 import { NotFound } from '../components/ErrorView.tsx';
+import { PageChunkError } from './errors.tsx';
 import { Guard } from './Guard.tsx';
 import { trackedLoad } from './page-loads.ts';
 import { Shell } from './Shell.tsx';
@@ -13,7 +14,13 @@ import { Shell } from './Shell.tsx';
  */
 const pages = routes.map((route) => {
   const load = trackedLoad(route.load);
-  return { route, load, Page: lazy(load) };
+  // A chunk that cannot be fetched (offline, a page never opened here) is told in words (errors.tsx).
+  const Page = lazy(() =>
+    load().catch((error: unknown) => {
+      throw new PageChunkError(error);
+    }),
+  );
+  return { route, load, Page };
 });
 
 /** The page of the address the app starts on, fetched at once, beside the shell's startup calls; settles when it is there (or failed). */

@@ -9,21 +9,26 @@ const READY_SHOWN_MS = 8_000;
 /**
  * On the first visit of a browser, while the service worker caches the site, and once it has: a small
  * note in a corner of the page (fixed, so nothing moves), which says when the site will open with no
- * network. Later visits say nothing (the site is ready from the start).
+ * network. Later visits say nothing (the site is ready from the start). Dismiss hides it at once (on a
+ * phone it may sit over the buttons at the bottom of the screen, the meal plan's Save and Clear).
  */
 export function OfflineReady() {
   const { readiness, justReady } = useOfflineReadiness();
   const [shown, setShown] = useState(true);
+  const [dismissed, setDismissed] = useState(false);
   useEffect(() => {
     if (!justReady) return;
     setShown(true);
     const timer = setTimeout(() => setShown(false), READY_SHOWN_MS);
     return () => clearTimeout(timer);
   }, [justReady]);
-  const text = readiness === 'preparing' ? PREPARING_OFFLINE_TEXT : justReady && shown ? READY_OFFLINE_TEXT : null;
+  const text = dismissed ? null : readiness === 'preparing' ? PREPARING_OFFLINE_TEXT : justReady && shown ? READY_OFFLINE_TEXT : null;
   return (
-    <p className="offline-ready" role="status" hidden={text === null}>
-      {text}
-    </p>
+    <div className="offline-ready" hidden={text === null}>
+      <p role="status">{text}</p>
+      <button type="button" className="offline-ready-dismiss" aria-label="Dismiss the offline note" onClick={() => setDismissed(true)}>
+        ×
+      </button>
+    </div>
   );
 }

@@ -7,7 +7,7 @@ import { throttle } from './throttle.ts';
 
 /**
  * Offline reading: the answers the list pages and the shell need are kept in IndexedDB, so after one
- * visit /house and /personal/todo open with no network and show their last state (the service worker
+ * visit /house, /personal/todo and /house/chores open with no network and show their last state (the service worker
  * brings the page itself). They are written all the time and read back only when the network fails
  * the page: the browser is offline, or a kept query's call fails without an answer from the server.
  * Online, the page asks the server as it always did (a kept login status could hold an old level, and
@@ -18,7 +18,7 @@ import { throttle } from './throttle.ts';
  */
 
 /** The tRPC paths whose last answer is kept (tRPC keys are [['house','list'], {type:'query'}]). */
-export const PERSISTED_PATHS = ['auth.status', 'settings.colors', 'settings.navbarStyle', 'house.list', 'todo.list'] as const;
+export const PERSISTED_PATHS = ['auth.status', 'settings.colors', 'settings.navbarStyle', 'house.list', 'todo.list', 'chores.list', 'plan.week'] as const;
 /** Answers that belong to one member: kept only for the account that read them. */
 const PERSONAL_PATHS: ReadonlySet<string> = new Set(['todo.list']);
 /** How long a kept answer may be shown offline. */

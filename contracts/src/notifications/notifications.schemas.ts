@@ -16,6 +16,8 @@ export const notificationItem = z.object({
   url: z.string(),
   createdAt: z.string(),
   read: z.boolean(),
+  /** The thing it is about was handled (by anyone): no longer new, said as "done". */
+  done: z.boolean(),
 });
 export type NotificationItem = z.infer<typeof notificationItem>;
 

@@ -33,6 +33,8 @@ export type SocialComment = {
 /** A picture's hearts (who gave them, oldest first) and comments (oldest first). */
 export type PictureSocial = {
   pictureId: number;
+  /** Where it was taken, as the map and search name it ("Arezzo, Italy"); null when unknown, and for a guest whose link leaves location out. */
+  place: string | null;
   hearts: { count: number; mine: boolean; names: string[] };
   comments: SocialComment[];
 };
@@ -59,4 +61,9 @@ export const yearsAgoText = (years: number) => `${years} ${years === 1 ? 'year' 
 export function heartNames(names: readonly string[]): string {
   if (names.length <= 1) return names[0] ?? '';
   return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/** A picture's place in words: "Arezzo, Italy", the country alone far from every town, else null. */
+export function placeLabel(town: string | null, country: string | null): string | null {
+  return [town, country].filter((part): part is string => part !== null && part !== '').join(', ') || null;
 }

@@ -210,6 +210,12 @@ describe.each(databases)('albums and links (%s)', (kind) => {
       ['owner', 'Thank you', false, false],
     ]);
     expect(JSON.stringify(social)).not.toContain('Grandma');
+    // Where it was taken: the members' viewer says it; a guest's only when the link includes location.
+    await s.db.insertInto('picture_places').values({ picture_id: inAlbum.id, lat: 43.46, lon: 11.88, town: 'Arezzo', country: 'Italy' }).execute();
+    expect((await grandma.call.pictures.social({ id: inAlbum.id })).place).toBe('Arezzo, Italy');
+    expect((await read({ token, pictureId: inAlbum.id })).body.result!.data.place).toBeNull();
+    const located = tokenOf((await owner.call.shares.create({ albumId: id, includeLocation: true })).url);
+    expect((await read({ token: located, pictureId: inAlbum.id })).body.result!.data.place).toBe('Arezzo, Italy');
     // Only the album's pictures, only through a working link; no heart or comment without an account.
     expect((await read({ token, pictureId: notInAlbum.id })).body.error?.message).toBe(albumMessages.noSuchPicture);
     expect((await read({ token: Buffer.alloc(16, 9).toString('base64url'), pictureId: inAlbum.id })).body.error?.message).toBe(albumMessages.gone);
@@ -219,7 +225,7 @@ describe.each(databases)('albums and links (%s)', (kind) => {
     const locked = tokenOf((await owner.call.shares.create({ albumId: id, password: 'open sesame' })).url);
     expect((await read({ token: locked, pictureId: inAlbum.id })).body.error?.message).toBe(albumMessages.passwordNeeded);
     const linkList = await owner.call.shares.list({ albumId: id });
-    expect(linkList.map((l) => l.uses)).toEqual([0, 0]);
+    expect(linkList.map((l) => l.uses)).toEqual([0, 0, 0]);
   });
 
   it('a revoked, expired or guessed link answers the same "no longer shared", and serves no bytes, thumbnails included', async () => {

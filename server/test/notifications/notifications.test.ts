@@ -185,6 +185,83 @@ describe.each(databases)('notifications: each kind reaches exactly who may see i
     expect(told[0]?.message).toMatchObject({ title: 'An account waits for approval', body: 'newcomer signed up and waits for an admin.', url: '/admin' });
   });
 
+  it('handled by anyone, done for everyone: an upload\'s waiting pictures are one notification, and approving or refusing them and the accounts stops the bells counting', async () => {
+    const { members, actor } = await everyone(1);
+    const admin = members.find((m) => m.name === 'level3') as Member;
+    const second = await member(s, push.current, 'admin2', 3);
+    const unread = async (m: Member) => ((await query(s.app, 'notifications.unreadCount', m.cookie)) as { count: number }).count;
+    type Item = { title: string; kind: string; read: boolean; done: boolean };
+    const inbox = async (m: Member) => ((await query(s.app, 'notifications.list', m.cookie, {})) as { items: (Item & { body: string })[] }).items.filter((i) => !i.body.startsWith('level0 '));
+    const waiting = async (m: Member) => (await inbox(m)).filter((i) => i.kind === 'picture.waiting');
+    // What the members' own sign-ups made is read: the bells start at 0.
+    await settled(s.db);
+    for (const m of [admin, second]) expect((await trpc(s.app, 'notifications.markRead', m.cookie, { all: true })).status).toBe(200);
+
+    // Four pictures of one upload (the worker may fan out between them): one notification.
+    const pictures = [];
+    for (const [i, caption] of ['beach', 'dunes', 'pier', 'sunset'].entries()) {
+      pictures.push(await s.db.transaction().execute((trx) => insertPicture(trx, pictureRow(actor, caption, [2020, 7, 1 + i], 'pending'))));
+      if (i === 1) await settled(s.db);
+    }
+    await settled(s.db);
+    for (const m of [admin, second]) {
+      expect(await waiting(m)).toEqual([{ title: '4 pictures wait for approval', kind: 'picture.waiting', body: 'sunset', read: false, done: false, id: expect.any(Number), url: '/admin/pictures', createdAt: expect.any(String) }]);
+      expect(await unread(m)).toBe(1);
+    }
+    // The uploader and the others are told nothing of their waiting.
+    expect(await reached(s, push.current, [...members, second], 'picture.waiting')).toMatchObject({ inbox: ['admin2', 'level3'] });
+
+    // Two accounts sign up.
+    for (const name of ['newcomer', 'visitor']) {
+      const res = await postJson(s.app, '/api/signup_attempt', { signupName: name, signupPass: 'a long enough password', signupConfPass: 'a long enough password' });
+      expect(res.statusCode).toBe(200);
+    }
+    await settled(s.db);
+    expect(await unread(admin)).toBe(3);
+    expect(await unread(second)).toBe(3);
+
+    // One admin approves two pictures: the other two still wait, said so, still new.
+    for (const picture of pictures.slice(0, 2)) expect((await trpc(s.app, 'pictures.approve', admin.cookie, { id: picture.id })).status).toBe(200);
+    expect((await waiting(second)).map((i) => [i.title, i.read, i.done])).toEqual([['2 pictures wait for approval', false, false]]);
+    expect(await unread(second)).toBe(3);
+    // She refuses the other two (the title counts down to the last): done for both admins, the bells stop counting it.
+    for (const picture of pictures.slice(2)) expect((await trpc(s.app, 'pictures.reject', admin.cookie, { id: picture.id })).status).toBe(200);
+    for (const m of [admin, second]) {
+      expect((await waiting(m)).map((i) => [i.title, i.read, i.done])).toEqual([['A picture waits for approval', true, true]]);
+      expect(await unread(m)).toBe(2);
+    }
+
+    // The second admin approves one account; the other account is deleted: both done, for both admins.
+    expect((await trpc(s.app, 'admin.setLevel', second.cookie, { name: 'newcomer', level: 1 })).status).toBe(200);
+    expect(await unread(admin)).toBe(1);
+    await s.db.deleteFrom('users').where('name', '=', 'visitor').execute();
+    for (const m of [admin, second]) {
+      expect(await unread(m)).toBe(0);
+      const accounts = (await inbox(m)).filter((i) => i.kind === 'account.waiting');
+      expect(accounts.map((i) => [i.read, i.done])).toEqual([
+        [true, true],
+        [true, true],
+      ]);
+    }
+
+    // A picture handled before the worker fans it out is never told; a new upload after a handled one is a new notification.
+    const from = push.current.received.length;
+    const late = await s.db.transaction().execute((trx) => insertPicture(trx, pictureRow(actor, 'harbour', [2021, 1, 1], 'pending')));
+    await s.db.transaction().execute(async (trx) => {
+      await trx.updateTable('pictures').set({ status: 'approved' }).where('id', '=', late.id).execute();
+    });
+    await settled(s.db);
+    expect(push.current.received.slice(from).filter((r) => r.message.kind === 'picture.waiting')).toEqual([]);
+    expect(await unread(admin)).toBe(0);
+    await s.db.transaction().execute((trx) => insertPicture(trx, pictureRow(actor, 'lighthouse', [2021, 1, 2], 'pending')));
+    await settled(s.db);
+    expect((await waiting(admin)).map((i) => [i.title, i.read, i.done])).toEqual([
+      ['A picture waits for approval', false, false],
+      ['A picture waits for approval', true, true],
+    ]);
+    expect(await unread(admin)).toBe(1);
+  });
+
   it('server.down after two failed checks in a row and server.up when it answers, once per change, to followers', async () => {
     const { members } = await everyone(1);
     const server = await s.db.insertInto('game_servers').values({ port: 25565, description: 'Minecraft', game: 'minecraft' } as never).returning('id').executeTakeFirstOrThrow();

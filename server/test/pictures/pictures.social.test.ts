@@ -49,6 +49,7 @@ describe.each(databases)('hearts and comments (%s)', (kind) => {
     const family = callerFor(s.deps, u[2]);
     expect(await friend.pictures.heart({ id: picture.id, on: true })).toEqual({
       pictureId: picture.id,
+      place: null,
       hearts: { count: 1, mine: true, names: ['u1'] },
       comments: [],
     });
@@ -186,6 +187,7 @@ describe.each(databases)('hearts and comments (%s)', (kind) => {
     await s.db.deleteFrom('users').where('id', '=', u[1].id).execute();
     expect(await socialOf(s.db, kept.id, null)).toEqual({
       pictureId: kept.id,
+      place: null,
       hearts: { count: 1, mine: false, names: ['u2'] },
       comments: [{ id: expect.any(Number), author: 'u2', text: 'u2 on kept', createdAt: expect.any(String), editedAt: null, mine: false, mayDelete: false }],
     });

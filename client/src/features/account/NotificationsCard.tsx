@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { NOTIFICATION_KIND_LIST, NOTIFICATION_KINDS, pushWords, type NotificationKind } from '@site/contracts/notifications';
+import type { Level } from '@site/contracts/levels';
+import { NOTIFICATION_KINDS, receivableKinds, pushWords, type NotificationKind } from '@site/contracts/notifications';
 
 type Settings = { muted: NotificationKind[]; quietFrom: string | null; quietTo: string | null; timeZone: string };
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
@@ -87,6 +88,9 @@ function DeviceSwitch() {
 /** The Account page's notification settings: this device, the kinds, quiet hours. */
 export function NotificationsCard() {
   const settings = trpc.notifications.settings.useQuery();
+  // Only the kinds this member's level can receive (the rule the server's recipients follow).
+  const status = trpc.auth.status.useQuery().data;
+  const viewer = status?.user ? { name: status.user, level: status.level as Level } : null;
   const utils = trpc.useUtils();
   const [error, setError] = useState<string | null>(null);
   // What the member just chose, shown at once until the server's answer replaces it (React state, so
@@ -119,7 +123,7 @@ export function NotificationsCard() {
             <>
               <fieldset>
                 <legend>Tell me when</legend>
-                {NOTIFICATION_KIND_LIST.map((kind) => (
+                {receivableKinds(viewer).map((kind) => (
                   <label key={kind}>
                     <input
                       type="checkbox"

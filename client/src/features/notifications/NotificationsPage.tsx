@@ -47,7 +47,7 @@ export default function NotificationsPage() {
                   {item.body && <p>{item.body}</p>}
                   <p className="small">
                     {NOTIFICATION_KINDS[item.kind].label} · <time dateTime={item.createdAt}>{when(item.createdAt)}</time>
-                    {!item.read && ' · new'}
+                    {item.done ? ' · done' : !item.read && ' · new'}
                   </p>
                 </li>
               ))}

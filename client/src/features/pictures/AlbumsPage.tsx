@@ -11,9 +11,7 @@ import { viewerOf } from '../../lib/access.ts';
 import { useLive } from '../../lib/live.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { PictureTile, PlayMark, Thumb } from './media.tsx';
-import { MemberTools } from './MemberTools.tsx';
-import { Viewer } from './Viewer.tsx';
-import { MemberSocial } from './ViewerSocial.tsx';
+import { MemberViewer } from './MemberViewer.tsx';
 import './pictures.css';
 
 /** `/personal/pictures/albums` (the list) and `/personal/pictures/albums/<id>` (one album). */
@@ -193,16 +191,14 @@ function AlbumView({ id }: { id: number }) {
         ))}
       </ul>
       {open !== null && (
-        <Viewer
+        <MemberViewer
           pictures={pictures}
           index={open}
           admin={false}
           onMove={setOpen}
           onClose={close}
-          social={(picture) => <MemberSocial key={picture.id} pictureId={picture.id} />}
-          extra={(picture) => (
-            <MemberTools key={picture.id} picture={picture}>
-              {data?.mayChange && (
+          tools={(picture) =>
+            data?.mayChange && (
                 <button
                   type="button"
                   className="button danger"
@@ -213,9 +209,8 @@ function AlbumView({ id }: { id: number }) {
                 >
                   Remove from this album
                 </button>
-              )}
-            </MemberTools>
-          )}
+              )
+          }
         />
       )}
     </main>

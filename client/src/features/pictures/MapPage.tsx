@@ -14,7 +14,7 @@ import { viewerOf } from '../../lib/access.ts';
 import { trpc } from '../../lib/trpc.ts';
 import './pictures.css';
 
-const MapViewer = lazy(() => import('./MapViewer.tsx'));
+const MapViewer = lazy(() => import('./MemberViewer.tsx'));
 
 /** The world's width in pixels at zoom 1 (the map's own unit); supercluster's zoom z is 256 * 2^z wide. */
 const WORLD = 1024;

@@ -8,9 +8,7 @@ import { TextInput } from '../../components/TextInput.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { FaceCrop } from './InPicture.tsx';
 import { PictureTile } from './media.tsx';
-import { MemberTools } from './MemberTools.tsx';
-import { Viewer } from './Viewer.tsx';
-import { MemberSocial } from './ViewerSocial.tsx';
+import { MemberViewer } from './MemberViewer.tsx';
 import './pictures.css';
 import './people.css';
 
@@ -158,18 +156,13 @@ function PersonView({ id }: { id: number }) {
         ))}
       </ul>
       {open !== null && (
-        <Viewer
+        <MemberViewer
           pictures={pictures}
           index={open}
           admin={false}
           onMove={setOpen}
           onClose={close}
-          social={(picture) => <MemberSocial key={picture.id} pictureId={picture.id} />}
-          extra={(picture) => (
-            <MemberTools key={picture.id} picture={picture}>
-              <TakeOut personId={id} pictureId={picture.id} onGone={() => (close(), navigate(PEOPLE_PATH))} />
-            </MemberTools>
-          )}
+          tools={(picture) => <TakeOut personId={id} pictureId={picture.id} onGone={() => (close(), navigate(PEOPLE_PATH))} />}
         />
       )}
     </main>

@@ -1,15 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
-import type { PageType, Picture } from '@site/contracts/pictures';
+import type { PageType } from '@site/contracts/pictures';
 import { LoadProblem } from '../../components/Loaded.tsx';
 import { viewerOf } from '../../lib/access.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { DEFAULT_GALLERY_PATH, galleryPath, parseGalleryPath } from './gallery-path.ts';
 import { PictureTile } from './media.tsx';
-import { MemberTools } from './MemberTools.tsx';
 import { SearchBox, SearchResults } from './search.tsx';
-import { Viewer } from './Viewer.tsx';
-import { MemberSocial } from './ViewerSocial.tsx';
+import { MemberViewer } from './MemberViewer.tsx';
 import './pictures.css';
 
 function PageBar({ type, index, pageCount }: { type: PageType; index: number; pageCount: number }) {
@@ -94,7 +92,6 @@ function Gallery({ type, index }: { type: PageType; index: number }) {
   const searched = searchParams.get('q')?.trim() ?? '';
   const onSearch = useCallback((q: string) => setSearchParams(q ? { q } : {}), [setSearchParams]);
   // Hearts and comments: on approved pictures; on a pending one only admins see and add them.
-  const social = useCallback((p: Picture) => (!p.pending || admin ? <MemberSocial key={p.id} pictureId={p.id} /> : null), [admin]);
   const pictures = data?.pictures ?? [];
 
   return (
@@ -129,15 +126,7 @@ function Gallery({ type, index }: { type: PageType; index: number }) {
           </ul>
           <PageBar type={type} index={index} pageCount={pageCount} />
           {open !== null && (
-            <Viewer
-              pictures={pictures}
-              index={open}
-              admin={admin}
-              onMove={setOpen}
-              onClose={close}
-              social={social}
-              extra={(picture) => <MemberTools key={picture.id} picture={picture} />}
-            />
+            <MemberViewer pictures={pictures} index={open} admin={admin} onMove={setOpen} onClose={close} />
           )}
         </>
       )}

@@ -93,6 +93,12 @@ function PasswordForm({ token, onPass }: { token: string; onPass: (pass: string)
   );
 }
 
+/** Where it was taken, only when the link includes location (the server leaves it out otherwise): the same call as GuestSocial's. */
+function GuestPlace({ token, pass, pictureId }: { token: string; pass: string | null; pictureId: number }) {
+  const place = trpc.shares.social.useQuery({ token, pictureId, ...(pass ? { pass } : {}) }).data?.place;
+  return place ? <span className="viewer-place"> · {place}</span> : null;
+}
+
 /** The picture's hearts and comments as a guest sees them: read-only, no member named but the sharer. */
 function GuestSocial({ token, pass, pictureId, onFailedLoad }: { token: string; pass: string | null; pictureId: number; onFailedLoad: () => void }) {
   const query = trpc.shares.social.useQuery({ token, pictureId, ...(pass ? { pass } : {}) });
@@ -150,6 +156,7 @@ function SharedAlbumView({
           onClose={close}
           urlOf={urlOf}
           social={(picture) => <GuestSocial key={picture.id} token={token} pass={pass} pictureId={picture.id} onFailedLoad={onFailedLoad} />}
+          place={(picture) => <GuestPlace key={picture.id} token={token} pass={pass} pictureId={picture.id} />}
         />
       )}
     </main>

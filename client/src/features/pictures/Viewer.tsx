@@ -121,13 +121,15 @@ type Props = {
   urlOf?: UrlOf;
   /** Under the picture: what the page around the viewer offers for it ("Add to album", a download). */
   extra?: (picture: Picture) => ReactNode;
+  /** Where it was taken, beside the date ("Arezzo, Italy"); nothing when unknown or not to be told. */
+  place?: (picture: Picture) => ReactNode;
 };
 
 /**
  * One picture at a time over the grid: caption, the picture or video, its capture date. Clicking the
  * picture closes it, left and right move within the page, Escape closes.
  */
-export function Viewer({ pictures, index, admin, onMove, onClose, social, urlOf, extra }: Props) {
+export function Viewer({ pictures, index, admin, onMove, onClose, social, urlOf, extra, place }: Props) {
   const picture = pictures[index];
   const closeRef = useRef<HTMLButtonElement>(null);
   useEffect(() => closeRef.current?.focus(), []);
@@ -177,7 +179,10 @@ export function Viewer({ pictures, index, admin, onMove, onClose, social, urlOf,
             {picture.pending && <span className="pending-badge">Waiting for approval</span>}
           </figcaption>
           <Media picture={picture} onClose={onClose} urlOf={urlOf} />
-          <p className="viewer-date">{takenOn(picture)}</p>
+          <p className="viewer-date">
+            {takenOn(picture)}
+            {place?.(picture)}
+          </p>
         </figure>
         <DownloadOriginal picture={picture} urlOf={urlOf} />
         {social?.(picture)}

@@ -6,6 +6,7 @@ import { SocialPanel, type SocialActions } from './ViewerSocial.tsx';
 
 const social = (change: Partial<PictureSocial> = {}): PictureSocial => ({
   pictureId: 7,
+  place: null,
   hearts: { count: 3, mine: false, names: ['Ann', 'Bob', 'Grandma'] },
   comments: [
     { id: 1, author: 'Ann', text: 'Lovely!\nSo blue.', createdAt: '2026-07-15T10:20:00.000Z', editedAt: null, mine: true, mayDelete: true },

@@ -1,11 +1,9 @@
 import { useCallback, useEffect, useId, useState, type FormEvent, type KeyboardEvent } from 'react';
-import type { Picture, SearchSuggestion } from '@site/contracts/pictures';
+import type { SearchSuggestion } from '@site/contracts/pictures';
 import { LoadProblem } from '../../components/Loaded.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { PictureTile } from './media.tsx';
-import { MemberTools } from './MemberTools.tsx';
-import { Viewer } from './Viewer.tsx';
-import { MemberSocial } from './ViewerSocial.tsx';
+import { MemberViewer } from './MemberViewer.tsx';
 import { useSettled } from '../../lib/use-settled.ts';
 
 /** Suggestions wait for a pause in typing this long, and for this many characters. */
@@ -114,7 +112,6 @@ export function SearchResults({ q, admin }: { q: string; admin: boolean }) {
   }, [q]);
   const pictures = results.data?.pages.flatMap((p) => p.items) ?? [];
   const close = useCallback(() => setOpen(null), []);
-  const social = useCallback((p: Picture) => (!p.pending || admin ? <MemberSocial key={p.id} pictureId={p.id} /> : null), [admin]);
   return (
     <section aria-label="Search results">
       <LoadProblem query={results} what="the search" />
@@ -138,15 +135,7 @@ export function SearchResults({ q, admin }: { q: string; admin: boolean }) {
         </p>
       )}
       {open !== null && (
-        <Viewer
-          pictures={pictures}
-          index={open}
-          admin={admin}
-          onMove={setOpen}
-          onClose={close}
-          social={social}
-          extra={(picture) => <MemberTools key={picture.id} picture={picture} />}
-        />
+        <MemberViewer pictures={pictures} index={open} admin={admin} onMove={setOpen} onClose={close} />
       )}
     </section>
   );

@@ -4,7 +4,7 @@ import { CHORE_DEFAULT_POINTS, CHORE_LIMITS, WEEKDAY_NAMES, choreMessages, type 
 import { ChangeMessages } from '../../components/ChangeMessages.tsx';
 import { DataTable } from '../../components/DataTable.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
-import { Loaded } from '../../components/Loaded.tsx';
+import { Loaded, type LoadedQuery } from '../../components/Loaded.tsx';
 import { NumberInput } from '../../components/NumberInput.tsx';
 import { parseNumber, type NumberRules } from '../../components/number.ts';
 import { SyncStatus } from '../../components/SyncStatus.tsx';
@@ -172,6 +172,22 @@ function PointsTable({ today }: { today: string }) {
   );
 }
 
+/**
+ * Two queries as one for <Loaded>: there when both are (My week reads the chores and the meal plan, and
+ * never says "Nothing for you" from a list that could not be loaded), else the first one's failure.
+ */
+function both(a: LoadedQuery<unknown>, b: LoadedQuery<unknown>): LoadedQuery<true> {
+  const paused = a.fetchStatus === 'paused' || b.fetchStatus === 'paused';
+  const fetching = a.fetchStatus === 'fetching' || b.fetchStatus === 'fetching';
+  return {
+    data: a.data !== undefined && b.data !== undefined ? true : undefined,
+    error: a.error ?? b.error,
+    refetch: () => Promise.all([a.refetch(), b.refetch()]),
+    fetchStatus: paused ? 'paused' : fetching ? 'fetching' : 'idle',
+    dataUpdatedAt: Math.min(a.dataUpdatedAt ?? 0, b.dataUpdatedAt ?? 0),
+  };
+}
+
 /** /house/chores: chores that rotate, "My week", and the month's points. */
 export default function ChoresPage() {
   const status = trpc.auth.status.useQuery();
@@ -215,23 +231,27 @@ export default function ChoresPage() {
       <ChangeMessages messages={queue.messages} onDismiss={queue.dismiss} />
       <section className="card" aria-labelledby="my-week-title">
         <h2 id="my-week-title">My week</h2>
-        {mine.length === 0 && cooking.length === 0 ? (
-          <p>Nothing for you this week.</p>
-        ) : (
-          <ul>
-            {mine.map((c) => (
-              <li key={`c${c.id}`}>
-                {c.overdue ? `Overdue (${dayLabel(c.next)})` : c.next === today ? 'Today' : dayLabel(c.next)}: {c.name}
-                {c.assignee === null && ' (anyone)'}
-              </li>
-            ))}
-            {cooking.map((s) => (
-              <li key={`m${s.date}${s.meal}`}>
-                {dayLabel(s.date)}: cook {s.meal.toLocaleLowerCase()}, {s.title ?? s.text}
-              </li>
-            ))}
-          </ul>
-        )}
+        <Loaded query={both(chores, week)} what="your week" loading="Loading your week...">
+          {() =>
+            mine.length === 0 && cooking.length === 0 ? (
+              <p>Nothing for you this week.</p>
+            ) : (
+              <ul>
+                {mine.map((c) => (
+                  <li key={`c${c.id}`}>
+                    {c.overdue ? `Overdue (${dayLabel(c.next)})` : c.next === today ? 'Today' : dayLabel(c.next)}: {c.name}
+                    {c.assignee === null && ' (anyone)'}
+                  </li>
+                ))}
+                {cooking.map((s) => (
+                  <li key={`m${s.date}${s.meal}`}>
+                    {dayLabel(s.date)}: cook {s.meal.toLocaleLowerCase()}, {s.title ?? s.text}
+                  </li>
+                ))}
+              </ul>
+            )
+          }
+        </Loaded>
       </section>
       <section className="card chores-section" aria-labelledby="chores-title">
         <h2 id="chores-title">All chores</h2>

@@ -199,6 +199,8 @@ export async function guestSocial(deps: AppDeps, input: { token: string; pass?: 
   const social = await socialOf(deps.db, input.pictureId, null);
   return {
     ...social,
+    // Where it was taken only when the link includes location (as its downloads and search do).
+    place: link.include_location ? social.place : null,
     hearts: { ...social.hearts, names: social.hearts.names.filter((name) => name === sharer) },
     comments: social.comments.map((c) => ({ ...c, author: c.author === sharer ? c.author : GUEST_AUTHOR })),
   };

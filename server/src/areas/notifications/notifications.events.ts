@@ -25,6 +25,7 @@ export type NewNotificationEvent = {
 const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}\u2026` : text);
 
 export async function recordEvent(db: Executor, event: NewNotificationEvent): Promise<void> {
+  if (event.kind === 'picture.waiting' && (await joinWaitingPictures(db, event))) return;
   await db
     .insertInto('notification_events')
     .values({
@@ -65,4 +66,39 @@ export async function recordPictureSocial(db: Executor, pictureId: number, actor
     if (told) return;
   }
   await recordEvent(db, { kind: 'picture.social', actorId: actor.id, userId: picture.uploaded_by, subjectId: pictureId, title, body, url: '/personal/pictures' });
+}
+
+/**
+ * `picture.waiting`: an uploader's pictures that wait for approval are one notification ("4 pictures
+ * wait for approval"), not one each. A new one joins the uploader's open event (not yet done, the
+ * migration's trigger marks it done when none waits any more): its title says how many wait now, and
+ * it is new again in the admins' inboxes. Already pushed is not pushed again. False when there is no
+ * open event to join (the caller records a new one).
+ */
+export async function joinWaitingPictures(db: Executor, event: NewNotificationEvent): Promise<boolean> {
+  const uploader = event.actorId ?? null;
+  const open = await db
+    .selectFrom('notification_events')
+    .select('id')
+    .where('kind', '=', 'picture.waiting')
+    .where('done_at', 'is', null)
+    .where('actor_id', 'is not distinct from', uploader)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!open) return false;
+  const waiting = await db
+    .selectFrom('pictures')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('status', '=', 'pending')
+    .where('uploaded_by', 'is not distinct from', uploader)
+    .executeTakeFirstOrThrow();
+  const n = Number(waiting.n);
+  await db
+    .updateTable('notification_events')
+    .set({ title: n === 1 ? event.title : `${n} pictures wait for approval`, body: cut(event.body, 400) })
+    .where('id', '=', open.id)
+    .execute();
+  await db.updateTable('notification_inbox').set({ read_at: null }).where('event_id', '=', open.id).where('read_at', 'is not', null).execute();
+  return true;
 }

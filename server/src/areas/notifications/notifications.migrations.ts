@@ -158,4 +158,75 @@ const days: Migration = {
   },
 };
 
-export const notificationsMigrations = { '20261127_notifications_tables': tables, '20261127_notifications_plan_days': days };
+/**
+ * Notifications about a thing that has been handled stop being new, for everyone: `done_at` on the
+ * event, and its unread inbox rows marked read (the bells count again at once: the inbox's live
+ * trigger). Written by triggers on the things themselves, so every way of handling one (approving,
+ * refusing, deleting; the admin page, /api, the command line) counts, in the transaction that
+ * handles it. `picture.waiting` is one event for an uploader's pictures waiting (recordEvent joins
+ * them, notifications.events.ts): it is done when none of them waits any more, and until then says
+ * how many still do.
+ */
+const done: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema.alterTable('notification_events').addColumn('done_at', 'timestamptz').execute();
+    await sql`create function notification_done_events(done_ids integer[]) returns void language plpgsql as $$
+      begin
+        update notification_inbox set read_at = now() where read_at is null and event_id = any(done_ids);
+      end $$`.execute(db);
+    await sql`create function notification_account_done() returns trigger language plpgsql as $$
+      declare
+        done_ids integer[];
+      begin
+        if old.level <> 0 or (tg_op = 'UPDATE' and new.level = 0) then
+          return null;
+        end if;
+        with done as (
+          update notification_events set done_at = now()
+            where kind = 'account.waiting' and subject_id = old.id and done_at is null returning id)
+        select coalesce(array_agg(id), '{}') into done_ids from done;
+        perform notification_done_events(done_ids);
+        return null;
+      end $$`.execute(db);
+    await sql`create trigger users_account_done after update of level or delete on users for each row
+      execute function notification_account_done()`.execute(db);
+    await sql`create function notification_pictures_done() returns trigger language plpgsql as $$
+      declare
+        waiting integer;
+        done_ids integer[];
+      begin
+        if old.status <> 'pending' or (tg_op = 'UPDATE' and new.status = 'pending') then
+          return null;
+        end if;
+        select count(*) into waiting from pictures where status = 'pending' and uploaded_by is not distinct from old.uploaded_by;
+        if waiting > 0 then
+          update notification_events
+            set title = case when waiting = 1 then 'A picture waits for approval' else waiting || ' pictures wait for approval' end
+            where kind = 'picture.waiting' and done_at is null and actor_id is not distinct from old.uploaded_by;
+          return null;
+        end if;
+        with done as (
+          update notification_events set done_at = now()
+            where kind = 'picture.waiting' and done_at is null and actor_id is not distinct from old.uploaded_by returning id)
+        select coalesce(array_agg(id), '{}') into done_ids from done;
+        perform notification_done_events(done_ids);
+        return null;
+      end $$`.execute(db);
+    await sql`create trigger pictures_notification_done after update of status or delete on pictures for each row
+      execute function notification_pictures_done()`.execute(db);
+  },
+  async down(db: Kysely<any>) {
+    await sql`drop trigger if exists pictures_notification_done on pictures`.execute(db);
+    await sql`drop function if exists notification_pictures_done()`.execute(db);
+    await sql`drop trigger if exists users_account_done on users`.execute(db);
+    await sql`drop function if exists notification_account_done()`.execute(db);
+    await sql`drop function if exists notification_done_events(integer[])`.execute(db);
+    await db.schema.alterTable('notification_events').dropColumn('done_at').execute();
+  },
+};
+
+export const notificationsMigrations = {
+  '20261127_notifications_tables': tables,
+  '20261127_notifications_plan_days': days,
+  '20261204_notifications_done': done,
+};

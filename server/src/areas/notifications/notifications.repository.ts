@@ -6,7 +6,7 @@ export async function listInbox(db: Executor, userId: number, cursor: number | u
   const rows = await db
     .selectFrom('notification_inbox as i')
     .innerJoin('notification_events as e', 'e.id', 'i.event_id')
-    .select(['i.id', 'e.kind', 'e.title', 'e.body', 'e.url', 'i.created_at', 'i.read_at'])
+    .select(['i.id', 'e.kind', 'e.title', 'e.body', 'e.url', 'i.created_at', 'i.read_at', 'e.done_at'])
     .where('i.user_id', '=', userId)
     .$if(cursor !== undefined, (q) => q.where('i.id', '<', cursor ?? 0))
     .orderBy('i.id', 'desc')
@@ -22,6 +22,7 @@ export async function listInbox(db: Executor, userId: number, cursor: number | u
       url: r.url,
       createdAt: r.created_at.toISOString(),
       read: r.read_at !== null,
+      done: r.done_at !== null,
     })),
     nextCursor: rows.length > NOTIFICATIONS_PAGE ? (page.at(-1)?.id ?? null) : null,
   };

@@ -20,6 +20,8 @@ export interface NotificationEventsTable {
   created_at: ColumnType<Date, never, never>;
   /** When the worker turned it into inbox rows and deliveries; null while it waits. */
   fanned_out_at: Date | null;
+  /** When the thing it is about was handled (an account or picture approved or refused): no longer new for anyone, never pushed after. */
+  done_at: ColumnType<Date | null, never, never>;
 }
 
 /** One member's copy of an event: the bell's count and the Notifications page. */

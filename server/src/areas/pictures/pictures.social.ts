@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { pictureMessages, socialMessages, type PictureSocial } from '@site/contracts';
+import { pictureMessages, placeLabel, socialMessages, type PictureSocial } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import type { Executor } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
@@ -24,7 +24,7 @@ export const socialViewerOf = (user: SessionUser): SocialViewer => ({ id: user.i
  * guest's shared album: the album's own rule).
  */
 export async function socialOf(db: Executor, pictureId: number, viewer: SocialViewer | null): Promise<PictureSocial> {
-  const [hearts, comments] = await Promise.all([
+  const [hearts, comments, place] = await Promise.all([
     db
       .selectFrom('picture_hearts')
       .innerJoin('users', 'users.id', 'picture_hearts.user_id')
@@ -40,9 +40,11 @@ export async function socialOf(db: Executor, pictureId: number, viewer: SocialVi
       .where('picture_comments.picture_id', '=', pictureId)
       .orderBy('picture_comments.id')
       .execute(),
+    db.selectFrom('picture_places').select(['town', 'country']).where('picture_id', '=', pictureId).executeTakeFirst(),
   ]);
   return {
     pictureId,
+    place: place ? placeLabel(place.town, place.country) : null,
     hearts: { count: hearts.length, mine: viewer !== null && hearts.some((h) => h.user_id === viewer.id), names: hearts.map((h) => h.name) },
     comments: comments.map((c) => {
       const mine = viewer !== null && c.user_id === viewer.id;
