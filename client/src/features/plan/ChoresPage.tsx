@@ -173,18 +173,17 @@ function PointsTable({ today }: { today: string }) {
 }
 
 /**
- * Two queries as one for <Loaded>: there when both are (My week reads the chores and the meal plan, and
- * never says "Nothing for you" from a list that could not be loaded), else the first one's failure.
+ * Several queries as one for <Loaded>: there when all are (My week reads the chores and the meal plan's
+ * weeks, and never says "Nothing for you" from a list that could not be loaded), else the first failure.
  */
-function both(a: LoadedQuery<unknown>, b: LoadedQuery<unknown>): LoadedQuery<true> {
-  const paused = a.fetchStatus === 'paused' || b.fetchStatus === 'paused';
-  const fetching = a.fetchStatus === 'fetching' || b.fetchStatus === 'fetching';
+function allOf(queries: LoadedQuery<unknown>[]): LoadedQuery<true> {
+  const status = (s: string) => queries.some((q) => q.fetchStatus === s);
   return {
-    data: a.data !== undefined && b.data !== undefined ? true : undefined,
-    error: a.error ?? b.error,
-    refetch: () => Promise.all([a.refetch(), b.refetch()]),
-    fetchStatus: paused ? 'paused' : fetching ? 'fetching' : 'idle',
-    dataUpdatedAt: Math.min(a.dataUpdatedAt ?? 0, b.dataUpdatedAt ?? 0),
+    data: queries.every((q) => q.data !== undefined) ? true : undefined,
+    error: queries.find((q) => q.error)?.error ?? null,
+    refetch: () => Promise.all(queries.map((q) => q.refetch())),
+    fetchStatus: status('paused') ? 'paused' : status('fetching') ? 'fetching' : 'idle',
+    dataUpdatedAt: Math.min(...queries.map((q) => q.dataUpdatedAt ?? 0)),
   };
 }
 
@@ -231,7 +230,7 @@ export default function ChoresPage() {
       <ChangeMessages messages={queue.messages} onDismiss={queue.dismiss} />
       <section className="card" aria-labelledby="my-week-title">
         <h2 id="my-week-title">My week</h2>
-        <Loaded query={both(chores, week)} what="your week" loading="Loading your week...">
+        <Loaded query={allOf([chores, ...weeks])} what="your week" loading="Loading your week...">
           {() =>
             mine.length === 0 && cooking.length === 0 ? (
               <p>Nothing for you this week.</p>
