@@ -169,32 +169,78 @@ describe.each(databases)('push trust: bad keys, taken endpoints, too many browse
   });
 });
 
-describe.each(databases)('push trust: a heart given again is not told again (%s)', (kind) => {
+describe.each(databases)('push trust: hearts and comments are told once in a while, summed (%s)', (kind) => {
   const s = useTestServer(kind, { PUSH_ALLOWED_HOSTS: '127.0.0.1' });
   const push = usePushService();
 
-  it('a heart taken back and given again within 10 minutes makes one push and one inbox row; after 10 minutes, a new one', async () => {
+  const inboxOf = (userId: number) =>
+    s.db
+      .selectFrom('notification_inbox')
+      .innerJoin('notification_events', 'notification_events.id', 'notification_inbox.event_id')
+      .select(['notification_events.title', 'notification_inbox.read_at'])
+      .where('notification_inbox.user_id', '=', userId)
+      .orderBy('notification_inbox.id')
+      .execute();
+  const lateBy = (minutes: number) => sql`update notification_events set created_at = created_at - make_interval(mins => ${minutes})`.execute(s.db);
+
+  it('a heart given again within 10 minutes is not counted; more within 30 minutes are summed in the inbox, not pushed; later, told again', async () => {
+    const anna = await subscribed(s, push.current, 'anna', 1);
+    const ben = await subscribed(s, push.current, 'ben', 1);
+    const carl = await subscribed(s, push.current, 'carl', 1);
+    const pictures = [];
+    for (const day of [1, 2, 3]) pictures.push(await s.db.transaction().execute((trx) => insertPicture(trx, pictureRow({ id: anna.userId }, `beach ${day}`, [2020, 7, day], 'approved'))));
+    const [first, second, third] = pictures as [(typeof pictures)[number], (typeof pictures)[number], (typeof pictures)[number]];
+    const from = push.current.received.length;
+    const heart = async (who: Browser, id: number, on: boolean) => {
+      const res = await trpc(s.app, 'pictures.heart', who.cookie, { id, on });
+      expect(res.status, res.message).toBe(200);
+    };
+    for (const on of [true, false, true, false, true]) await heart(ben, first.id, on);
+    await settled(s.db);
+    const titles = () => pushesTo(push.current, anna, from).map((r) => r.message.title);
+    expect(titles()).toEqual(['ben gave your picture a heart']);
+    expect(await inboxOf(anna.userId)).toEqual([{ title: 'ben gave your picture a heart', read_at: null }]);
+    // Anna reads it; Ben goes on: two more hearts and three comments are summed into it, not pushed.
+    await s.db.updateTable('notification_inbox').set({ read_at: new Date() }).where('user_id', '=', anna.userId).execute();
+    await heart(ben, second.id, true);
+    await heart(ben, third.id, true);
+    for (const text of ['lovely', 'the sea!', 'again']) expect((await trpc(s.app, 'pictures.comment', ben.cookie, { id: first.id, text })).status).toBe(200);
+    await settled(s.db);
+    expect(titles()).toEqual(['ben gave your picture a heart']);
+    expect(await inboxOf(anna.userId)).toEqual([{ title: 'ben hearted and commented 6 times on your pictures', read_at: null }]);
+    // Another member is told on their own.
+    await heart(carl, first.id, true);
+    await settled(s.db);
+    expect(titles()).toEqual(['ben gave your picture a heart', 'carl gave your picture a heart']);
+    // Eleven minutes on: a heart Ben takes back and gives again counts once more, still summed.
+    await lateBy(11);
+    await heart(ben, first.id, false);
+    await heart(ben, first.id, true);
+    await settled(s.db);
+    expect(titles()).toHaveLength(2);
+    expect((await inboxOf(anna.userId))[0]?.title).toBe('ben hearted and commented 7 times on your pictures');
+    // Thirty-one minutes on: Ben's next comment is told again, as a new notification.
+    await lateBy(31);
+    expect((await trpc(s.app, 'pictures.comment', ben.cookie, { id: second.id, text: 'and this one' })).status).toBe(200);
+    await settled(s.db);
+    expect(titles()).toEqual(['ben gave your picture a heart', 'carl gave your picture a heart', 'ben commented on your picture']);
+    expect((await inboxOf(anna.userId)).map((r) => r.title)).toEqual([
+      'ben hearted and commented 7 times on your pictures',
+      'carl gave your picture a heart',
+      'ben commented on your picture',
+    ]);
+  });
+
+  it('300 heart toggles and 100 comments from one member make one push', async () => {
     const anna = await subscribed(s, push.current, 'anna', 1);
     const ben = await subscribed(s, push.current, 'ben', 1);
     const picture = await s.db.transaction().execute((trx) => insertPicture(trx, pictureRow({ id: anna.userId }, 'beach', [2020, 7, 1], 'approved')));
     const from = push.current.received.length;
-    for (const on of [true, false, true, false, true]) {
-      const res = await trpc(s.app, 'pictures.heart', ben.cookie, { id: picture.id, on });
-      expect(res.status, res.message).toBe(200);
-    }
+    for (let i = 0; i < 300; i++) expect((await trpc(s.app, 'pictures.heart', ben.cookie, { id: picture.id, on: i % 2 === 0 })).status).toBe(200);
+    for (let i = 0; i < 100; i++) expect((await trpc(s.app, 'pictures.comment', ben.cookie, { id: picture.id, text: `comment ${i}` })).status).toBe(200);
     await settled(s.db);
-    const titles = () => pushesTo(push.current, anna, from).map((r) => r.message.title);
-    expect(titles()).toEqual(['ben gave your picture a heart']);
-    // Comments are each told.
-    expect((await trpc(s.app, 'pictures.comment', ben.cookie, { id: picture.id, text: 'lovely' })).status).toBe(200);
-    await settled(s.db);
-    expect(titles()).toEqual(['ben gave your picture a heart', 'ben commented on your picture']);
-    // Eleven minutes later (the clock moved: the events made earlier).
-    await sql`update notification_events set created_at = created_at - interval '11 minutes'`.execute(s.db);
-    for (const on of [false, true]) expect((await trpc(s.app, 'pictures.heart', ben.cookie, { id: picture.id, on })).status).toBe(200);
-    await settled(s.db);
-    expect(titles()).toEqual(['ben gave your picture a heart', 'ben commented on your picture', 'ben gave your picture a heart']);
-    expect(await s.db.selectFrom('notification_inbox').select('id').where('user_id', '=', anna.userId).execute()).toHaveLength(3);
+    expect(pushesTo(push.current, anna, from)).toHaveLength(1);
+    expect(await inboxOf(anna.userId)).toEqual([{ title: 'ben hearted and commented 101 times on your pictures', read_at: null }]);
   });
 });
 

@@ -45,27 +45,77 @@ export async function recordEvent(db: Executor, event: NewNotificationEvent): Pr
 export const HEART_AGAIN_QUIET_MINUTES = 10;
 
 /**
+ * One member tells another of hearts and comments at most once in this many minutes: what comes
+ * meanwhile is summed into that notification ("Ben hearted and commented 12 times on your pictures"),
+ * which is new again in the inbox but not pushed again.
+ */
+export const SOCIAL_SUM_MINUTES = 30;
+
+type SocialCounts = { heart: number; comment: number };
+
+/** The summed notification's title. */
+export function socialSummaryTitle(actorName: string, counts: SocialCounts): string {
+  const times = counts.heart + counts.comment;
+  if (counts.comment === 0) return `${actorName} gave your pictures ${times} hearts`;
+  if (counts.heart === 0) return `${actorName} commented ${times} times on your pictures`;
+  return `${actorName} hearted and commented ${times} times on your pictures`;
+}
+
+/**
  * `picture.social`: a heart or a comment, for the picture's uploader (not for their own). A heart
  * the same member gave the same picture in the last HEART_AGAIN_QUIET_MINUTES (taken back and given
- * again) is not told again.
+ * again) is not told again. Within SOCIAL_SUM_MINUTES of the notification the actor's first one made
+ * for the uploader, the new one is recorded joined to it (`joined_to`: never fanned out or pushed on
+ * its own) and the first one's title says how many there are now.
  */
-export async function recordPictureSocial(db: Executor, pictureId: number, actor: { id: number }, what: 'heart' | 'comment', title: string, body: string): Promise<void> {
+export async function recordPictureSocial(db: Executor, pictureId: number, actor: { id: number; name: string }, what: 'heart' | 'comment', title: string, body: string): Promise<void> {
   const picture = await db.selectFrom('pictures').select('uploaded_by').where('id', '=', pictureId).executeTakeFirst();
   if (!picture?.uploaded_by || picture.uploaded_by === actor.id) return;
+  const recent = (minutes: number) => sql<boolean>`created_at > now() - make_interval(mins => ${minutes})`;
+  const social = db.selectFrom('notification_events').where('kind', '=', 'picture.social').where('actor_id', '=', actor.id);
   if (what === 'heart') {
-    const told = await db
-      .selectFrom('notification_events')
-      .select('id')
-      .where('kind', '=', 'picture.social')
-      .where('actor_id', '=', actor.id)
-      .where('subject_id', '=', pictureId)
-      .where('title', '=', title)
-      .where('created_at', '>', sql<Date>`now() - make_interval(mins => ${HEART_AGAIN_QUIET_MINUTES})`)
-      .limit(1)
-      .executeTakeFirst();
+    const told = await social.select('id').where('subject_id', '=', pictureId).where('part', '=', 'heart').where(recent(HEART_AGAIN_QUIET_MINUTES)).limit(1).executeTakeFirst();
     if (told) return;
   }
-  await recordEvent(db, { kind: 'picture.social', actorId: actor.id, userId: picture.uploaded_by, subjectId: pictureId, title, body, url: '/personal/pictures' });
+  const open = await social
+    .select('id')
+    .where('user_id', '=', picture.uploaded_by)
+    .where('joined_to', 'is', null)
+    .where(recent(SOCIAL_SUM_MINUTES))
+    .orderBy('id', 'desc')
+    .limit(1)
+    .forUpdate()
+    .executeTakeFirst();
+  await db
+    .insertInto('notification_events')
+    .values({
+      kind: 'picture.social',
+      actor_id: actor.id,
+      user_id: picture.uploaded_by,
+      subject_id: pictureId,
+      title: cut(title, 120),
+      body: cut(body, 400),
+      url: '/personal/pictures',
+      part: what,
+      joined_to: open?.id ?? null,
+      fanned_out_at: open ? sql<Date>`now()` : null,
+    })
+    .execute();
+  if (!open) return;
+  const parts = await db
+    .selectFrom('notification_events')
+    .select(['part', (eb) => eb.fn.countAll<string | number>().as('n')])
+    .where((eb) => eb.or([eb('id', '=', open.id), eb('joined_to', '=', open.id)]))
+    .groupBy('part')
+    .execute();
+  const counts: SocialCounts = { heart: 0, comment: 0 };
+  for (const row of parts) if (row.part === 'heart' || row.part === 'comment') counts[row.part] = Number(row.n);
+  await db
+    .updateTable('notification_events')
+    .set({ title: cut(socialSummaryTitle(actor.name, counts), 120), body: cut(body, 400), subject_id: pictureId })
+    .where('id', '=', open.id)
+    .execute();
+  await db.updateTable('notification_inbox').set({ read_at: null }).where('event_id', '=', open.id).where('read_at', 'is not', null).execute();
 }
 
 /**

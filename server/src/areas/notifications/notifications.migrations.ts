@@ -225,8 +225,29 @@ const done: Migration = {
   },
 };
 
+/**
+ * Issue 52: hearts and comments from one member to another are told once in a while and summed:
+ * `part` says which a picture.social event is, `joined_to` the summed event it was added to.
+ */
+const socialSum: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .alterTable('notification_events')
+      .addColumn('part', 'text')
+      .addColumn('joined_to', 'integer', (c) => c.references('notification_events.id').onDelete('cascade'))
+      .execute();
+    await sql`update notification_events set part = case when body = '' then 'heart' else 'comment' end where kind = 'picture.social'`.execute(db);
+    await db.schema.createIndex('notification_events_social').on('notification_events').columns(['actor_id', 'kind', 'created_at']).execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.dropIndex('notification_events_social').execute();
+    await db.schema.alterTable('notification_events').dropColumn('joined_to').dropColumn('part').execute();
+  },
+};
+
 export const notificationsMigrations = {
   '20261127_notifications_tables': tables,
   '20261127_notifications_plan_days': days,
   '20261204_notifications_done': done,
+  '20261206_notifications_social_sum': socialSum,
 };

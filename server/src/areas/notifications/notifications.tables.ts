@@ -22,6 +22,10 @@ export interface NotificationEventsTable {
   fanned_out_at: Date | null;
   /** When the thing it is about was handled (an account or picture approved or refused): no longer new for anyone, never pushed after. */
   done_at: ColumnType<Date | null, never, never>;
+  /** picture.social: 'heart' or 'comment' (the heart-again rule and the summed title count them); null for other kinds. */
+  part: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The summed notification this one was added to (never fanned out on its own), or null. */
+  joined_to: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** One member's copy of an event: the bell's count and the Notifications page. */
