@@ -100,6 +100,9 @@ export async function fillEveryArea(deps: AppDeps, app: FastifyInstance): Promis
   const two = await deps.db.selectFrom('pictures').select('id').where('caption', '=', 'Zoë and Ann').executeTakeFirstOrThrow();
   const someone = await deps.db.selectFrom('faces').select('person_id').where('picture_id', '=', two.id).orderBy('ordinal').executeTakeFirstOrThrow();
   await invoke('people.name', ctx, { id: someone.person_id, name: 'Grandma Zoë 👵' });
+  // The two are not the same person (a member's answer: people_apart).
+  const [first, second] = await deps.db.selectFrom('faces').select('person_id').where('picture_id', '=', two.id).orderBy('ordinal').execute();
+  await invoke('people.answer', ctx, { a: first?.person_id, b: second?.person_id, same: false });
   await invoke('tags.add', ctx, { pictureId: two.id, tag: 'Sofa' });
   // What the samples cannot reach without more setup, written as those areas write it.
   const db = deps.db;
