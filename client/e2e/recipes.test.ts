@@ -91,8 +91,8 @@ describeInBrowser('recipes: authoring, the three views and settings that work', 
     await page.getByRole('status').getByText('0 new, 1 merged').waitFor();
     await page.getByRole('link', { name: 'House To Get' }).click();
     const toGet = page.getByRole('region', { name: 'House To Get:' });
-    await toGet.getByRole('cell', { name: '3 l milk', exact: true }).waitFor();
-    await expect(toGet.getByRole('cell').allInnerTexts()).resolves.toEqual(['3 l milk', 'Complete', '2 1/4 cups flour', 'Complete']);
+    await toGet.getByRole('cell', { name: '3000 ml milk', exact: true }).waitFor();
+    await expect(toGet.getByRole('cell').allInnerTexts()).resolves.toEqual(['3000 ml milk', 'Complete', '2 1/4 cups flour', 'Complete']);
     await page.goBack();
     await page.getByRole('heading', { name: 'Pancakes', level: 1 }).waitFor();
 

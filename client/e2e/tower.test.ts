@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { it } from 'vitest';
 import {
@@ -238,7 +240,11 @@ describeInBrowser('tower: the game in the browser', () => {
     const downloading = page.waitForEvent('download');
     await page.getByTestId('export-replay').click();
     const download = await downloading;
-    const file = JSON.parse(fs.readFileSync(await download.path(), 'utf8')) as unknown;
+    // Saved here: the run's Chromium is shared over a connection, so the download has no local path.
+    const saved = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tower-replay-')), download.suggestedFilename());
+    await download.saveAs(saved);
+    const file = JSON.parse(fs.readFileSync(saved, 'utf8')) as unknown;
+    fs.rmSync(path.dirname(saved), { recursive: true, force: true });
     const verdict = verifyReplayFile(file);
     expect(verdict.ok ? hashState(verdict.state) : verdict.message).toBe(hashState(expected.state));
 
