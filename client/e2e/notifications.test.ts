@@ -63,8 +63,10 @@ describeInBrowser('notifications: the bell, the inbox and the settings', () => {
     const dinnerSaved = page.waitForResponse((r) => r.url().includes('notifications.setSettings') && r.ok());
     await dinner.uncheck();
     await dinnerSaved;
+    // Waited for from before the change: a fast save can answer before the fill returns.
+    const quietSaved = page.waitForResponse((r) => r.url().includes('notifications.setSettings') && r.ok());
     await page.getByLabel('From', { exact: true }).fill('22:30');
-    await page.waitForResponse((r) => r.url().includes('notifications.setSettings') && r.ok());
+    await quietSaved;
     await site.screenshot(page, 'notifications-settings-phone', { fullPage: true });
     await page.reload();
     await waitForShell(page);
