@@ -55,9 +55,13 @@ export function createTempArea(root: string, sweepOlderThanMs = STALE_TEMP_MS) {
           done(null, chunk);
         },
       });
+      const sink = fileSink(temp, written);
       try {
-        await pipeline(source as Readable, counter, fileSink(temp, written), signal ? { signal } : {});
+        await pipeline(source as Readable, counter, sink, signal ? { signal } : {});
       } catch (error) {
+        // The pipeline can reject (an abort) while the file is still being opened: the file is removed
+        // only once the sink has closed, or it would appear after the removal and stay.
+        if (!sink.closed) await new Promise((resolve) => sink.once('close', resolve));
         await fsp.rm(temp, { force: true });
         throw error;
       }
