@@ -4,6 +4,7 @@ import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import { accessMessages } from '@site/contracts';
 import { serverAreas } from './areas/index.ts';
 import type { ServerArea } from './areas/area.ts';
+import type { Config } from './config.ts';
 import { deleteExpiredSessions } from './identity/sessions.repository.ts';
 import { sweepResetLinks } from './areas/auth/reset-links.ts';
 import { sweepPasskeyChallenges } from './areas/auth/passkeys.ts';
@@ -36,6 +37,14 @@ const REDACT = [
 ];
 
 /** Builds the whole server without listening (tests use inject, index.ts listens). */
+/**
+ * Each area checks what its settings name (the dev dashboard its commands file): a bad setting stops
+ * the start with a ConfigError, before the database is opened when index.ts calls it first.
+ */
+export function checkAreasConfig(config: Config, areas: readonly ServerArea[] = Object.values(serverAreas)): void {
+  for (const area of areas) area.checkConfig?.(config);
+}
+
 export async function buildApp(
   deps: AppDeps,
   opts: {
@@ -125,6 +134,7 @@ export async function buildApp(
   mountTrpc(app, deps);
   mountLegacyApi(app, deps);
   const areas = Object.values(opts.areas ?? serverAreas);
+  checkAreasConfig(deps.config, areas);
   const routes = createHttpRegistrar(app, deps);
   // Each area's routes in a scope of its own, so a plugin one area registers (multipart) stays there.
   for (const area of areas) {

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { isTimeZone } from '@site/contracts/time-zone';
-import { DevCommandsError, readDevCommandsFile, type DevCommands } from './areas/dev-dashboard/dev-commands.ts';
 
 /**
  * The repository root: the nearest folder above `start` that holds a package.json with "workspaces".
@@ -424,8 +423,8 @@ export type Config = {
   /** The 5eTools mirror's files (absolute). */
   fivetoolsDir: string;
   financeDocumentMaxBytes: number;
-  /** The owner's Dev Dash commands, read and checked at start; null when DEV_COMMANDS_FILE is unset. */
-  devCommands: DevCommands | null;
+  /** The owner's Dev Dash commands file (absolute), read and checked by the dev dashboard at start; null when DEV_COMMANDS_FILE is unset. */
+  devCommandsFile: string | null;
   gameHost: string;
   climbingPassesPerMonth: number | null;
   download: { ytdlpPath: string; allowPrivateHosts: boolean; concurrency: number; timeoutMs: number; maxBytes: number };
@@ -487,15 +486,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
   const refusal = trustProxyRefusal(e.TRUST_PROXY, e.HOST, e.TRUST_PROXY_ONLY_PROXY_CONNECTS);
   if (refusal) throw new ConfigError(refusal);
   const dataDir = path.resolve(root, e.DATA_DIR);
-  let devCommands: DevCommands | null = null;
-  if (e.DEV_COMMANDS_FILE !== undefined) {
-    try {
-      devCommands = readDevCommandsFile(path.resolve(root, e.DEV_COMMANDS_FILE));
-    } catch (error) {
-      if (error instanceof DevCommandsError) throw new ConfigError(error.message);
-      throw error;
-    }
-  }
   return {
     port: e.PORT,
     extraPort: e.EXTRA_PORT ?? null,
@@ -525,7 +515,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
     bucket: bucketOf(e),
     fivetoolsDir: e.FIVETOOLS_DIR ? path.resolve(root, e.FIVETOOLS_DIR) : path.join(dataDir, '5etools'),
     financeDocumentMaxBytes: e.FINANCE_DOCUMENT_MAX_BYTES,
-    devCommands,
+    devCommandsFile: e.DEV_COMMANDS_FILE === undefined ? null : path.resolve(root, e.DEV_COMMANDS_FILE),
     gameHost: e.GAME_HOST,
     climbingPassesPerMonth: e.CLIMBING_PASSES_PER_MONTH ?? null,
     download: {

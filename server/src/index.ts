@@ -7,12 +7,13 @@ import { migrateToLatest } from './migrations.ts';
 import { dropExtraConnections, listen } from './http/ports.ts';
 import { setupCode, setupCodeNotice } from './areas/auth/setup-code.ts';
 import { accountCommand } from './areas/auth/commands.ts';
-import { buildApp, createDeps } from './app.ts';
+import { buildApp, checkAreasConfig, createDeps } from './app.ts';
 import { watchDatabaseChanges } from './watch-changes.ts';
 import { switchMediaStore, useRecordedStore } from './media/media.state.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  checkAreasConfig(config);
   const handle = await createDb(dbTargetFromConfig(config));
   await migrateToLatest(handle.db);
   const deps = createDeps(config, handle.db);

@@ -1,5 +1,6 @@
 import type { Kysely, Migration } from 'kysely';
 import type { ServerArea } from './areas/area.ts';
+import type { SiteSchema } from './areas/backups/backups.restore.ts';
 import { serverAreas } from './areas/index.ts';
 import { clientChangesMigrations } from './client-changes/client-changes.migrations.ts';
 import { runMigrations } from './db/migrate.ts';
@@ -24,3 +25,12 @@ for (const area of Object.values<ServerArea>(serverAreas)) {
 /** Brings the database to the latest schema (db/migrate.ts runs them); throws a MigrationError naming the failed step. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations are typed on Kysely<any>
 export const migrateToLatest = (db: Kysely<any>): Promise<string[]> => runMigrations(db, migrations);
+
+/** What a restore needs of the whole site (areas/backups/backups.restore.ts is handed it). */
+export const siteSchema: SiteSchema = {
+  migrations,
+  migrateToLatest,
+  async afterRestore(trx, archived) {
+    for (const area of Object.values<ServerArea>(serverAreas)) await area.afterRestore?.(trx, archived);
+  },
+};

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createArchive, readArchive, readSmallEntry } from '../../src/areas/backups/backups.archive.ts';
 import { trustOf, type Trust } from '../../src/areas/backups/backups.key.ts';
 import { restoreFrom } from '../../src/areas/backups/backups.restore.ts';
+import { siteSchema } from '../../src/migrations.ts';
 import { verifyArchive } from '../../src/areas/backups/backups.verify.ts';
 import { BackupError, backupTo, keyFileOf, type BackupFolders } from '../../src/areas/backups/backups.write.ts';
 import { createTestDb } from '../helpers.ts';
@@ -58,14 +59,14 @@ describe('what restore and --verify accept', () => {
     const into = site();
     const notes = Array.from({ length: 22 }, (_, i): [string, string] => [`data/notes/n${i}/note.txt`, `note ${i}`]);
     const tooLong = await crafted([...notes, [`data/${'y'.repeat(300)}`, 'last']]);
-    const refused = restoreFrom(target.db, into, tooLong, { unsigned: true });
+    const refused = restoreFrom(siteSchema, target.db, into, tooLong, { unsigned: true });
     await expect(refused).rejects.toThrow(BackupError);
     await expect(refused).rejects.toThrow(/name too long/);
     expect(everything(into.dataDir)).toEqual([]);
 
     // Fails after the files are written (a row the table refuses): the files and the folders made go too.
     const badRow = await crafted([...notes, ['db/users.ndjson', '{"id":"not a number"}\n']], { tables: ['users'] });
-    const failed = restoreFrom(target.db, into, badRow, { unsigned: true });
+    const failed = restoreFrom(siteSchema, target.db, into, badRow, { unsigned: true });
     await expect(failed).rejects.toThrow(BackupError);
     const message = await failed.catch((error: Error) => error.message);
     expect(message).toMatch(/^The restore failed \(.+\); nothing was restored: the files it wrote are removed$/);
@@ -73,7 +74,7 @@ describe('what restore and --verify accept', () => {
     expect(everything(into.dataDir)).toEqual([]);
     expect(everything(into.mediaDir)).toEqual([]);
 
-    await restoreFrom(target.db, into, await crafted(notes), { unsigned: true });
+    await restoreFrom(siteSchema, target.db, into, await crafted(notes), { unsigned: true });
     expect(fs.readFileSync(path.join(into.dataDir, 'notes', 'n21', 'note.txt'), 'utf8')).toBe('note 21');
   }, 120_000);
 
@@ -118,19 +119,19 @@ describe('what restore and --verify accept', () => {
 
     const target = await db();
     const into = { ...site(), keyFile: key };
-    await expect(restoreFrom(target.db, into, kept)).rejects.toThrow(/signature does not match/);
-    await expect(restoreFrom(target.db, into, dropped)).rejects.toThrow(/--unsigned/);
+    await expect(restoreFrom(siteSchema, target.db, into, kept)).rejects.toThrow(/signature does not match/);
+    await expect(restoreFrom(siteSchema, target.db, into, dropped)).rejects.toThrow(/--unsigned/);
     expect(await target.db.selectFrom('users').select('name').execute()).toEqual([]);
     expect(everything(into.dataDir)).toEqual([]);
 
     // A fresh machine without the key, or with another key: refused with what to do.
-    await expect(restoreFrom(target.db, site(), archive)).rejects.toThrow(/there is no key at .*backup\.key to check it/);
+    await expect(restoreFrom(siteSchema, target.db, site(), archive)).rejects.toThrow(/there is no key at .*backup\.key to check it/);
     const other = site();
     fs.writeFileSync(path.join(other.dataDir, 'backup.key'), `${randomBytes(32).toString('hex')}\n`);
-    await expect(restoreFrom(target.db, other, archive)).rejects.toThrow(/signed with another key/);
+    await expect(restoreFrom(siteSchema, target.db, other, archive)).rejects.toThrow(/signed with another key/);
 
     // The key carried over restores it; the key itself is in no archive.
-    await restoreFrom(target.db, into, archive);
+    await restoreFrom(siteSchema, target.db, into, archive);
     expect((await everyTable(target.db)).users).toEqual((await everyTable(source.db)).users);
     const names: string[] = [];
     for await (const entry of readArchive(archive)) names.push(entry.name);
@@ -138,7 +139,7 @@ describe('what restore and --verify accept', () => {
 
     // The owner vouches for an unsigned archive: it restores.
     const vouchedTarget = await db();
-    await restoreFrom(vouchedTarget.db, site(), dropped, { unsigned: true });
+    await restoreFrom(siteSchema, vouchedTarget.db, site(), dropped, { unsigned: true });
     expect((await vouchedTarget.db.selectFrom('users').select('name').orderBy('id').execute()).map((u) => u.name)).toEqual(['Owner', 'Mallory']);
   }, 180_000);
 

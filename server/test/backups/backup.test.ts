@@ -14,6 +14,7 @@ import { trustOf, type Trust } from '../../src/areas/backups/backups.key.ts';
 import { verifyArchive, type BackupManifest } from '../../src/areas/backups/backups.verify.ts';
 import { BackupBusyError, BackupError, backupTo, keyFileOf, type BackupFolders } from '../../src/areas/backups/backups.write.ts';
 import { restoreFrom } from '../../src/areas/backups/backups.restore.ts';
+import { siteSchema } from '../../src/migrations.ts';
 import { createTestDb, databases, testConfig, type TestDb } from '../helpers.ts';
 import { pictureRow } from '../pictures/pictures.fixtures.ts';
 import { everyTable, filesOf, useCleanup, writeFiles } from './site-data.ts';
@@ -78,7 +79,7 @@ describe.each(databases)('backup and restore (%s)', (kind) => {
     const target = await db();
     // Another machine: the site's key is carried there (BACKUP_KEY_FILE), not in the archive.
     const into = { ...site(), keyFile: keyFileOf(folders) };
-    await restoreFrom(target.db, into, archive);
+    await restoreFrom(siteSchema, target.db, into, archive);
     expect(await everyTable(target.db)).toEqual(await everyTable(source.db));
     expect(await filesOf(into)).toEqual(await filesOf(folders));
     expect(fs.existsSync(into.fivetoolsDir)).toBe(false);
@@ -90,7 +91,7 @@ describe.each(databases)('backup and restore (%s)', (kind) => {
     expect(third.id).toBe(friend.id + 1);
 
     // Restoring again over a site that has data is refused.
-    await expect(restoreFrom(target.db, { ...site(), keyFile: keyFileOf(folders) }, archive)).rejects.toThrow(/database is not empty/);
+    await expect(restoreFrom(siteSchema, target.db, { ...site(), keyFile: keyFileOf(folders) }, archive)).rejects.toThrow(/database is not empty/);
   }, 180_000);
 
   it('leaves nothing with the backup\'s name when it fails, and runs one backup at a time', async () => {
@@ -136,7 +137,7 @@ describe.each(databases)('backup and restore (%s)', (kind) => {
     const target = await db();
     const into = site();
     // Made before archives were signed: restored only when the owner vouches for it.
-    await restoreFrom(target.db, into.dataDir, archive, { unsigned: true });
+    await restoreFrom(siteSchema, target.db, into.dataDir, archive, { unsigned: true });
     expect(fs.readFileSync(path.join(into.dataDir, 'media', 'old.txt'), 'utf8')).toBe('from format 1');
     expect((await everyTable(target.db)).users).toEqual(rows.users);
   }, 60_000);
@@ -163,7 +164,7 @@ describe.each(databases)('backup and restore (%s)', (kind) => {
     await tar.c({ gzip: true, file: archive, cwd: stage, portable: true }, ['manifest.json', 'db']);
 
     const target = await db();
-    await restoreFrom(target.db, site().dataDir, archive, { unsigned: true });
+    await restoreFrom(siteSchema, target.db, site().dataDir, archive, { unsigned: true });
     const found = await sql<{ picture_id: number }>`select picture_id from picture_search where document @@ to_tsquery('simple', site_fold('malaga'))`.execute(target.db);
     expect(found.rows.map((r) => r.picture_id)).toEqual([photo!.id]);
     expect(await target.db.selectFrom('picture_places').select(['picture_id', 'town']).execute()).toEqual([{ picture_id: photo!.id, town: 'Málaga' }]);
@@ -173,7 +174,7 @@ describe.each(databases)('backup and restore (%s)', (kind) => {
     const current = path.join(tmp(), 'current.tar.gz');
     await tar.c({ gzip: true, file: current, cwd: stage, portable: true }, ['manifest.json', 'db']);
     const again = await db();
-    await restoreFrom(again.db, site().dataDir, current, { unsigned: true });
+    await restoreFrom(siteSchema, again.db, site().dataDir, current, { unsigned: true });
     expect(await again.db.selectFrom('picture_places').select('picture_id').orderBy('picture_id').execute()).toHaveLength(2);
     const unfolded = await sql<{ picture_id: number }>`select picture_id from picture_search where document @@ to_tsquery('simple', site_fold('malaga'))`.execute(again.db);
     expect(unfolded.rows).toEqual([]);

@@ -7,6 +7,7 @@ import { runDue } from '../../src/areas/backups/backups.service.ts';
 import { backupTo, foldersOf, type BackupFolders } from '../../src/areas/backups/backups.write.ts';
 import { createDb, type Database } from '../../src/db/database.ts';
 import { restoreFrom } from '../../src/areas/backups/backups.restore.ts';
+import { siteSchema } from '../../src/migrations.ts';
 import { ensureVapidKeys } from '../../src/areas/notifications/push.keys.ts';
 import { createTestDb, databases, testConfig } from '../helpers.ts';
 import { everyTable, filesOf, fillEveryArea, useCleanup } from './site-data.ts';
@@ -78,7 +79,7 @@ describe.each(databases)('restore drill from %s', (kind) => {
       fs.copyFileSync(path.join(env.DATA_DIR, 'backup.key'), path.join(target.folders.dataDir, 'backup.key'));
       const handle = await target.open();
       try {
-        await restoreFrom(handle.db, target.folders, archive);
+        await restoreFrom(siteSchema, handle.db, target.folders, archive);
         expect(await everyTable(handle.db), target.name).toEqual(before);
         expect(await filesOf(target.folders), target.name).toEqual(files);
       } finally {

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEV_DASHBOARD_DOC, devMessages, type DevRun } from '@site/contracts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
-import { readDevCommandsFile } from '../../src/areas/dev-dashboard/dev-commands.ts';
+import { devCommandsOf, readDevCommandsFile } from '../../src/areas/dev-dashboard/dev-commands.ts';
+import { checkAreasConfig } from '../../src/app.ts';
 import { keepTail } from '../../src/areas/dev-dashboard/dev-dashboard.runner.ts';
 import { callerFor, cookieFor, createUser, databases, postJson, refusal, type TestServer, useTestServer } from '../helpers.ts';
 
@@ -73,11 +74,14 @@ describe('the dev commands file', () => {
     ];
     for (const [content, message] of cases) {
       const file = write('bad.json', content);
-      expect(() => loadConfig({ DEV_COMMANDS_FILE: file })).toThrow(ConfigError);
-      expect(() => loadConfig({ DEV_COMMANDS_FILE: file })).toThrow(message);
+      expect(() => checkAreasConfig(loadConfig({ DEV_COMMANDS_FILE: file }))).toThrow(ConfigError);
+      expect(() => checkAreasConfig(loadConfig({ DEV_COMMANDS_FILE: file }))).toThrow(message);
     }
-    expect(() => loadConfig({ DEV_COMMANDS_FILE: path.join(dir, 'missing.json') })).toThrow(/cannot be read: ENOENT/);
-    expect(loadConfig({}).devCommands).toBeNull();
+    expect(() => checkAreasConfig(loadConfig({ DEV_COMMANDS_FILE: path.join(dir, 'missing.json') }))).toThrow(/cannot be read: ENOENT/);
+    const unset = loadConfig({});
+    expect(unset.devCommandsFile).toBeNull();
+    expect(() => checkAreasConfig(unset)).not.toThrow();
+    expect(devCommandsOf(unset)).toBeNull();
   });
 
   it('keeps the end of long output, cut at a line start', () => {

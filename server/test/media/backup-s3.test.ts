@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeps } from '../../src/app.ts';
 import { trustOf } from '../../src/areas/backups/backups.key.ts';
 import { restoreFrom } from '../../src/areas/backups/backups.restore.ts';
+import { siteSchema } from '../../src/migrations.ts';
 import { commandBackup } from '../../src/areas/backups/backups.service.ts';
 import { verifyArchive } from '../../src/areas/backups/backups.verify.ts';
 import { foldersOf, keyFileOf } from '../../src/areas/backups/backups.write.ts';
@@ -67,14 +68,14 @@ describe.each(databases)('backups of a site whose media are in a bucket (%s)', (
 
     const target = await site(`${kind}-target/`);
     fs.copyFileSync(keyFileOf(foldersOf(source.deps.config)), keyFileOf(foldersOf(target.deps.config)));
-    await restoreFrom(target.handle.db, foldersOf(target.deps.config, target.deps.media), archive);
+    await restoreFrom(siteSchema, target.handle.db, foldersOf(target.deps.config, target.deps.media), archive);
     expect(await contents(target.deps.media)).toEqual(Object.fromEntries(Object.entries(files).map(([key, data]) => [key, sha(data)])));
     expect(fs.readdirSync(target.deps.config.mediaDir)).toEqual(['.tmp']);
 
     // A bucket that already holds files is not written over.
     const again = await site(`${kind}-target/`);
     fs.copyFileSync(keyFileOf(foldersOf(source.deps.config)), keyFileOf(foldersOf(again.deps.config)));
-    await expect(restoreFrom(again.handle.db, foldersOf(again.deps.config, again.deps.media), archive)).rejects.toThrow(
+    await expect(restoreFrom(siteSchema, again.handle.db, foldersOf(again.deps.config, again.deps.media), archive)).rejects.toThrow(
       `finance/receipt.pdf already exists in ${again.deps.media.description}: restore into an empty media store`,
     );
   }, 120_000);

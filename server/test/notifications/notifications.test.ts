@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Level } from '@site/contracts';
 import { insertPicture } from '../../src/areas/pictures/pictures.repository.ts';
-import { serverChecked } from '../../src/areas/notifications/notifications.servers.ts';
+import { serverChecked } from '../../src/areas/notifications/notifications.events.ts';
 import { makeDigests } from '../../src/areas/notifications/notifications.periodic.ts';
 import { makeChoreReminders, makeDinnerReminders } from '../../src/areas/notifications/notifications.plan.ts';
 import { insertDefaultMeals } from '../../src/areas/plan/plan.migrations.ts';

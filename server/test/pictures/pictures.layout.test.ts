@@ -9,6 +9,7 @@ import { createDeps, type AppDeps } from '../../src/app.ts';
 import * as repo from '../../src/areas/pictures/pictures.repository.ts';
 import { backupTo } from '../../src/areas/backups/backups.write.ts';
 import { restoreFrom } from '../../src/areas/backups/backups.restore.ts';
+import { siteSchema } from '../../src/migrations.ts';
 import { createDb, type Database } from '../../src/db/database.ts';
 import type { SessionUser } from '../../src/identity/session-user.ts';
 import { callerFor, createTestDb, createUser, databases, testConfig, truncateAll, type TestDb } from '../helpers.ts';
@@ -147,7 +148,7 @@ describe.each(databases)('pictures layout cache across servers (%s)', (kind) => 
       // The site's backup key goes along (docs/backups.md): the archive is signed with it.
       fs.mkdirSync(path.join(dir, 'target'));
       fs.copyFileSync(path.join(dir, 'source', 'backup.key'), path.join(dir, 'target', 'backup.key'));
-      await restoreFrom(target.db, path.join(dir, 'target'), archive);
+      await restoreFrom(siteSchema, target.db, path.join(dir, 'target'), archive);
       const restored = createDeps(testConfig({ MEDIA_DIR: mediaDir }), target.db);
       expect(await months(restored, admin)).toEqual(before);
       expect(await months(restored, member)).toEqual(['July 2024: beach dunes']);

@@ -2,7 +2,7 @@ import { resetLinkInput, setLevelInput } from '@site/contracts';
 import { procedure, router } from '../../trpc/procedures.ts';
 import { userActor } from '../../identity/session-user.ts';
 import * as admin from './admin.service.ts';
-import { createResetLink } from '../auth/reset-links.ts';
+import { createResetLink } from '../auth/auth.port.ts';
 
 export const adminRouter = router({
   users: procedure('admin.users').query(({ ctx }) => admin.users(ctx.deps)),

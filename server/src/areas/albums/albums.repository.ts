@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import { CARD_COLUMNS, type PictureCard } from '../pictures/pictures.repository.ts';
+import { CARD_COLUMNS, type PictureCard } from '../pictures/pictures.port.ts';
 import type { AlbumRecord, ShareRecord } from './albums.tables.ts';
 
 /** Albums this member sees: the family's and their own private ones. */

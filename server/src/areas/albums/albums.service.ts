@@ -2,7 +2,7 @@ import { albumMessages, type Album, type AlbumSummary } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { SessionUser } from '../../identity/session-user.ts';
-import { toPicture } from '../pictures/pictures.service.ts';
+import { toPicture } from '../pictures/pictures.port.ts';
 import * as repo from './albums.repository.ts';
 import type { AlbumRecord } from './albums.tables.ts';
 

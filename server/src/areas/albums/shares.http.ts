@@ -5,9 +5,9 @@ import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { HttpRegistrar } from '../../http/routes.ts';
 import { limitKey } from '../../identity/limits.ts';
-import { originalKey, parseFileName, variantKey } from '../pictures/pictures.files.ts';
-import { storeUpload } from '../pictures/pictures.http.ts';
-import { guestCopy } from '../pictures/pictures.location.ts';
+import { originalKey, parseFileName, variantKey } from '../pictures/pictures.port.ts';
+import { storeUpload } from '../pictures/pictures.port.ts';
+import { guestCopy } from '../pictures/pictures.port.ts';
 import * as repo from './albums.repository.ts';
 import { isLive, liveLink, passMatches } from './shares.service.ts';
 

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
-import { createResetLink, siteUrl } from './reset-links.ts';
+import { createResetLink } from './reset-links.ts';
+import { siteUrl } from '../../http/site-url.ts';
 import { issueToken } from './api-tokens.service.ts';
 import { createTokenInput, adminMessages } from '@site/contracts';
 import { findUserByName } from '../../identity/users.repository.ts';

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import os from 'node:os';
 import { sql } from 'kysely';
 import { adminMessages, authMessages, newPasswordProblem, RESET_LINK_HOURS, RESET_PAGE, type ResetLink, type ResetPasswordInput, type ResetStatus } from '@site/contracts';
-import type { Config } from '../../config.ts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { hashToken } from '../../identity/sessions.ts';
@@ -11,23 +9,6 @@ import { endEveryWayIn, storeNewPassword } from './account.service.ts';
 import { passwordPolicyProblem } from './auth.service.ts';
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
-
-/**
- * The whole address of the site for links printed outside a browser: PUBLIC_URL, else this machine's
- * LAN address (or the HOST it listens on) and PORT.
- */
-export function siteUrl(config: Config): string {
-  if (config.publicUrl) return config.publicUrl;
-  let host = config.host;
-  if (host === '0.0.0.0' || host === '::') {
-    const lan = Object.values(os.networkInterfaces())
-      .flat()
-      .find((a) => a && a.family === 'IPv4' && !a.internal);
-    host = lan?.address ?? 'localhost';
-  }
-  if (host.includes(':')) host = `[${host}]`;
-  return `http://${host}:${config.port}`;
-}
 
 /**
  * A one-time link that lets a member set a new password (an admin makes it on /admin, or the owner

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { loadConfig } from '../../config.ts';
 import { ControlUnavailableError, requestBackup } from '../../local-commands/control.ts';
 import { DatabaseInUseError } from '../../db/database.ts';
-import { migrateToLatest } from '../../migrations.ts';
+import { migrateToLatest, siteSchema } from '../../migrations.ts';
 import { createMediaStorage, recordStore, useRecordedStore } from '../../media/index.ts';
 import { restoreFrom } from './backups.restore.ts';
 import { commandBackup } from './backups.service.ts';
@@ -86,7 +86,7 @@ export async function backupCommand(argv: string[]): Promise<number> {
       console.log(done(summarize(await commandBackup({ db: handle.db, config, media }, target)), ''));
     } else {
       const media = createMediaStorage(config);
-      const manifest = await restoreFrom(handle.db, foldersOf(config, media), target, { unsigned });
+      const manifest = await restoreFrom(siteSchema, handle.db, foldersOf(config, media), target, { unsigned });
       // The media went into the store configured here, whatever store the backed-up site had moved to.
       await recordStore(handle.db, media.state);
       console.log(`Restored ${manifest.tables.length} tables and the files of the backup made ${manifest.createdAt}`);

@@ -13,9 +13,7 @@ import { parseManifest, PATH_MAX, placeOf, verifyArchive, type BackupManifest, t
 import { asFolders, keyFileOf, loadOrder, remoteStore, siteFiles, tableNames, type AnyDb, type BackupFolders } from './backups.write.ts';
 import { createDb } from '../../db/database.ts';
 import { isMediaKey, type MediaStorage } from '../../media/index.ts';
-import { migrateToLatest, migrations } from '../../migrations.ts';
-import type { ServerArea } from '../area.ts';
-import { serverAreas } from '../index.ts';
+import type { Executor } from '../../db/database.ts';
 
 /**
  * Restoring an archive (backups.write.ts describes it) into an empty database and empty data and media
@@ -27,6 +25,16 @@ import { serverAreas } from '../index.ts';
  * backups were signed, those of format 1 before the manifest of sums, or a key that was lost).
  */
 export type RestoreOptions = { unsigned?: boolean };
+
+/**
+ * What a restore needs of the whole site, handed in by the composition (migrations.ts's `siteSchema`):
+ * the migrations this code knows, how to bring a database to them, and each area's `afterRestore`.
+ */
+export type SiteSchema = {
+  migrations: Readonly<Record<string, unknown>>;
+  migrateToLatest(db: AnyDb): Promise<unknown>;
+  afterRestore(trx: Executor, archived: readonly string[]): Promise<void>;
+};
 
 /** The manifest of an archive: verified in full (format 2), or read from its start (format 1, only when vouched for). */
 async function readManifest(file: string, folders: BackupFolders, options: RestoreOptions): Promise<BackupManifest | LegacyManifest> {
@@ -54,17 +62,21 @@ const tableText = async (db: AnyDb, table: string) =>
  * the same rows in the archive. Asked of a throw-away in-memory database migrated the same way,
  * once per process (they depend on this code's migrations only).
  */
-let seededOnce: Promise<Map<string, string>> | undefined;
-function seededTables(): Promise<Map<string, string>> {
-  seededOnce ??= askSeededTables();
-  seededOnce.catch(() => (seededOnce = undefined));
-  return seededOnce;
+const seededOnce = new WeakMap<SiteSchema, Promise<Map<string, string>>>();
+function seededTables(schema: SiteSchema): Promise<Map<string, string>> {
+  let asked = seededOnce.get(schema);
+  if (!asked) {
+    asked = askSeededTables(schema);
+    seededOnce.set(schema, asked);
+    asked.catch(() => seededOnce.delete(schema));
+  }
+  return asked;
 }
 
-async function askSeededTables(): Promise<Map<string, string>> {
+async function askSeededTables(schema: SiteSchema): Promise<Map<string, string>> {
   const fresh = await createDb({ kind: 'pglite-memory' });
   try {
-    await migrateToLatest(fresh.db);
+    await schema.migrateToLatest(fresh.db);
     const seeded = new Map<string, string>();
     for (const table of await tableNames(fresh.db)) {
       const text = await tableText(fresh.db, table);
@@ -145,14 +157,14 @@ async function loadTable(db: AnyDb, table: string, staged: string, format: 1 | 2
 }
 
 /** Restores an archive into an empty database and empty data and media folders. */
-export async function restoreFrom(db: AnyDb, folders: BackupFolders | string, file: string, options: RestoreOptions = {}): Promise<BackupManifest | LegacyManifest> {
+export async function restoreFrom(schema: SiteSchema, db: AnyDb, folders: BackupFolders | string, file: string, options: RestoreOptions = {}): Promise<BackupManifest | LegacyManifest> {
   const f = asFolders(folders);
   const manifest = await readManifest(file, f, options);
-  const unknown = manifest.migrations.filter((m) => !Object.hasOwn(migrations, m));
+  const unknown = manifest.migrations.filter((m) => !Object.hasOwn(schema.migrations, m));
   if (unknown.length > 0) {
     throw new BackupError(`The backup was made by a newer version of the site (migrations ${unknown.join(', ')}): update the code first`);
   }
-  const seeded = await seededTables();
+  const seeded = await seededTables(schema);
   if (!(await isEmptyDatabase(db, seeded))) throw new BackupError('The database is not empty: restore into a new, empty database or data folder');
   for await (const existing of siteFiles(f)) {
     throw new BackupError(`${existing.source} already exists: restore into an empty data folder (and media folder)`);
@@ -196,7 +208,7 @@ export async function restoreFrom(db: AnyDb, folders: BackupFolders | string, fi
       const want = listed?.get(entry.name);
       if (listed && want?.sha256 !== hash.digest('hex')) throw new BackupError(`${file} changed while it was being restored (${entry.name})`);
     }
-    await migrateToLatest(db);
+    await schema.migrateToLatest(db);
     const tables = (await tableNames(db)).filter((t) => manifest.tables.includes(t));
     const order = await loadOrder(db, tables);
     await db.transaction().execute(async (trx) => {
@@ -211,7 +223,7 @@ export async function restoreFrom(db: AnyDb, folders: BackupFolders | string, fi
       }
       for (const table of order) await sql`alter table ${sql.table(table)} enable trigger user`.execute(trx);
       // What an area derives from rows an older version wrote is made again (an archive from before a data migration).
-      for (const area of Object.values<ServerArea>(serverAreas)) await area.afterRestore?.(trx, manifest.migrations);
+      await schema.afterRestore(trx, manifest.migrations);
     });
     return manifest;
   } catch (error) {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEV_ACTIONS, type DevAction } from '@site/contracts';
+import { ConfigError, type Config } from '../../config.ts';
 
 /** The default and the ceiling of an action's time limit. */
 export const DEFAULT_TIMEOUT_SECONDS = 600;
@@ -44,6 +45,27 @@ const file = z.strictObject(Object.fromEntries(DEV_ACTIONS.map((a) => [a, comman
 export type DevCommands = { file: string; commands: Partial<Record<DevAction, DevCommand>> };
 
 export class DevCommandsError extends Error {}
+
+const readFor = new WeakMap<object, DevCommands | null>();
+
+/**
+ * The owner's commands for this configuration: DEV_COMMANDS_FILE read and checked once (the area's
+ * `checkConfig` does it at start, so a bad file stops the start with a ConfigError); null when unset.
+ */
+export function devCommandsOf(config: Pick<Config, 'devCommandsFile'>): DevCommands | null {
+  if (readFor.has(config)) return readFor.get(config)!;
+  let commands: DevCommands | null = null;
+  if (config.devCommandsFile !== null) {
+    try {
+      commands = readDevCommandsFile(config.devCommandsFile);
+    } catch (error) {
+      if (error instanceof DevCommandsError) throw new ConfigError(error.message);
+      throw error;
+    }
+  }
+  readFor.set(config, commands);
+  return commands;
+}
 
 /**
  * Reads and checks the owner's DEV_COMMANDS_FILE once, at start. A bad file is refused with a message

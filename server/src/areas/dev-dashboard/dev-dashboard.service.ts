@@ -12,7 +12,7 @@ import {
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { SessionUser } from '../../identity/session-user.ts';
-import { DEFAULT_TIMEOUT_SECONDS } from './dev-commands.ts';
+import { DEFAULT_TIMEOUT_SECONDS, devCommandsOf } from './dev-commands.ts';
 import * as repo from './dev-dashboard.repository.ts';
 import { runnerFor } from './dev-dashboard.runner.ts';
 import type { DevRunRecord } from './dev-dashboard.tables.ts';
@@ -60,7 +60,7 @@ async function clearStaleRun(deps: AppDeps): Promise<DevRunRecord | undefined> {
  * Answers at once with the run; its output and end are read from the run as it goes.
  */
 export async function start(deps: AppDeps, user: SessionUser, action: DevAction, confirm: string | undefined): Promise<DevRun> {
-  const command = deps.config.devCommands?.commands[action];
+  const command = devCommandsOf(deps.config)?.commands[action];
   if (!command) throw new AppError('BAD_REQUEST', devMessages.notConfigured(action));
   const phrase = CONFIRM_PHRASES[action];
   if (phrase !== undefined && !confirmMatches(action, confirm)) throw new AppError('BAD_REQUEST', devMessages.confirm(phrase));
@@ -82,7 +82,7 @@ export async function start(deps: AppDeps, user: SessionUser, action: DevAction,
 }
 
 export async function status(deps: AppDeps): Promise<DevStatus> {
-  const commands = deps.config.devCommands?.commands ?? {};
+  const commands = devCommandsOf(deps.config)?.commands ?? {};
   const running = await repo.findRunning(deps.db);
   return {
     actions: DEV_ACTIONS.map((action) => ({
@@ -91,7 +91,7 @@ export async function status(deps: AppDeps): Promise<DevStatus> {
       configured: commands[action] !== undefined,
       confirmPhrase: CONFIRM_PHRASES[action] ?? null,
     })),
-    problem: deps.config.devCommands
+    problem: devCommandsOf(deps.config)
       ? null
       : devMessages.noCommands,
     running: running ? runOf(running) : null,

@@ -12,7 +12,7 @@ import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import * as repo from './game-servers.repository.ts';
 import { createGameQuery, type GameQuery } from './game-query.ts';
-import { serverChecked } from '../notifications/notifications.servers.ts';
+import { serverChecked } from '../notifications/notifications.events.ts';
 
 /** One query function per running app; queries in flight on this instance, so its viewers share them. */
 const queries = new WeakMap<AppDeps, GameQuery>();

@@ -16,7 +16,7 @@ import {
   type ShoppingLine,
   type UnitDict,
 } from '@site/contracts';
-import { units } from '../recipes/recipes.service.ts';
+import { units } from '../recipes/recipes.port.ts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { SessionUser } from '../../identity/session-user.ts';

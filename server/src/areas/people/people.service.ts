@@ -15,9 +15,9 @@ import type { AppDeps } from '../../deps.ts';
 import type { Executor } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import type { SessionUser } from '../../identity/session-user.ts';
-import { usablePicture } from '../pictures/pictures.social.ts';
-import { CARD_COLUMNS } from '../pictures/pictures.repository.ts';
-import { toPicture } from '../pictures/pictures.service.ts';
+import { usablePicture } from '../pictures/pictures.port.ts';
+import { CARD_COLUMNS } from '../pictures/pictures.port.ts';
+import { toPicture } from '../pictures/pictures.port.ts';
 import * as repo from './people.repository.ts';
 import { keepApart } from './people.apart.ts';
 

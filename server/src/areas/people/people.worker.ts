@@ -1,7 +1,7 @@
 import { mediaKind } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import { startWorkerLoop } from '../worker-loop.ts';
-import { originalKey, variantKey } from '../pictures/pictures.files.ts';
+import { originalKey, variantKey } from '../pictures/pictures.port.ts';
 import { IndexChild } from './people.child.ts';
 import * as repo from './people.repository.ts';
 import { regroup } from './people.regroup.ts';

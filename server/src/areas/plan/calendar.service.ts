@@ -7,7 +7,7 @@ import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { hashToken } from '../../identity/token-hash.ts';
 import type { SessionUser } from '../../identity/session-user.ts';
-import { siteUrl } from '../auth/reset-links.ts';
+import { siteUrl } from '../../http/site-url.ts';
 import { list as listChores } from './chores.service.ts';
 import { calendarRenderer } from './calendar.text.ts';
 import * as repo from './plan.repository.ts';

@@ -22,8 +22,8 @@ import type { AppDeps } from '../../deps.ts';
 import type { Executor } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import type { SessionUser } from '../../identity/session-user.ts';
-import { addToGet, type ToGetLine } from '../house/house.service.ts';
-import { settings as recipeSettings, units } from '../recipes/recipes.service.ts';
+import { addToGet, type ToGetLine } from '../house/house.port.ts';
+import { settings as recipeSettings, units } from '../recipes/recipes.port.ts';
 import * as repo from './plan.repository.ts';
 
 /** The family members' names (level 2 and up): who may cook and take turns at chores. */
