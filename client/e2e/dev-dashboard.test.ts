@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { it } from 'vitest';
-import { DESKTOP, PHONE, describeInBrowser, expect, seriousAxeViolations, signUpOwner, useSite, waitForShell } from './harness.ts';
+import { PHONE, describeInBrowser, expect, seriousAxeViolations, useSite, ownerOn } from './harness.ts';
 
 const node = process.execPath;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dev-dash-e2e-'));
@@ -26,10 +26,7 @@ describeInBrowser('dev dashboard: actions, live output and the audit log', () =>
   const site = useSite({ DEV_COMMANDS_FILE: commandsFile });
 
   it('runs dev pull showing its output and audit row, and refuses prod pull with a wrong phrase', async () => {
-    const page = await site.newPage({ viewport: DESKTOP });
-    await signUpOwner(page);
-    await page.goto('/admin/dev-dashboard');
-    await waitForShell(page);
+    const page = await ownerOn(site, '/admin/dev-dashboard');
     await page.getByRole('heading', { name: 'Audit log' }).waitFor();
     await page.getByText('No runs yet.').waitFor();
     // reboot is not in the file: its button says so and cannot be pressed.

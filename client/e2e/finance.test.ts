@@ -1,7 +1,7 @@
 import { it } from 'vitest';
 // The same hand-written PDF the server's finance tests upload.
 import { samplePdf } from '../../server/test/finance/fixtures.ts';
-import { DESKTOP, PHONE, describeInBrowser, expect, seriousAxeViolations, signUpOwner, useSite, waitForShell } from './harness.ts';
+import { PHONE, describeInBrowser, expect, seriousAxeViolations, useSite, ownerOn } from './harness.ts';
 
 const receiptPdf = () => samplePdf('Receipt: Food Bank, 25.50 USD');
 
@@ -9,10 +9,7 @@ describeInBrowser('finance: charity entries with documentation', () => {
   const site = useSite();
 
   it('adds an entry with a PDF, shows it in its year with totals, opens the viewer and switches years', async () => {
-    const page = await site.newPage({ viewport: DESKTOP });
-    await signUpOwner(page);
-    await page.goto('/admin/finances');
-    await waitForShell(page);
+    const page = await ownerOn(site, '/admin/finances');
     await page.getByRole('heading', { name: 'Add Charity Entry' }).waitFor();
     const thisYear = new Date().getFullYear();
     const lastYear = thisYear - 1;

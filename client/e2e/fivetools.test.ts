@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, it } from 'vitest';
-import { DESKTOP, PHONE, describeInBrowser, expect, seriousAxeViolations, signUpOwner, useSite, waitForShell } from './harness.ts';
+import { DESKTOP, PHONE, describeInBrowser, expect, seriousAxeViolations, useSite, waitForShell, ownerOn } from './harness.ts';
 import { repoRoot } from './paths.ts';
 
 const mirrorDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'site-e2e-5etools-')), '5etools');
@@ -14,10 +14,7 @@ describeInBrowser('5eTools', () => {
   afterAll(() => fs.rmSync(path.dirname(mirrorDir), { recursive: true, force: true }));
 
   it('says how to install a missing copy, then shows the installed copy working in its frame', async () => {
-    const page = await site.newPage({ viewport: DESKTOP });
-    await signUpOwner(page);
-    await page.goto('/personal/5etools');
-    await waitForShell(page);
+    const page = await ownerOn(site, '/personal/5etools');
     await page.getByRole('heading', { name: '5eTools is not installed on this server' }).waitFor();
     await page.getByText('npm run 5etools -- install PATH').waitFor();
     expect(await page.locator('iframe').count()).toBe(0);

@@ -275,6 +275,15 @@ export async function signUpOwner(page: Page, name = 'owner', password = 'owner-
   await closeWelcome(page, 'Cancel');
 }
 
+/** A new owner's page (signed up in a context of its own) open at `pathname`, the shell ready. */
+export async function ownerOn(site: SiteHarness, pathname: string, viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
+  const page = await site.newPage({ viewport });
+  await signUpOwner(page);
+  await page.goto(pathname);
+  await waitForShell(page);
+  return page;
+}
+
 const require = createRequire(import.meta.url);
 
 export type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] };

@@ -1,5 +1,5 @@
 import { it } from 'vitest';
-import { DESKTOP, PHONE, describeInBrowser, expect, logIn, signUpOwner, useSite, waitForShell } from './harness.ts';
+import { DESKTOP, PHONE, describeInBrowser, expect, logIn, useSite, waitForShell, ownerOn } from './harness.ts';
 
 describeInBrowser('navigation: navbar, keyboard, errors, print', () => {
   const site = useSite();
@@ -35,10 +35,7 @@ describeInBrowser('navigation: navbar, keyboard, errors, print', () => {
   });
 
   it('works with the keyboard alone: focus opens dropdowns, Enter and Space activate', async () => {
-    const page = await site.newPage({ viewport: DESKTOP });
-    await signUpOwner(page);
-    await page.goto('/personal/changelog');
-    await waitForShell(page);
+    const page = await ownerOn(site, '/personal/changelog');
 
     // Tab from the top of the page: the skip link, title, About, then Contact, whose dropdown opens on focus.
     await page.keyboard.press('Tab');

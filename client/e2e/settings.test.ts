@@ -1,5 +1,5 @@
 import { it } from 'vitest';
-import { DESKTOP, PHONE, describeInBrowser, expect, logIn, signUpOwner, useSite, waitForShell } from './harness.ts';
+import { PHONE, describeInBrowser, expect, logIn, useSite, waitForShell, ownerOn } from './harness.ts';
 
 const cssVar = (name: string) => `getComputedStyle(document.documentElement).getPropertyValue('${name}').trim()`;
 
@@ -7,10 +7,7 @@ describeInBrowser('settings: colours and navbar style', () => {
   const site = useSite();
 
   it('saves colours on the server, and they survive a reload on every page', async () => {
-    const page = await site.newPage({ viewport: DESKTOP });
-    await signUpOwner(page);
-    await page.goto('/personal/settings');
-    await waitForShell(page);
+    const page = await ownerOn(site, '/personal/settings');
 
     // No reset arrows while every colour is the default.
     await expect(page.getByRole('button', { name: /^Reset / }).count()).resolves.toBe(0);

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { it } from 'vitest';
 import { apply, createGame, dailyDate, dailyScore, dailySeed, shiftDailyDate } from '@site/game-engine';
 import { passUntilOver, playedGame } from '../src/test/tower-game.ts';
-import { DESKTOP, PHONE, describeInBrowser, expect, logIn, seriousAxeViolations, signUp, signUpOwner, useSite, waitForShell } from './harness.ts';
+import { DESKTOP, PHONE, describeInBrowser, expect, logIn, seriousAxeViolations, signUp, useSite, waitForShell, ownerOn } from './harness.ts';
 import { setLevel } from './members.ts';
 
 const PAGE = '/personal/dungeon-crawler';
@@ -31,10 +31,7 @@ describeInBrowser("tower: the daily tower and today's table", () => {
   const expected = { actions: played.actions.length, rounds: played.state.round - 1 };
 
   it("desktop: plays today's tower, the finished game's log is verified by the server and counted in the table", async () => {
-    const page = await site.newPage({ viewport: DESKTOP });
-    await signUpOwner(page);
-    await page.goto(`${PAGE}?speed=1000`);
-    await waitForShell(page);
+    const page = await ownerOn(site, `${PAGE}?speed=1000`);
     const card = page.getByTestId('daily-card');
     await card.getByText("Nobody has finished today's tower yet.").waitFor();
     await card.getByRole('button', { name: "Play today's tower" }).click();

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { it } from 'vitest';
 import { hashState, replay, replayFragment, toReplayFile, type GameState } from '@site/game-engine';
 import { playedGame } from '../src/test/tower-game.ts';
-import { DESKTOP, PHONE, describeInBrowser, expect, logIn, seriousAxeViolations, signUpOwner, useSite, waitForShell } from './harness.ts';
+import { PHONE, describeInBrowser, expect, logIn, seriousAxeViolations, useSite, waitForShell, ownerOn } from './harness.ts';
 
 const SEED = 'e2e-replay-3';
 const PAGE = '/personal/dungeon-crawler/replay';
@@ -38,10 +38,7 @@ describeInBrowser('tower: watching a replay', () => {
   const site = useSite();
 
   it('opens a replay link on a desktop and steps forward, back and to a round on the engine states', async () => {
-    const page = await site.newPage({ viewport: DESKTOP });
-    await signUpOwner(page);
-    await page.goto(`${PAGE}?speed=20${replayFragment({ seed: SEED, actions })}`);
-    await waitForShell(page);
+    const page = await ownerOn(site, `${PAGE}?speed=20${replayFragment({ seed: SEED, actions })}`);
     await expectStep(page, 0);
     for (let step = 1; step <= 12; step++) {
       await page.getByRole('button', { name: 'Next', exact: true }).click();

@@ -1,5 +1,5 @@
 import { it } from 'vitest';
-import { DESKTOP, PHONE, describeInBrowser, expect, seriousAxeViolations, signUp, signUpOwner, useSite, waitForShell } from './harness.ts';
+import { DESKTOP, PHONE, describeInBrowser, expect, seriousAxeViolations, signUp, useSite, waitForShell, ownerOn } from './harness.ts';
 import type { Page } from 'playwright-core';
 
 const amount = (page: Page, name: string) => page.getByTestId(`resource-${name}`).locator('.resource-amount').innerText();
@@ -8,10 +8,7 @@ describeInBrowser('trade game', () => {
   const site = useSite();
 
   it('trades on an island, shows the resources change, and accepts another player\'s offer', async () => {
-    const page = await site.newPage({ viewport: DESKTOP });
-    await signUpOwner(page);
-    await page.goto('/personal/trade-game');
-    await waitForShell(page);
+    const page = await ownerOn(site, '/personal/trade-game');
     await expect.poll(() => amount(page, 'Gold')).toBe('100');
 
     // The owner (account 1) starts on Palm Harbor: buy 5 Wood at 4, sell 2 Stone at 6.

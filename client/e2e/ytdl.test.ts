@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, it } from 'vitest';
 import { makeClip, serveMedia, type MediaServer } from '../../server/test/ytdl/ytdl.fixture.ts';
-import { DESKTOP, PHONE, describeInBrowser, expect, seriousAxeViolations, signUpOwner, useSite, waitForShell } from './harness.ts';
+import { PHONE, describeInBrowser, expect, seriousAxeViolations, useSite, ownerOn } from './harness.ts';
 
 /**
  * A short MP4 made with ffmpeg, served on 127.0.0.1 by the server tests' media host (no network
@@ -28,10 +28,7 @@ describeInBrowser('YT-DL: a video saved to this device', () => {
   const site = useSite({ DOWNLOAD_ALLOW_PRIVATE_HOSTS: 'true' });
 
   it('pastes a link, shows its title, downloads it and the browser saves {title}.mp4', async () => {
-    const page = await site.newPage({ viewport: DESKTOP });
-    await signUpOwner(page);
-    await page.goto('/personal/youtube');
-    await waitForShell(page);
+    const page = await ownerOn(site, '/personal/youtube');
     await page.getByText(/Downloads with yt-dlp \d{4}\./).waitFor();
 
     // Under the empty URL field, the next thing follows at the form's usual spacing (its hint line and gap), no empty band.

@@ -14,6 +14,8 @@ type Props<Row> = {
   rowKey: (row: Row) => string | number;
   rowClassName?: (row: Row) => string | undefined;
   className?: string;
+  /** Said instead of the table when there are no rows ("No runs yet."). */
+  empty?: ReactNode;
 };
 
 /**
@@ -22,7 +24,8 @@ type Props<Row> = {
  * on screen without scrolling sideways. The explicit roles keep the table's meaning for screen
  * readers (and role queries) after the phone layout changes its display from table to block.
  */
-export function DataTable<Row>({ columns, rows, rowKey, rowClassName, className }: Props<Row>) {
+export function DataTable<Row>({ columns, rows, rowKey, rowClassName, className, empty }: Props<Row>) {
+  if (rows.length === 0 && empty !== undefined) return <p>{empty}</p>;
   return (
     <div className="table-scroll">
       <table className={`data-table${className ? ` ${className}` : ''}`} role="table">

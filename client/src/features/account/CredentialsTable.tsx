@@ -21,11 +21,9 @@ export function CredentialsTable<T extends Credential>(props: {
   const { query, what, name, createdLabel, action } = props;
   return (
     <Loaded query={query} what={`the ${what}`} loading={`Loading ${what}...`}>
-      {(list) =>
-        list.length === 0 ? (
-          <p>No {what} yet.</p>
-        ) : (
+      {(list) => (
           <DataTable
+            empty={<>No {what} yet.</>}
             rows={list}
             rowKey={(row) => row.id}
             columns={[

@@ -127,11 +127,9 @@ export default function DevDashboardPage() {
       <section className="card" aria-labelledby="dev-audit-title">
         <h2 id="dev-audit-title">Audit log</h2>
         <Loaded query={runs} what="the audit log" loading="Loading runs...">
-          {(list) =>
-            list.length === 0 ? (
-          <p>No runs yet.</p>
-        ) : (
+          {(list) => (
           <DataTable
+            empty="No runs yet."
             className="dev-audit"
             rows={list}
             rowKey={(r) => r.id}

@@ -135,11 +135,9 @@ export default function FinancesPage() {
         )}
         <ErrorBubble message={tableError} />
         <Loaded query={list} what="the entries" loading="Loading entries...">
-          {() =>
-            entries.length === 0 ? (
-          <p>No entries in {year}.</p>
-        ) : (
+          {() => (
           <DataTable
+            empty={<>No entries in {year}.</>}
             className="finance-table"
             rows={entries}
             rowKey={(entry) => entry.id}

@@ -153,11 +153,9 @@ export default function GameServersPage() {
       <section className="card" aria-labelledby="servers-title">
         <h2 id="servers-title">Active Servers:</h2>
         <Loaded query={servers} what="the servers" loading="Loading the servers...">
-          {(list) =>
-            list.length === 0 ? (
-          <p>No servers are listed.</p>
-        ) : (
+          {(list) => (
           <DataTable
+            empty="No servers are listed."
             rows={list}
             rowKey={(server) => server.id}
             columns={[

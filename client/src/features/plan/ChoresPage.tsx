@@ -153,11 +153,9 @@ function PointsTable({ today }: { today: string }) {
         </button>
       </div>
       <Loaded query={points} what="the points" loading="Loading points...">
-        {(rows) =>
-          rows.length === 0 ? (
-            <p>No chores done this month yet.</p>
-          ) : (
+        {(rows) => (
             <DataTable
+              empty="No chores done this month yet."
               rows={rows}
               rowKey={(r) => r.name}
               columns={[
@@ -255,11 +253,9 @@ export default function ChoresPage() {
       <section className="card chores-section" aria-labelledby="chores-title">
         <h2 id="chores-title">All chores</h2>
         <Loaded query={chores} what="the chores" loading="Loading chores...">
-          {(list) =>
-            list.length === 0 ? (
-              <p>No chores yet.</p>
-            ) : (
+          {(list) => (
               <DataTable
+                empty="No chores yet."
                 className="chores-table"
                 rows={list}
                 rowKey={(c) => c.id}

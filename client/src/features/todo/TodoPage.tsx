@@ -76,11 +76,9 @@ export default function TodoPage() {
           </label>
         </div>
         <Loaded query={tasks} what="your tasks" loading="Loading tasks...">
-          {() =>
-            shown.length === 0 ? (
-          <p>No tasks yet.</p>
-        ) : (
+          {() => (
           <DataTable
+            empty="No tasks yet."
             className="todo-table"
             rows={shown}
             rowKey={(row) => row.id}

@@ -145,11 +145,9 @@ export default function WindowsRegistryPage() {
       <section className="card" aria-labelledby="keys-title">
         <h2 id="keys-title">Keys</h2>
         <Loaded query={keys} what="the keys" loading="Loading keys...">
-          {(list) =>
-            list.length === 0 ? (
-          <p>No keys are registered yet.</p>
-        ) : (
+          {(list) => (
           <DataTable
+            empty="No keys are registered yet."
             className="keys-table"
             rows={list}
             rowKey={(row) => row.key}
