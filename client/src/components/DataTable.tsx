@@ -8,7 +8,7 @@ export type Column<Row> = {
   cell: (row: Row) => ReactNode;
 };
 
-type Props<Row> = {
+export type DataTableProps<Row> = {
   columns: Column<Row>[];
   rows: readonly Row[];
   rowKey: (row: Row) => string | number;
@@ -24,7 +24,7 @@ type Props<Row> = {
  * on screen without scrolling sideways. The explicit roles keep the table's meaning for screen
  * readers (and role queries) after the phone layout changes its display from table to block.
  */
-export function DataTable<Row>({ columns, rows, rowKey, rowClassName, className, empty }: Props<Row>) {
+export function DataTable<Row>({ columns, rows, rowKey, rowClassName, className, empty }: DataTableProps<Row>) {
   if (rows.length === 0 && empty !== undefined) return <p>{empty}</p>;
   return (
     <div className="table-scroll">

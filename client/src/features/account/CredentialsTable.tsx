@@ -1,5 +1,5 @@
-import { DataTable } from '../../components/DataTable.tsx';
-import { Loaded, type LoadedQuery } from '../../components/Loaded.tsx';
+import { LoadedTable } from '../../components/LoadedTable.tsx';
+import type { LoadedQuery } from '../../components/Loaded.tsx';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : 'Never');
 
@@ -20,29 +20,26 @@ export function CredentialsTable<T extends Credential>(props: {
 }) {
   const { query, what, name, createdLabel, action } = props;
   return (
-    <Loaded query={query} what={`the ${what}`} loading={`Loading ${what}...`}>
-      {(list) => (
-          <DataTable
-            empty={<>No {what} yet.</>}
-            rows={list}
-            rowKey={(row) => row.id}
-            columns={[
-              { label: name.label, cell: name.of },
-              { label: createdLabel, cell: (row) => when(row.createdAt) },
-              { label: 'Last use', cell: (row) => when(row.lastUsedAt) },
-              {
-                label: action.label,
-                hideLabel: true,
-                cell: (row) => (
-                  <button type="button" className="button" aria-label={`${action.label} ${name.of(row)}`} onClick={() => action.run(row)}>
-                    {action.label}
-                  </button>
-                ),
-              },
-            ]}
-          />
-        )
-      }
-    </Loaded>
+    <LoadedTable
+      query={query}
+      what={`the ${what}`}
+      loading={`Loading ${what}...`}
+      empty={<>No {what} yet.</>}
+      rowKey={(row) => row.id}
+      columns={[
+        { label: name.label, cell: name.of },
+        { label: createdLabel, cell: (row) => when(row.createdAt) },
+        { label: 'Last use', cell: (row) => when(row.lastUsedAt) },
+        {
+          label: action.label,
+          hideLabel: true,
+          cell: (row) => (
+            <button type="button" className="button" aria-label={`${action.label} ${name.of(row)}`} onClick={() => action.run(row)}>
+              {action.label}
+            </button>
+          ),
+        },
+      ]}
+    />
   );
 }

@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { DevAction, DevActionState, DevRun } from '@site/contracts/dev-dashboard';
-import { DataTable } from '../../components/DataTable.tsx';
-import { Loaded } from '../../components/Loaded.tsx';
+import { LoadedTable } from '../../components/LoadedTable.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
@@ -126,26 +125,23 @@ export default function DevDashboardPage() {
 
       <section className="card" aria-labelledby="dev-audit-title">
         <h2 id="dev-audit-title">Audit log</h2>
-        <Loaded query={runs} what="the audit log" loading="Loading runs...">
-          {(list) => (
-          <DataTable
-            empty="No runs yet."
-            className="dev-audit"
-            rows={list}
-            rowKey={(r) => r.id}
-            columns={[
-              { label: 'When', className: 'dev-nowrap', cell: (r) => formatWhen(r.startedAt) },
-              { label: 'Who', cell: (r) => r.who },
-              { label: 'Action', className: 'dev-nowrap', cell: (r) => r.action },
-              { label: 'Result', className: 'dev-nowrap', cell: (r) => r.status },
-              { label: 'Exit code', cell: (r) => r.exitCode ?? '' },
-              { label: 'Duration', className: 'dev-nowrap', cell: (r) => formatDuration(r.durationMs) },
-              { label: 'Last lines of output', cell: (r) => <pre className="dev-tail">{r.output}</pre> },
-            ]}
-          />
-        )
-          }
-        </Loaded>
+        <LoadedTable
+          query={runs}
+          what="the audit log"
+          loading="Loading runs..."
+          empty="No runs yet."
+          className="dev-audit"
+          rowKey={(r) => r.id}
+          columns={[
+            { label: 'When', className: 'dev-nowrap', cell: (r) => formatWhen(r.startedAt) },
+            { label: 'Who', cell: (r) => r.who },
+            { label: 'Action', className: 'dev-nowrap', cell: (r) => r.action },
+            { label: 'Result', className: 'dev-nowrap', cell: (r) => r.status },
+            { label: 'Exit code', cell: (r) => r.exitCode ?? '' },
+            { label: 'Duration', className: 'dev-nowrap', cell: (r) => formatDuration(r.durationMs) },
+            { label: 'Last lines of output', cell: (r) => <pre className="dev-tail">{r.output}</pre> },
+          ]}
+        />
       </section>
 
       {asking?.confirmPhrase && (

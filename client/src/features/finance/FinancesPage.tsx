@@ -1,7 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { formatUsd, type CharityEntry } from '@site/contracts/finance';
-import { DataTable } from '../../components/DataTable.tsx';
-import { Loaded } from '../../components/Loaded.tsx';
+import { LoadedTable } from '../../components/LoadedTable.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { CharityForm, type CharitySubmit } from './CharityForm.tsx';
@@ -134,59 +133,57 @@ export default function FinancesPage() {
           </p>
         )}
         <ErrorBubble message={tableError} />
-        <Loaded query={list} what="the entries" loading="Loading entries...">
-          {() => (
-          <DataTable
-            empty={<>No entries in {year}.</>}
-            className="finance-table"
-            rows={entries}
-            rowKey={(entry) => entry.id}
-            columns={[
-              { label: 'Charitable', cell: (entry) => (entry.charitable ? 'Yes' : 'No') },
-              { label: 'Recipient', cell: (entry) => entry.recipient },
-              { label: 'Value in USD', className: 'finance-money', cell: (entry) => (entry.valueCents === null ? '' : formatUsd(entry.valueCents)) },
-              { label: 'Item', cell: (entry) => entry.item },
-              { label: 'Date', className: 'finance-date', cell: (entry) => entry.date },
-              {
-                label: 'Documentation',
-                cell: (entry) =>
-                      entry.hasDocumentation ? (
-                        <button type="button" className="button small" onClick={() => setViewing(entry)} aria-label={`View documentation for ${entry.recipient}`}>
-                          View
-                        </button>
-                      ) : (
-                        <span className="finance-none">None</span>
-                      ),
-              },
-              {
-                label: 'Actions',
-                hideLabel: true,
-                className: 'finance-actions',
-                cell: (entry) => (
-                      <div>
-                        <button
-                          type="button"
-                          className="button small"
-                          aria-label={`Edit the entry for ${entry.recipient}`}
-                          onClick={() => {
-                            setFormError(null);
-                            setEditing(entry);
-                            document.getElementById('charity-form-title')?.scrollIntoView({ behavior: 'smooth' });
-                          }}
-                        >
-                          Edit
-                        </button>
-                        <button type="button" className="button small" aria-label={`Delete the entry for ${entry.recipient}`} onClick={() => void onDelete(entry)}>
-                          Delete
-                        </button>
-                      </div>
-                ),
-              },
-            ]}
-          />
-        )
-          }
-        </Loaded>
+        <LoadedTable
+          query={list}
+          what="the entries"
+          loading="Loading entries..."
+          empty={<>No entries in {year}.</>}
+          className="finance-table"
+          rows={entries}
+          rowKey={(entry) => entry.id}
+          columns={[
+            { label: 'Charitable', cell: (entry) => (entry.charitable ? 'Yes' : 'No') },
+            { label: 'Recipient', cell: (entry) => entry.recipient },
+            { label: 'Value in USD', className: 'finance-money', cell: (entry) => (entry.valueCents === null ? '' : formatUsd(entry.valueCents)) },
+            { label: 'Item', cell: (entry) => entry.item },
+            { label: 'Date', className: 'finance-date', cell: (entry) => entry.date },
+            {
+              label: 'Documentation',
+              cell: (entry) =>
+                    entry.hasDocumentation ? (
+                      <button type="button" className="button small" onClick={() => setViewing(entry)} aria-label={`View documentation for ${entry.recipient}`}>
+                        View
+                      </button>
+                    ) : (
+                      <span className="finance-none">None</span>
+                    ),
+            },
+            {
+              label: 'Actions',
+              hideLabel: true,
+              className: 'finance-actions',
+              cell: (entry) => (
+                    <div>
+                      <button
+                        type="button"
+                        className="button small"
+                        aria-label={`Edit the entry for ${entry.recipient}`}
+                        onClick={() => {
+                          setFormError(null);
+                          setEditing(entry);
+                          document.getElementById('charity-form-title')?.scrollIntoView({ behavior: 'smooth' });
+                        }}
+                      >
+                        Edit
+                      </button>
+                      <button type="button" className="button small" aria-label={`Delete the entry for ${entry.recipient}`} onClick={() => void onDelete(entry)}>
+                        Delete
+                      </button>
+                    </div>
+              ),
+            },
+          ]}
+        />
       </section>
 
       <CharityForm

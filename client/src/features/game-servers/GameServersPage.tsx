@@ -1,7 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { GAME_SERVER_GAMES, OTHER_GAME, gameNameOf, gameServerMessages, type GameServer, type GameServerGame } from '@site/contracts/game-servers';
-import { DataTable } from '../../components/DataTable.tsx';
-import { Loaded } from '../../components/Loaded.tsx';
+import { LoadedTable } from '../../components/LoadedTable.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { NumberInput } from '../../components/NumberInput.tsx';
 import { parseNumber } from '../../components/number.ts';
@@ -152,84 +151,81 @@ export default function GameServersPage() {
       </header>
       <section className="card" aria-labelledby="servers-title">
         <h2 id="servers-title">Active Servers:</h2>
-        <Loaded query={servers} what="the servers" loading="Loading the servers...">
-          {(list) => (
-          <DataTable
-            empty="No servers are listed."
-            rows={list}
-            rowKey={(server) => server.id}
-            columns={[
-              { label: 'Status', cell: (server) => <ServerStatus server={server} /> },
-              {
-                label: 'Port',
-                cell: (server) => (
+        <LoadedTable
+          query={servers}
+          what="the servers"
+          loading="Loading the servers..."
+          empty="No servers are listed."
+          rowKey={(server) => server.id}
+          columns={[
+            { label: 'Status', cell: (server) => <ServerStatus server={server} /> },
+            {
+              label: 'Port',
+              cell: (server) => (
+                    <button
+                      type="button"
+                      className="button server-port-button"
+                      title={`Copy ${server.address}`}
+                      aria-label={`${server.port}: copy ${server.address}`}
+                      onClick={() => void copyAndAlert(server.address, gameServerMessages.copied)}
+                    >
+                      {server.port}
+                    </button>
+              ),
+            },
+            { label: 'Game', cell: (server) => gameNameOf(server.game) },
+            { label: 'Players', cell: (server) => <Players server={server} /> },
+            {
+              label: 'Description',
+              className: 'server-description',
+              cell: (server) => (
+                <>
+                  {server.description}
+                  <Details server={server} />
+                </>
+              ),
+            },
+            {
+              label: 'Follow',
+              cell: (server: GameServer) => (
+                <label className="server-follow">
+                  <input
+                    type="checkbox"
+                    checked={following.has(server.id)}
+                    disabled={!followed.data || follow.isPending}
+                    aria-label={`Follow ${server.description}: tell me when it stops or comes back`}
+                    onChange={(e) => follow.mutate({ id: server.id, follow: e.target.checked })}
+                  />{' '}
+                  Follow
+                </label>
+              ),
+            },
+            ...(admin
+              ? [
+                  {
+                    label: 'Manage',
+                    hideLabel: true,
+                    className: 'server-actions',
+                    cell: (server: GameServer) => (
+                      <div>
                       <button
                         type="button"
-                        className="button server-port-button"
-                        title={`Copy ${server.address}`}
-                        aria-label={`${server.port}: copy ${server.address}`}
-                        onClick={() => void copyAndAlert(server.address, gameServerMessages.copied)}
+                        className="button"
+                        aria-label={`Edit ${server.description}`}
+                        onClick={() => setDraft({ id: server.id, port: String(server.port), description: server.description, game: server.game })}
                       >
-                        {server.port}
+                        Edit
                       </button>
-                ),
-              },
-              { label: 'Game', cell: (server) => gameNameOf(server.game) },
-              { label: 'Players', cell: (server) => <Players server={server} /> },
-              {
-                label: 'Description',
-                className: 'server-description',
-                cell: (server) => (
-                  <>
-                    {server.description}
-                    <Details server={server} />
-                  </>
-                ),
-              },
-              {
-                label: 'Follow',
-                cell: (server: GameServer) => (
-                  <label className="server-follow">
-                    <input
-                      type="checkbox"
-                      checked={following.has(server.id)}
-                      disabled={!followed.data || follow.isPending}
-                      aria-label={`Follow ${server.description}: tell me when it stops or comes back`}
-                      onChange={(e) => follow.mutate({ id: server.id, follow: e.target.checked })}
-                    />{' '}
-                    Follow
-                  </label>
-                ),
-              },
-              ...(admin
-                ? [
-                    {
-                      label: 'Manage',
-                      hideLabel: true,
-                      className: 'server-actions',
-                      cell: (server: GameServer) => (
-                        <div>
-                        <button
-                          type="button"
-                          className="button"
-                          aria-label={`Edit ${server.description}`}
-                          onClick={() => setDraft({ id: server.id, port: String(server.port), description: server.description, game: server.game })}
-                        >
-                          Edit
-                        </button>
-                        <button type="button" className="button" aria-label={`Remove ${server.description}`} onClick={() => confirmRemove(server)}>
-                          Remove
-                        </button>
-                        </div>
-                      ),
-                    },
-                  ]
-                : []),
-            ]}
-          />
-        )
-          }
-        </Loaded>
+                      <button type="button" className="button" aria-label={`Remove ${server.description}`} onClick={() => confirmRemove(server)}>
+                        Remove
+                      </button>
+                      </div>
+                    ),
+                  },
+                ]
+              : []),
+          ]}
+        />
       </section>
       {admin && <ServerForm key={draft.id ?? 'new'} draft={draft} setDraft={setDraft} />}
     </main>

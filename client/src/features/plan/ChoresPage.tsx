@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { CHORE_DEFAULT_POINTS, CHORE_LIMITS, WEEKDAY_NAMES, choreMessages, type Chore, type ChoreEvery, type ChoreWho } from '@site/contracts/plan';
 import { ChangeMessages } from '../../components/ChangeMessages.tsx';
-import { DataTable } from '../../components/DataTable.tsx';
+import { LoadedTable } from '../../components/LoadedTable.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { Loaded, type LoadedQuery } from '../../components/Loaded.tsx';
 import { NumberInput } from '../../components/NumberInput.tsx';
@@ -152,20 +152,17 @@ function PointsTable({ today }: { today: string }) {
           Next month
         </button>
       </div>
-      <Loaded query={points} what="the points" loading="Loading points...">
-        {(rows) => (
-            <DataTable
-              empty="No chores done this month yet."
-              rows={rows}
-              rowKey={(r) => r.name}
-              columns={[
-                { label: 'Member', cell: (r) => r.name },
-                { label: 'Points', cell: (r) => r.points },
-              ]}
-            />
-          )
-        }
-      </Loaded>
+      <LoadedTable
+        query={points}
+        what="the points"
+        loading="Loading points..."
+        empty="No chores done this month yet."
+        rowKey={(r) => r.name}
+        columns={[
+          { label: 'Member', cell: (r) => r.name },
+          { label: 'Points', cell: (r) => r.points },
+        ]}
+      />
     </section>
   );
 }
@@ -252,60 +249,57 @@ export default function ChoresPage() {
       </section>
       <section className="card chores-section" aria-labelledby="chores-title">
         <h2 id="chores-title">All chores</h2>
-        <Loaded query={chores} what="the chores" loading="Loading chores...">
-          {(list) => (
-              <DataTable
-                empty="No chores yet."
-                className="chores-table"
-                rows={list}
-                rowKey={(c) => c.id}
-                rowClassName={(c) => (c.overdue ? 'chore-overdue' : undefined)}
-                columns={[
-                  {
-                    label: 'Chore',
-                    className: 'chore-row-name',
-                    cell: (c) => (
-                      <>
-                        {c.name} {c.overdue && <span className="chore-overdue-badge">Overdue</span>}
-                        {waiting.has(c.id) && <span className="waiting-badge">Waiting</span>}
-                        <span className="plan-who">
-                          {scheduleText(c.every)} · {whoText(c)} · {c.points} point{c.points === 1 ? '' : 's'}
-                          {c.last && ` · last done by ${c.last.by ?? 'a former member'}`}
-                        </span>
-                      </>
-                    ),
-                  },
-                  { label: 'Next', cell: (c) => dayLabel(c.next) },
-                  { label: 'Whose turn', cell: (c) => c.assignee ?? 'Anyone' },
-                  {
-                    label: 'Actions',
-                    hideLabel: true,
-                    cell: (c) => (
-                      <div className="link-row">
-                        <button type="button" className="button primary" disabled={busy || waiting.has(c.id)} aria-label={`Done: ${c.name}`} onClick={() => act('chores.done', c)}>
-                          Done
-                        </button>
-                        <button type="button" className="button" disabled={busy || waiting.has(c.id) || c.last === null} aria-label={`Undo: ${c.name}`} onClick={() => act('chores.undo', c)}>
-                          Undo
-                        </button>
-                        <button
-                          type="button"
-                          className="button"
-                          aria-label={`Delete: ${c.name}`}
-                          onClick={() => {
-                            if (window.confirm(`Delete the chore "${c.name}" and its history?`)) remove.mutate({ id: c.id });
-                          }}
-                        >
-                          Delete
-                        </button>
-                      </div>
-                    ),
-                  },
-                ]}
-              />
-            )
-          }
-        </Loaded>
+        <LoadedTable
+          query={chores}
+          what="the chores"
+          loading="Loading chores..."
+          empty="No chores yet."
+          className="chores-table"
+          rowKey={(c) => c.id}
+          rowClassName={(c) => (c.overdue ? 'chore-overdue' : undefined)}
+          columns={[
+            {
+              label: 'Chore',
+              className: 'chore-row-name',
+              cell: (c) => (
+                <>
+                  {c.name} {c.overdue && <span className="chore-overdue-badge">Overdue</span>}
+                  {waiting.has(c.id) && <span className="waiting-badge">Waiting</span>}
+                  <span className="plan-who">
+                    {scheduleText(c.every)} · {whoText(c)} · {c.points} point{c.points === 1 ? '' : 's'}
+                    {c.last && ` · last done by ${c.last.by ?? 'a former member'}`}
+                  </span>
+                </>
+              ),
+            },
+            { label: 'Next', cell: (c) => dayLabel(c.next) },
+            { label: 'Whose turn', cell: (c) => c.assignee ?? 'Anyone' },
+            {
+              label: 'Actions',
+              hideLabel: true,
+              cell: (c) => (
+                <div className="link-row">
+                  <button type="button" className="button primary" disabled={busy || waiting.has(c.id)} aria-label={`Done: ${c.name}`} onClick={() => act('chores.done', c)}>
+                    Done
+                  </button>
+                  <button type="button" className="button" disabled={busy || waiting.has(c.id) || c.last === null} aria-label={`Undo: ${c.name}`} onClick={() => act('chores.undo', c)}>
+                    Undo
+                  </button>
+                  <button
+                    type="button"
+                    className="button"
+                    aria-label={`Delete: ${c.name}`}
+                    onClick={() => {
+                      if (window.confirm(`Delete the chore "${c.name}" and its history?`)) remove.mutate({ id: c.id });
+                    }}
+                  >
+                    Delete
+                  </button>
+                </div>
+              ),
+            },
+          ]}
+        />
       </section>
       <NewChore members={members.data ?? []} />
       <PointsTable today={today} />

@@ -1,9 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { parseTodoStatus, todoMessages } from '@site/contracts/todo';
 import { ChangeMessages } from '../../components/ChangeMessages.tsx';
-import { DataTable } from '../../components/DataTable.tsx';
+import { LoadedTable } from '../../components/LoadedTable.tsx';
 import { SyncStatus } from '../../components/SyncStatus.tsx';
-import { Loaded } from '../../components/Loaded.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { useLive } from '../../lib/live.ts';
@@ -75,38 +74,36 @@ export default function TodoPage() {
             Show abandoned{hidden > 0 ? ` (${hidden})` : ''}
           </label>
         </div>
-        <Loaded query={tasks} what="your tasks" loading="Loading tasks...">
-          {() => (
-          <DataTable
-            empty="No tasks yet."
-            className="todo-table"
-            rows={shown}
-            rowKey={(row) => row.id}
-            rowClassName={(row) => `todo-${row.status.toLowerCase()}`}
-            columns={[
-              {
-                label: 'Status',
-                cell: (row) => (
-                  <button type="button" className="button todo-status" disabled={row.id < 0} aria-label={`${row.status}: change the status of ${row.task}`} onClick={() => changeStatus(row)}>
-                    {row.status}
-                  </button>
-                ),
-              },
-              {
-                label: 'Task',
-                className: 'todo-text',
-                cell: (row) => (
-                  <>
-                    {row.task}
-                    {row.waiting && <span className="waiting-badge">Waiting</span>}
-                  </>
-                ),
-              },
-            ]}
-          />
-        )
-          }
-        </Loaded>
+        <LoadedTable
+          query={tasks}
+          what="your tasks"
+          loading="Loading tasks..."
+          empty="No tasks yet."
+          className="todo-table"
+          rows={shown}
+          rowKey={(row) => row.id}
+          rowClassName={(row) => `todo-${row.status.toLowerCase()}`}
+          columns={[
+            {
+              label: 'Status',
+              cell: (row) => (
+                <button type="button" className="button todo-status" disabled={row.id < 0} aria-label={`${row.status}: change the status of ${row.task}`} onClick={() => changeStatus(row)}>
+                  {row.status}
+                </button>
+              ),
+            },
+            {
+              label: 'Task',
+              className: 'todo-text',
+              cell: (row) => (
+                <>
+                  {row.task}
+                  {row.waiting && <span className="waiting-badge">Waiting</span>}
+                </>
+              ),
+            },
+          ]}
+        />
       </section>
       <section className="card" aria-labelledby="add-task-title">
         <h2 id="add-task-title">Add Task</h2>

@@ -9,8 +9,7 @@ import {
   windowsKeyMessages,
   type WindowsKey,
 } from '@site/contracts/windows-keys';
-import { DataTable } from '../../components/DataTable.tsx';
-import { Loaded } from '../../components/Loaded.tsx';
+import { LoadedTable } from '../../components/LoadedTable.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { copyAndAlert } from '../../lib/clipboard.ts';
@@ -144,35 +143,32 @@ export default function WindowsRegistryPage() {
       </header>
       <section className="card" aria-labelledby="keys-title">
         <h2 id="keys-title">Keys</h2>
-        <Loaded query={keys} what="the keys" loading="Loading keys...">
-          {(list) => (
-          <DataTable
-            empty="No keys are registered yet."
-            className="keys-table"
-            rows={list}
-            rowKey={(row) => row.key}
-            columns={[
-              {
-                label: 'Action',
-                cell: (row) =>
-                      row.status === 'Active' ? (
-                        <button type="button" className="button" disabled={update.isPending} aria-label={`Release the key at ${row.location}`} onClick={() => release(row)}>
-                          Release
-                        </button>
-                      ) : (
-                        <button type="button" className="button" disabled={update.isPending} aria-label={`Claim ${row.key}`} onClick={() => claim(row)}>
-                          Claim
-                        </button>
-                      ),
-              },
-              { label: 'Key', cell: (row) => <code className="key-text">{row.status === 'Active' ? MASKED_KEY : row.key}</code> },
-              { label: 'Status', cell: (row) => row.status },
-              { label: 'Location', className: 'key-location', cell: (row) => row.location },
-            ]}
-          />
-        )
-          }
-        </Loaded>
+        <LoadedTable
+          query={keys}
+          what="the keys"
+          loading="Loading keys..."
+          empty="No keys are registered yet."
+          className="keys-table"
+          rowKey={(row) => row.key}
+          columns={[
+            {
+              label: 'Action',
+              cell: (row) =>
+                    row.status === 'Active' ? (
+                      <button type="button" className="button" disabled={update.isPending} aria-label={`Release the key at ${row.location}`} onClick={() => release(row)}>
+                        Release
+                      </button>
+                    ) : (
+                      <button type="button" className="button" disabled={update.isPending} aria-label={`Claim ${row.key}`} onClick={() => claim(row)}>
+                        Claim
+                      </button>
+                    ),
+            },
+            { label: 'Key', cell: (row) => <code className="key-text">{row.status === 'Active' ? MASKED_KEY : row.key}</code> },
+            { label: 'Status', cell: (row) => row.status },
+            { label: 'Location', className: 'key-location', cell: (row) => row.location },
+          ]}
+        />
       </section>
       <RegisterKey changes={changes} />
       <section className="card" aria-labelledby="commands-title">
