@@ -165,16 +165,14 @@ export function NotificationsCard() {
               </fieldset>
               <fieldset>
                 <legend>Your time zone</legend>
-                <label>
-                  Time zone{' '}
-                  <select value={zone} onChange={(e) => change({ timeZone: e.target.value })} data-testid="notification-time-zone">
-                    {zoneChoices(zone, device).map((z) => (
-                      <option key={z} value={z}>
-                        {z.replace(/_/g, ' ')}
-                      </option>
-                    ))}
-                  </select>
-                </label>
+                <label htmlFor="notification-time-zone">Time zone</label>
+                <select id="notification-time-zone" value={zone} onChange={(e) => change({ timeZone: e.target.value })}>
+                  {zoneChoices(zone, device).map((z) => (
+                    <option key={z} value={z}>
+                      {z.replace(/_/g, ' ')}
+                    </option>
+                  ))}
+                </select>
                 <p className="small" data-testid="notification-time-zone-note">
                   {s.timeZone === null
                     ? `Not saved yet: your first change here keeps this device's zone, ${device}.`
