@@ -110,6 +110,10 @@ describeInBrowser('notifications: the bell, the inbox and the settings', () => {
     await expect(phone.getByText('Times are in your time zone, Asia/Bangkok.').count()).resolves.toBe(1);
     await site.screenshot(phone, 'notifications-time-zone-phone', { fullPage: true });
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // The zone's fieldset and select stay inside the card.
+    const [card, fieldset] = await Promise.all([phone.locator('.notification-settings').boundingBox(), zone.locator('xpath=ancestor::fieldset[1]').boundingBox()]);
+    if (!card || !fieldset) throw new Error('settings card or zone fieldset not laid out');
+    expect(fieldset.x + fieldset.width).toBeLessThanOrEqual(card.x + card.width);
 
     // A desktop in UTC shows Bangkok, and saving another setting there leaves it.
     const desktop = await site.newPage({ viewport: DESKTOP, timezoneId: 'UTC' });
