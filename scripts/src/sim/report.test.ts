@@ -172,11 +172,13 @@ describe('sim report', () => {
       // On a phone (390 px): nothing wider than the screen; the compare table scrolls in its own box.
       const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
       await phone.goto(file);
-      expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-      const compare = await phone.$eval('table.compare', (table) => {
-        const box = table.parentElement as HTMLElement;
+      // (Expressions as text: this package's types have no DOM.)
+      expect(await phone.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      const compare = await phone.evaluate<{ overflow: string; boxWidth: number; tableWidth: number }>(`(() => {
+        const table = document.querySelector('table.compare');
+        const box = table.parentElement;
         return { overflow: getComputedStyle(box).overflowX, boxWidth: box.clientWidth, tableWidth: table.scrollWidth };
-      });
+      })()`);
       expect(compare.overflow).toBe('auto');
       expect(compare.boxWidth).toBeLessThanOrEqual(390);
       expect(compare.tableWidth).toBeGreaterThan(compare.boxWidth);
