@@ -134,7 +134,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
  * precaches the whole build in the background and answers the page's requests, which page.route
  * does not see.
  */
-export type ContextOptions = { serviceWorkers?: 'allow' | 'block' };
+export type ContextOptions = { serviceWorkers?: 'allow' | 'block'; /** The IANA zone the browser says it is in (its Intl). */ timezoneId?: string };
 export type PageOptions = { viewport?: { width: number; height: number }; context?: BrowserContext } & ContextOptions;
 
 /** What one test file gets: its server, its connection to the run's browser, and helpers bound to them. */
@@ -180,8 +180,8 @@ export function useSite(env: Record<string, string> = {}): SiteHarness {
       return browser;
     },
     url: (pathname) => `${harness.server.baseUrl}${pathname}`,
-    newContext: async (viewport = DESKTOP, { serviceWorkers = 'block' } = {}) => {
-      const context = await harness.browser.newContext({ viewport, baseURL: harness.server.baseUrl, serviceWorkers });
+    newContext: async (viewport = DESKTOP, { serviceWorkers = 'block', timezoneId } = {}) => {
+      const context = await harness.browser.newContext({ viewport, baseURL: harness.server.baseUrl, serviceWorkers, ...(timezoneId ? { timezoneId } : {}) });
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: harness.server.baseUrl });
       contexts.push(context);
       return context;

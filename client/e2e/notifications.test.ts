@@ -1,4 +1,5 @@
 import { it } from 'vitest';
+import { setLevel } from './members.ts';
 import { DESKTOP, PHONE, describeInBrowser, expect, logIn, seriousAxeViolations, signUp, signUpOwner, useSite, waitForShell } from './harness.ts';
 
 describeInBrowser('notifications: the bell, the inbox and the settings', () => {
@@ -85,6 +86,65 @@ describeInBrowser('notifications: the bell, the inbox and the settings', () => {
       await expect(page.getByTestId('push-note').textContent()).resolves.toBe('This browser cannot receive notifications.');
     }
     await site.screenshot(page, 'notifications-refused-phone', { fullPage: true });
+  });
+
+  it('keeps the member\'s time zone: the first device fills it, another device\'s save leaves it, the select changes it (390 px)', async () => {
+    const owner = await site.newPage();
+    await logIn(owner, 'owner', 'owner-password');
+    await owner.waitForURL('**/personal');
+    const phone = await site.newPage({ viewport: PHONE, timezoneId: 'Asia/Bangkok' });
+    await signUp(phone, 'traveller', 'traveller-password');
+    await phone.waitForURL('**/preauth');
+    await setLevel(owner, 'traveller', 2);
+    await phone.goto('/personal/account');
+    await waitForShell(phone);
+    const zone = phone.getByLabel('Time zone', { exact: true });
+    const note = phone.getByTestId('notification-time-zone-note');
+    await expect(zone.inputValue()).resolves.toBe('Asia/Bangkok');
+    await expect(note.textContent()).resolves.toBe("Not saved yet: your first change here keeps this device's zone, Asia/Bangkok.");
+    // The first save, of a switch, fills the zone from this phone.
+    const firstSave = phone.waitForResponse((r) => r.url().includes('notifications.setSettings') && r.ok());
+    await phone.getByLabel('Added to House To Do / To Get').uncheck();
+    await firstSave;
+    await expect(note.textContent()).resolves.toBe('Quiet hours and the daily notifications (chores at 08:00, dinner at 15:00, On this day) follow it. It changes only here.');
+    await expect(phone.getByText('Times are in your time zone, Asia/Bangkok.').count()).resolves.toBe(1);
+    await site.screenshot(phone, 'notifications-time-zone-phone', { fullPage: true });
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // The zone's fieldset and select stay inside the card.
+    const [card, fieldset] = await Promise.all([phone.locator('.notification-settings').boundingBox(), zone.locator('xpath=ancestor::fieldset[1]').boundingBox()]);
+    if (!card || !fieldset) throw new Error('settings card or zone fieldset not laid out');
+    expect(fieldset.x + fieldset.width).toBeLessThanOrEqual(card.x + card.width);
+
+    // A desktop in UTC shows Bangkok, and saving another setting there leaves it.
+    const desktop = await site.newPage({ viewport: DESKTOP, timezoneId: 'UTC' });
+    await logIn(desktop, 'traveller', 'traveller-password');
+    await desktop.waitForURL('**/personal');
+    await desktop.goto('/personal/account');
+    await waitForShell(desktop);
+    const desktopZone = desktop.getByLabel('Time zone', { exact: true });
+    await expect(desktopZone.inputValue()).resolves.toBe('Asia/Bangkok');
+    await expect(desktop.getByTestId('notification-time-zone-note').textContent()).resolves.toBe(
+      "Quiet hours and the daily notifications (chores at 08:00, dinner at 15:00, On this day) follow it. It changes only here, not with this device's zone (UTC).",
+    );
+    const desktopSave = desktop.waitForResponse((r) => r.url().includes('notifications.setSettings') && r.ok());
+    await desktop.getByLabel('You cook dinner tonight (15:00)').uncheck();
+    await desktopSave;
+    await desktop.reload();
+    await waitForShell(desktop);
+    await expect(desktop.getByLabel('You cook dinner tonight (15:00)').isChecked()).resolves.toBe(false);
+    await expect(desktopZone.inputValue()).resolves.toBe('Asia/Bangkok');
+
+    // Chosen on purpose on the phone: it changes, and the desktop reads the new one.
+    const chosen = phone.waitForResponse((r) => r.url().includes('notifications.setSettings') && r.ok());
+    await zone.selectOption('Europe/Oslo');
+    await chosen;
+    await phone.reload();
+    await waitForShell(phone);
+    await expect(zone.inputValue()).resolves.toBe('Europe/Oslo');
+    await expect(phone.getByText('Times are in your time zone, Europe/Oslo.').count()).resolves.toBe(1);
+    await desktop.reload();
+    await waitForShell(desktop);
+    await expect(desktopZone.inputValue()).resolves.toBe('Europe/Oslo');
   });
 
   it('shows a pushed notification from the service worker, with its page to open (DevTools protocol)', async () => {

@@ -248,6 +248,15 @@ describeInBrowser('offline from the first visit', () => {
       await page.getByText('Getting ready to work offline…', { exact: true }).or(page.getByText(/^Ready to work offline/)).waitFor();
       await page.getByText('Ready to work offline: this site now opens on this device with no network.', { exact: true }).waitFor({ timeout: 10_000 });
       const readyMs = Date.now() - loadedAt;
+      // The precache as the worker holds it: as many files as the built sw.js lists and docs/offline.md says.
+      const held = await page.evaluate(async () => {
+        let n = 0;
+        for (const name of await caches.keys()) if (name.startsWith('workbox-precache')) n += (await (await caches.open(name)).keys()).length;
+        return n;
+      });
+      const listed = [...fs.readFileSync(path.join(repoRoot, 'client', 'dist', 'sw.js'), 'utf8').matchAll(/url:"([^"]+)"/g)].length;
+      const documented = Number(/The precache is (\d+)\s+files/.exec(fs.readFileSync(path.join(repoRoot, 'docs', 'offline.md'), 'utf8'))?.[1]);
+      expect({ held, listed }).toEqual({ held: documented, listed: documented });
       const after = slow.requests.filter((r) => r.startedAt >= loadedAt - 50 && !r.path.startsWith('/trpc'));
       console.log(
         `[offline] ready ${readyMs} ms after the load event at ${LIGHTHOUSE_MOBILE.rttMs} ms RTT, ${LIGHTHOUSE_MOBILE.downKbps} kbit/s; ` +

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { reportReachable } from '../lib/online.ts';
 import { resetPwaForTests, followReadiness } from '../lib/pwa.ts';
+import type { QueueArea } from '../lib/offline-queue.ts';
 import { failureReason, Loaded, NOT_READY_OFFLINE_TEXT, OFFLINE_BANNER_TEXT, OfflineBanner, type LoadedQuery } from './Loaded.tsx';
 import { SyncStatus } from './SyncStatus.tsx';
 
@@ -110,6 +111,13 @@ describe('saying the site is offline, once', () => {
       </>,
     );
     expect(container.querySelector('.sync-status')).toHaveTextContent(/^2 changes waiting$/);
+  });
+
+  it('the banner names every page whose changes wait in the offline queue (House, Todo, Chores)', () => {
+    // A new area of the queue fails the type check here until it is named, and then this test until the banner says it.
+    const pages = { house: 'House', todo: 'Todo', chores: 'Chores' } satisfies Record<QueueArea, string>;
+    expect(OFFLINE_BANNER_TEXT).toBe('You are offline: changes to House, Todo and Chores are sent when the connection is back, others cannot be saved until then.');
+    for (const page of Object.values(pages)) expect(OFFLINE_BANNER_TEXT).toContain(page);
   });
 
   it('says the device is not ready to work offline yet while the first service worker is still caching the site', async () => {

@@ -91,7 +91,7 @@ function NotRefreshed({ what, error, updatedAt, onRetry }: { what: string; error
   );
 }
 
-export const OFFLINE_BANNER_TEXT = 'You are offline: changes to House and Todo are sent when the connection is back, others cannot be saved until then.';
+export const OFFLINE_BANNER_TEXT = 'You are offline: changes to House, Todo and Chores are sent when the connection is back, others cannot be saved until then.';
 export const NOT_READY_OFFLINE_TEXT =
   "You are offline, and this device is not ready to work offline yet: keep this page open (reloading it would show the browser's own error page).";
 
@@ -102,7 +102,7 @@ export function OfflineBanner() {
   if (online) return null;
   return (
     <p className="offline-banner" role="status">
-      {/* House and Todo keep their changes in the offline queue (lib/offline-queue.ts) and count them with their own badge. */}
+      {/* House, Todo and Chores keep their changes in the offline queue (lib/offline-queue.ts) and count them with their own badge. */}
       {readiness === 'preparing' ? NOT_READY_OFFLINE_TEXT : OFFLINE_BANNER_TEXT}
     </p>
   );

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { CTRL_ENTER_HINT, TextInput } from './TextInput.tsx';
 
-function Form({ onSubmit, multiline = false }: { onSubmit: (value: string) => void; multiline?: boolean }) {
+function Form({ onSubmit, multiline = false, enterSubmits = false }: { onSubmit: (value: string) => void; multiline?: boolean; enterSubmits?: boolean }) {
   const [value, setValue] = useState('');
   return (
     <form
@@ -13,7 +13,7 @@ function Form({ onSubmit, multiline = false }: { onSubmit: (value: string) => vo
         onSubmit(value);
       }}
     >
-      <TextInput label="Task" value={value} onValueChange={setValue} multiline={multiline} />
+      <TextInput label="Task" value={value} onValueChange={setValue} multiline={multiline} enterSubmits={enterSubmits} />
       <button type="submit">Add</button>
     </form>
   );
@@ -48,6 +48,14 @@ describe('TextInput', () => {
     expect(screen.getByText(CTRL_ENTER_HINT)).toBeInTheDocument();
     expect(CTRL_ENTER_HINT).toBe('Hold ctrl to submit with enter');
     expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  it('enterSubmits (a one-field form such as Add a tag): Enter alone submits on a keyboard, with no hint', async () => {
+    const onSubmit = vi.fn();
+    render(<Form onSubmit={onSubmit} enterSubmits />);
+    await userEvent.type(screen.getByLabelText('Task'), 'beach{Enter}');
+    expect(onSubmit).toHaveBeenCalledWith('beach');
+    expect(screen.queryByText(CTRL_ENTER_HINT)).not.toBeInTheDocument();
   });
 
   it('submits its form on ctrl+Enter', async () => {

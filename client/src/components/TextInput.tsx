@@ -21,6 +21,11 @@ type Props = Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'> &
    * ctrl+Enter sends, and Enter does on a touch screen, as in a one-line field.
    */
   multiline?: boolean;
+  /**
+   * The one field of its form (Add a tag): Enter alone submits on a keyboard too, since there is no
+   * half-filled form for a stray Enter to send.
+   */
+  enterSubmits?: boolean;
 };
 
 /** Whether the person reached the field by touch (the last pointer down was a finger or pen, else the screen's main pointer is coarse). */
@@ -38,7 +43,7 @@ function usingTouch(lastPointer: string | null): boolean {
  * until the next keystroke: a hint that left on blur moved the form's button away under the mouse,
  * so the click that blurred the field landed on nothing.
  */
-export function TextInput({ label, value, onValueChange, onSubmitShortcut, error, compact, multiline, id, className, onPointerDown, ...rest }: Props) {
+export function TextInput({ label, value, onValueChange, onSubmitShortcut, error, compact, multiline, enterSubmits, id, className, onPointerDown, ...rest }: Props) {
   const fallbackId = useId();
   const inputId = id ?? fallbackId;
   const hintId = `${inputId}-hint`;
@@ -51,7 +56,7 @@ export function TextInput({ label, value, onValueChange, onSubmitShortcut, error
       setHint(null);
       return;
     }
-    const send = event.ctrlKey || event.metaKey || usingTouch(pointer);
+    const send = (enterSubmits && !multiline) || event.ctrlKey || event.metaKey || usingTouch(pointer);
     // A new line of a multi-line text.
     if (multiline && !send) return;
     event.preventDefault();

@@ -31,7 +31,7 @@ export const NOTIFICATIONS_PAGE = 30;
 export const notificationMessages = {
   badKind: 'Unknown kind of notification',
   badTime: 'Times are written as HH:MM (22:00)',
-  badTimeZone: 'Unknown time zone',
+  badTimeZone: 'Unknown time zone: choose one from the list (an IANA name such as Europe/Amsterdam)',
   quietBoth: 'Quiet hours need both a start and an end',
   badIds: 'Notification ids are whole numbers',
   badEndpoint: 'The push address is not a valid https link',

@@ -44,11 +44,15 @@ export const notificationSettings = z
     muted: z.array(notificationKind).max(NOTIFICATION_KIND_LIST.length * 2),
     quietFrom: timeOfDay.nullable().optional(),
     quietTo: timeOfDay.nullable().optional(),
-    timeZone,
+    /** The member's own zone, chosen on purpose in the settings' select: the only way to change it. */
+    timeZone: timeZone.optional(),
+    /** The zone of the device saving: becomes the member's only when they have none yet (the first save). */
+    deviceTimeZone: timeZone.optional(),
   })
   .refine((s) => (s.quietFrom == null) === (s.quietTo == null), { error: m.quietBoth, path: ['quietTo'] });
 export type NotificationSettingsInput = z.infer<typeof notificationSettings>;
-export type NotificationSettings = { muted: NotificationKind[]; quietFrom: string | null; quietTo: string | null; timeZone: string };
+/** timeZone: the member's own (null until their first save; the site's zone serves meanwhile). */
+export type NotificationSettings = { muted: NotificationKind[]; quietFrom: string | null; quietTo: string | null; timeZone: string | null };
 
 /** A browser's PushSubscription as `toJSON()` gives it; the keys are base64url. */
 const base64url = (min: number, max: number) =>

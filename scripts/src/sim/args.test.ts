@@ -17,7 +17,7 @@ describe('parseArgs', () => {
     });
   });
 
-  it('reads --daily: a real day, not with --seed, --policy or --replay', () => {
+  it('reads --daily: a real day, not with --seed or --policy; with --replay FILE', () => {
     expect(parseArgs(['--daily', '2026-11-24', '--games', '1000'])).toEqual({
       kind: 'run',
       args: { seed: '42', games: 1000, policy: 'greedy', maxRounds: 200, json: false, replay: null, daily: '2026-11-24', game: null, set: {} },
@@ -29,6 +29,10 @@ describe('parseArgs', () => {
       message: "--daily plays every policy on the day's seed; it cannot be combined with --seed",
     });
     expect(parseArgs(['--daily', '2026-11-24', '--policy', 'random'])).toMatchObject({ kind: 'error', message: expect.stringContaining('--policy') });
+    expect(parseArgs(['--daily', '2026-11-24', '--replay', 'day.json'])).toEqual({
+      kind: 'run',
+      args: { seed: '42', games: 100, policy: 'greedy', maxRounds: 200, json: false, replay: 'day.json', daily: '2026-11-24', game: null, set: {} },
+    });
   });
 
   it('reads report options: repeatable --policy and --set, --compare, --workers, --out, --site', () => {

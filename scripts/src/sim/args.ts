@@ -14,8 +14,9 @@ Plays whole tower games with a built-in policy and prints a summary.
   --policy P        ${POLICY_NAMES.join(' | ')} (default greedy)
   --max-rounds N    stop a game after N rounds and count it as capped (default ${DEFAULT_MAX_ROUNDS})
   --daily DATE      the daily tower of DATE (YYYY-MM-DD): every game on that day's seed, once per
-                    policy (${POLICY_NAMES.join(', ')}), to rate the day's difficulty; not with --seed,
-                    --policy or --replay
+                    policy (${POLICY_NAMES.join(', ')}), to rate the day's difficulty; not with --seed
+                    or --policy. With --replay FILE: also writes the replay of the day's game played
+                    by the greedy policy to FILE (a new file)
   --json            print the summary as one JSON object
   --game I          play only game I of the run (its seed is "S-I"), e.g. an outlier of a report
   --set PATH=VALUE  change a constant of the rules for this run (repeatable); PATH is one of the
@@ -196,7 +197,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (!(given instanceof Set)) return given;
   const error = (message: string): ParsedArgs => ({ kind: 'error', message });
   if (args.daily !== null) {
-    const clash = ['--seed', '--policy', '--replay', '--game', '--set'].find((flag) => given.has(flag));
+    const clash = ['--seed', '--policy', '--game', '--set'].find((flag) => given.has(flag));
     if (clash) return error(`--daily plays every policy on the day's seed; it cannot be combined with ${clash}`);
   }
   if (args.game !== null && given.has('--games')) return error('--game plays one game; it cannot be combined with --games');

@@ -38,6 +38,34 @@ describe('sim CLI', () => {
     }
   });
 
+  it('--daily DATE --replay FILE writes the replay of that day\'s tower (the greedy game on the day\'s seed), which verifies; never over a file', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sim-daily-'));
+    const file = path.join(dir, 'daily.json');
+    try {
+      const wrote = sim('--daily', '2026-11-24', '--games', '2', '--replay', file);
+      expect(wrote.stderr).not.toContain('cannot be combined');
+      expect(wrote.status).toBe(0);
+      expect(wrote.stdout).toContain('daily tower 2026-11-24: every game on the seed daily-2026-11-24\n');
+      const written = JSON.parse(fs.readFileSync(file, 'utf8')) as { seed: string; finalHash: string; actions: unknown[] };
+      expect(written.seed).toBe(dailySeed('2026-11-24'));
+      const greedy = runSimulation({ seed: dailySeed('2026-11-24'), sameSeed: true, games: 1, policy: 'greedy', recordFirst: true }).first;
+      expect(written.actions).toHaveLength(greedy?.actionCount ?? -1);
+      expect(wrote.stderr).toContain(`replay of the daily tower 2026-11-24 played by greedy (seed daily-2026-11-24, ${greedy?.outcome}, ${greedy?.actionCount} actions) written to ${file}\n`);
+      expect(wrote.stderr).toContain(`open it at /personal/dungeon-crawler/replay on the site and choose ${file}\n`);
+      const ok = sim('--replay', file);
+      expect(ok.status).toBe(0);
+      expect(ok.stdout).toContain(`OK ${file}\n  seed daily-2026-11-24, ${written.actions.length} actions`);
+      expect(ok.stdout).toContain(`final hash ${written.finalHash}`);
+      const before = fs.readFileSync(file, 'utf8');
+      const again = sim('--daily', '2026-11-24', '--games', '2', '--replay', file);
+      expect(again.status).toBe(2);
+      expect(again.stderr).toContain(`sim: ${file} already exists; give a new file for the daily's replay (--replay FILE alone checks an existing one)`);
+      expect(fs.readFileSync(file, 'utf8')).toBe(before);
+    } finally {
+      fs.rmSync(dir, { recursive: true });
+    }
+  });
+
   it('exits 2 with the usage on a bad argument, 0 with --help', () => {
     const bad = sim('--games', 'many');
     expect(bad.status).toBe(2);

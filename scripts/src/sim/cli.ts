@@ -1,6 +1,6 @@
 /**
  * npm run sim -- --seed 42 --games 1000 --policy random|greedy [--json] [--replay FILE] [--set PATH=VALUE]
- * npm run sim -- --daily 2026-11-24 --games 1000 [--json]
+ * npm run sim -- --daily 2026-11-24 --games 1000 [--json] [--replay FILE]
  * npm run sim -- report --seed 42 --games 10000 [--policy P ...] [--set PATH=VALUE ... --compare] [--workers N] [--out DIR]
  * A thin shell: argument parsing, simulation and formatting live in the modules next to this one.
  * stdout carries only the results (identical for identical arguments); timing and progress go to stderr.
@@ -49,24 +49,42 @@ function simulate(args: SimArgs, replayPath: string | null): number {
   return 0;
 }
 
-/** The daily tower's difficulty: the day's seed played `games` times by each policy. */
-function daily(date: string, args: SimArgs): number {
+/** The policy whose game on the day's seed `--daily DATE --replay FILE` writes. */
+const DAILY_REPLAY_POLICY = 'greedy';
+
+/**
+ * The daily tower's difficulty: the day's seed played `games` times by each policy; with a replay
+ * path, the greedy policy's game of that day is written there too (never over an existing file).
+ */
+function daily(date: string, args: SimArgs, replayPath: string | null): number {
+  if (replayPath !== null && fs.existsSync(replayPath)) {
+    process.stderr.write(`sim: ${replayPath} already exists; give a new file for the daily's replay (--replay FILE alone checks an existing one)\n`);
+    return 2;
+  }
   const started = performance.now();
-  const summaries = POLICY_NAMES.map((policy) => {
+  const results = POLICY_NAMES.map((policy) => {
     const progress = createProgress(process.stderr, args.games);
-    const { summary } = runSimulation({
+    const { summary, first } = runSimulation({
       seed: dailySeed(date),
       sameSeed: true,
       games: args.games,
       policy,
       maxRounds: args.maxRounds,
+      recordFirst: replayPath !== null && policy === DAILY_REPLAY_POLICY,
       onProgress: (done, total) => progress.update(done, total),
     });
     progress.finish();
-    return summary;
+    return { policy, summary, first };
   });
+  const summaries = results.map((r) => r.summary);
+  const game = results.find((r) => r.policy === DAILY_REPLAY_POLICY)?.first ?? null;
   process.stdout.write(args.json ? formatDailyJson(date, summaries) : formatDaily(date, summaries));
   process.stderr.write(`elapsed ${((performance.now() - started) / 1000).toFixed(2)} s\n`);
+  if (replayPath !== null && game) {
+    fs.writeFileSync(replayPath, replayFileText(game), { flag: 'wx' });
+    process.stderr.write(`replay of the daily tower ${date} played by ${DAILY_REPLAY_POLICY} (seed ${game.seed}, ${game.outcome}, ${game.actionCount} actions) written to ${replayPath}\n`);
+    process.stderr.write(howToWatch(replayPath, game));
+  }
   return 0;
 }
 
@@ -98,8 +116,8 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (parsed.kind === 'report') return report(parsed.args);
   const { args } = parsed;
-  if (args.daily !== null) return daily(args.daily, args);
   const replayPath = args.replay === null ? null : resolveReplayPath(args.replay);
+  if (args.daily !== null) return daily(args.daily, args, replayPath);
   if (replayPath !== null && fs.existsSync(replayPath)) return verify(replayPath, args);
   return simulate(args, replayPath);
 }

@@ -12,8 +12,8 @@ import type { GameRow, RunSpec } from './games.ts';
 import { defaultWorkers, playRuns } from './pool.ts';
 import { createProgress } from './progress.ts';
 import type { ProgressStream } from './progress.ts';
-import { buildReport, gamesCsv } from './report.ts';
-import type { BalanceReport, RulesName } from './report.ts';
+import { buildReport, defaultSiteNote, gamesCsv } from './report.ts';
+import type { BalanceReport, RulesName, SiteSource } from './report.ts';
 import { reportHtml } from './report-html.ts';
 import { DEFAULT_MAX_ROUNDS } from './simulate.ts';
 
@@ -62,6 +62,14 @@ export function reportRuns(args: ReportArgs): { spec: RunSpec; rules: RulesName 
   );
 }
 
+/** The replay links' site: --site, else PUBLIC_URL (the site's own setting), else the local default. */
+export function replaySite(args: Pick<ReportArgs, 'site'>, env: NodeJS.ProcessEnv): { site: string; siteFrom: SiteSource } {
+  if (args.site !== null) return { site: args.site, siteFrom: '--site' };
+  const fromEnv = env.PUBLIC_URL?.trim().replace(/\/+$/, '');
+  if (fromEnv) return { site: fromEnv, siteFrom: 'PUBLIC_URL' };
+  return { site: DEFAULT_SITE, siteFrom: 'default' };
+}
+
 export interface ReportFiles {
   report: BalanceReport;
   json: string;
@@ -78,7 +86,7 @@ export function reportFiles(args: ReportArgs, runs: { spec: RunSpec; rules: Rule
       command: reportCommand(args),
       engineVersion: engineVersion(),
       rulesHash,
-      site: args.site ?? env.PUBLIC_URL?.replace(/\/+$/, '') ?? DEFAULT_SITE,
+      ...replaySite(args, env),
       replayCommand: (spec, game) => replayCommand(spec, runs.find((r) => r.spec === spec)?.rules ?? 'current', game),
       runs,
     },
@@ -131,6 +139,7 @@ export async function runReport(args: ReportArgs, io: ReportIo): Promise<number>
     );
   }
   lines.push(`wrote ${path.join(out, 'report.html')}, report.json and games.csv`);
+  if (files.report.replaySite.from === 'default') lines.push(defaultSiteNote(files.report.replaySite.url));
   io.stdout.write(`${lines.join('\n')}\n`);
   const seconds = (performance.now() - started) / 1000;
   io.stderr.write(`elapsed ${seconds.toFixed(2)} s (games ${playedSeconds.toFixed(2)} s on ${workers} worker${workers === 1 ? '' : 's'}, ${(total / Math.max(playedSeconds, 0.001)).toFixed(0)} games/s)\n`);

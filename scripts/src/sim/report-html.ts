@@ -2,6 +2,7 @@
  * report.html: the balance report as one self-contained page (inline CSS and SVG charts, no script, no
  * font or picture from elsewhere), made from the report's JSON alone so it is as reproducible as the JSON.
  */
+import { defaultSiteNote } from './report.ts';
 import type { BalanceReport, Comparison, Outlier, ReportRun } from './report.ts';
 
 const W = 520;
@@ -115,11 +116,11 @@ ${barChart(`deaths-${id}`, 'Survivors killed, by enemy kind', Object.keys(run.de
 ${barChart(`survivors-${id}`, 'Survivors alive at the end', Object.keys(run.survivorsLeft), Object.values(run.survivorsLeft), 'survivors left')}
 </div>
 <h3>Outlier seeds</h3>
-<table class="outliers"><tbody>
+<div class="scroll"><table class="outliers"><tbody>
 ${outlierRow('Fastest win', run.outliers.fastestWin)}
 ${outlierRow('Longest loss', run.outliers.longestLoss)}
 ${outlierRow('Closest loss', run.outliers.closestLoss)}
-</tbody></table>
+</tbody></table></div>
 </section>`;
 }
 
@@ -141,12 +142,15 @@ h1{font-size:22px;margin:0 0 8px}h2{font-size:19px;margin:0 0 8px}h3{font-size:1
 code{font:13px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#eef0f4;padding:1px 4px;border-radius:4px;word-break:break-all}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:4px 12px;margin:0}dt{font-weight:600}dd{margin:0}
 section{background:#fff;border:1px solid #dde1e7;border-radius:8px;padding:16px 20px;margin-bottom:20px}
-.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(480px,1fr));gap:12px}
+.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(480px,100%),1fr));gap:12px}
 figure{margin:0}figcaption{font-weight:600;margin-bottom:4px}svg{max-width:100%;height:auto}
 .bar{fill:#3b6fd8}.dot{fill:#c2410c}.whisker{stroke:#c2410c;stroke-width:2}
 .grid{stroke:#e3e6eb;stroke-width:1}.tick{font-size:11px;fill:#4a5263}.axis{font-size:12px;fill:#1d2330}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:6px 8px;border-top:1px solid #e3e6eb;vertical-align:top}
 .command{display:inline-block;max-width:420px}
+.scroll{overflow-x:auto;max-width:100%}.scroll table{min-width:560px}
+dd{min-width:0;overflow-wrap:anywhere}
+@media (max-width:600px){main{padding:12px}header,section{padding:12px}}
 `;
 
 export function reportHtml(report: BalanceReport): string {
@@ -171,13 +175,14 @@ export function reportHtml(report: BalanceReport): string {
 <dt>Engine</dt><dd>@site/game-engine ${esc(report.engineVersion)}</dd>
 <dt>Rules hash</dt><dd>${Object.entries(report.rulesHash).map(([name, hash]) => `${esc(name)} <code>${esc(hash)}</code>`).join(', ')}</dd>
 <dt>Games</dt><dd>${report.games} per run, game i on the seed <code>${esc(report.seed)}-i</code>, stopped after ${report.maxRounds} rounds</dd>
+<dt>Replay links</dt><dd data-replay-site>${report.replaySite.from === 'default' ? esc(defaultSiteNote(report.replaySite.url)) : `open <code>${esc(report.replaySite.url)}</code> (from ${report.replaySite.from})`}</dd>
 <dt>Variant</dt><dd>${set.length === 0 ? 'none (the current rules)' : set.map(([p, v]) => `<code>${esc(p)}=${esc(Array.isArray(v) ? v.map((c) => c.join('+')).join(',') : String(v))}</code>`).join(' ')}</dd>
 </dl>
 </header>
 <section>
 <h2>Win rate</h2>
 ${intervalChart('win-rate', 'Win rate with its 95% Wilson interval', winRows, 0)}
-${report.comparisons.length > 0 ? `<h3>Variant against the current rules (same seeds)</h3>${comparisonTable(report.comparisons)}${intervalChart('compare', 'Difference in win rate with its 95% interval (Newcombe)', compareRows, -1)}` : ''}
+${report.comparisons.length > 0 ? `<h3>Variant against the current rules (same seeds)</h3><div class="scroll">${comparisonTable(report.comparisons)}</div>${intervalChart('compare', 'Difference in win rate with its 95% interval (Newcombe)', compareRows, -1)}` : ''}
 </section>
 ${report.runs.map(runSection).join('\n')}
 </main>

@@ -8,7 +8,9 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RULE_PATHS } from '@site/game-engine';
 import type { BalanceReport } from './report.ts';
+import { reportFiles } from './report-cli.ts';
 import { chartIds } from './report-html.ts';
+import { playRange } from './games.ts';
 import { runSimulation } from './simulate.ts';
 
 const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
@@ -166,9 +168,47 @@ describe('sim report', () => {
       }
       expect(await page.locator('a', { hasText: 'watch the replay' }).count()).toBe(4 * 3 - (await page.locator('td', { hasText: 'none in this run' }).count()));
       expect(await page.locator('script, link, img, iframe').count()).toBe(0);
+
+      // On a phone (390 px): nothing wider than the screen; the compare table scrolls in its own box.
+      const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      await phone.goto(file);
+      // (Expressions as text: this package's types have no DOM.)
+      expect(await phone.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      const compare = await phone.evaluate<{ overflow: string; boxWidth: number; tableWidth: number }>(`(() => {
+        const table = document.querySelector('table.compare');
+        const box = table.parentElement;
+        return { overflow: getComputedStyle(box).overflowX, boxWidth: box.clientWidth, tableWidth: table.scrollWidth };
+      })()`);
+      expect(compare.overflow).toBe('auto');
+      expect(compare.boxWidth).toBeLessThanOrEqual(390);
+      expect(compare.tableWidth).toBeGreaterThan(compare.boxWidth);
+      await phone.screenshot({ path: path.join(one.dir, 'report-phone.png'), fullPage: true });
     } finally {
       await browser.close();
     }
+  });
+
+  it('says, in the page and on stdout, that the replay links assume http://localhost:8080 without --site or PUBLIC_URL, and how to change it', () => {
+    const note =
+      'The "watch the replay" links assume the site runs at http://localhost:8080 (neither --site nor PUBLIC_URL was given): make the report again with --site https://your.site (or PUBLIC_URL set) to point them at yours.';
+    expect(parsed.replaySite).toEqual({ url: 'http://localhost:8080', from: 'default' });
+    expect(one.html).toContain(`<dt>Replay links</dt><dd data-replay-site>${note.replace(/"/g, '&quot;')}</dd>`);
+    expect(one.stdout).toContain(`\n${note}\n`);
+  });
+
+  it('points the replay links at PUBLIC_URL when set, and at --site over it', () => {
+    const runs = [{ spec: { policy: 'greedy' as const, seed: 'lab', games: 3, maxRounds: 200, overrides: {} }, rules: 'current' as const }];
+    const rows = runs.map((r) => ({ ...r, rows: playRange(r.spec, 0, r.spec.games) }));
+    const args = { seed: 'lab', games: 3, policies: ['greedy' as const], maxRounds: 200, set: {}, compare: false, workers: 1, out: 'x', site: null };
+    const fromEnv = reportFiles(args, rows, { PUBLIC_URL: 'https://home.example.org/' });
+    expect(fromEnv.report.replaySite).toEqual({ url: 'https://home.example.org', from: 'PUBLIC_URL' });
+    const links = fromEnv.report.runs.flatMap((r) => Object.values(r.outliers).flatMap((o) => (o ? [o.link] : [])));
+    expect(links.length).toBeGreaterThan(0);
+    for (const link of links) expect(link.startsWith('https://home.example.org/personal/dungeon-crawler/replay#seed=lab-')).toBe(true);
+    expect(fromEnv.html).toContain('<dt>Replay links</dt><dd data-replay-site>open <code>https://home.example.org</code> (from PUBLIC_URL)</dd>');
+    expect(fromEnv.html).not.toContain('localhost');
+    const fromOption = reportFiles({ ...args, site: 'https://family.example.net' }, rows, { PUBLIC_URL: 'https://home.example.org' });
+    expect(fromOption.report.replaySite).toEqual({ url: 'https://family.example.net', from: '--site' });
   });
 });
 

@@ -75,6 +75,16 @@ export interface BalanceReport {
   set: RuleOverrides;
   runs: ReportRun[];
   comparisons: Comparison[];
+  /** The site the "watch the replay" links open, and where that came from (the default is said in the page). */
+  replaySite: { url: string; from: SiteSource };
+}
+
+/** Where the replay links' site came from: --site, PUBLIC_URL, or neither (http://localhost:8080). */
+export type SiteSource = '--site' | 'PUBLIC_URL' | 'default';
+
+/** What the report says when its links open the local default: that they do, and how to change it. */
+export function defaultSiteNote(url: string): string {
+  return `The "watch the replay" links assume the site runs at ${url} (neither --site nor PUBLIC_URL was given): make the report again with --site https://your.site (or PUBLIC_URL set) to point them at yours.`;
 }
 
 export interface ReportInput {
@@ -82,6 +92,7 @@ export interface ReportInput {
   engineVersion: string;
   rulesHash: Partial<Record<RulesName, string>>;
   site: string;
+  siteFrom: SiteSource;
   /** The command that replays one game: `--game` and `--replay` are added to it. */
   replayCommand: (spec: RunSpec, game: number) => string;
   runs: { spec: RunSpec; rules: RulesName; rows: readonly GameRow[] }[];
@@ -198,6 +209,7 @@ export function buildReport(input: ReportInput, topFloor: number): BalanceReport
     set,
     runs,
     comparisons,
+    replaySite: { url: input.site, from: input.siteFrom },
   };
 }
 

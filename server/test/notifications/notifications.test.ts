@@ -50,14 +50,15 @@ describe.each(databases)('notifications: inbox, settings and subscriptions (%s)'
 
   it('keeps settings, and refuses bad ones with a readable message', async () => {
     const m = await member(s, push.current, 'ann', 1);
-    expect(await query(s.app, 'notifications.settings', m.cookie)).toEqual({ muted: [], quietFrom: null, quietTo: null, timeZone: 'UTC' });
+    expect(await query(s.app, 'notifications.settings', m.cookie)).toEqual({ muted: [], quietFrom: null, quietTo: null, timeZone: null });
     const saved = await trpc(s.app, 'notifications.setSettings', m.cookie, { muted: ['house.added'], quietFrom: '22:00', quietTo: '07:00', timeZone: 'Europe/Amsterdam' });
     expect(saved.data).toEqual({ muted: ['house.added'], quietFrom: '22:00', quietTo: '07:00', timeZone: 'Europe/Amsterdam' });
     for (const [input, message] of [
       [{ muted: ['nope'], timeZone: 'UTC' }, 'muted.0: Unknown kind of notification'],
       [{ muted: [], quietFrom: '25:00', quietTo: '07:00', timeZone: 'UTC' }, 'quietFrom: Times are written as HH:MM (22:00)'],
       [{ muted: [], quietFrom: '22:00', timeZone: 'UTC' }, 'quietTo: Quiet hours need both a start and an end'],
-      [{ muted: [], timeZone: 'Mars/Olympus' }, 'timeZone: Unknown time zone'],
+      [{ muted: [], timeZone: 'Mars/Olympus' }, 'timeZone: Unknown time zone: choose one from the list (an IANA name such as Europe/Amsterdam)'],
+      [{ muted: [], deviceTimeZone: 'Mars/Olympus' }, 'deviceTimeZone: Unknown time zone: choose one from the list (an IANA name such as Europe/Amsterdam)'],
     ] as const) {
       const res = await trpc(s.app, 'notifications.setSettings', m.cookie, input);
       expect([res.status, res.message]).toEqual([400, message]);
@@ -345,6 +346,35 @@ describe.each(databases)('notifications: the planning kinds, chore.due and dinne
     expect(await makeChoreReminders(s.deps, new Date('2026-03-15T08:00:00Z'))).toBe(1);
     expect(await reached(s, push.current, everyone, 'chore.due', from)).toEqual({ pushed: ['ben', 'dan'], inbox: ['ben', 'dan'] });
     expect(bodies('chore.due', from)).toEqual(['Bins', 'Hoover']);
+  });
+
+  it('the member\'s time zone: the first save fills it from the device, another device\'s save leaves it, only a chosen one changes it, a bad one changes nothing', async () => {
+    const ann = await member(s, push.current, 'ann', 2);
+    const zoneOf = async (m: Member) => ((await query(s.app, 'notifications.settings', m.cookie)) as { timeZone: string | null }).timeZone;
+    expect(await zoneOf(ann)).toBeNull();
+    // The phone in Bangkok saves first: its zone becomes ann's.
+    await ok(trpc(s.app, 'notifications.setSettings', ann.cookie, { muted: [], deviceTimeZone: 'Asia/Bangkok' }));
+    expect(await zoneOf(ann)).toBe('Asia/Bangkok');
+    // A desktop in UTC saves another setting: the switch changes, the zone stays.
+    const fromDesktop = await trpc(s.app, 'notifications.setSettings', ann.cookie, { muted: ['house.added'], quietFrom: '22:00', quietTo: '07:00', deviceTimeZone: 'UTC' });
+    expect(fromDesktop.data).toEqual({ muted: ['house.added'], quietFrom: '22:00', quietTo: '07:00', timeZone: 'Asia/Bangkok' });
+    // An unknown zone is refused with a readable message, and nothing of that save is kept.
+    const bad = await trpc(s.app, 'notifications.setSettings', ann.cookie, { muted: [], timeZone: 'Asia/Atlantis', deviceTimeZone: 'UTC' });
+    expect([bad.status, bad.message]).toEqual([400, 'timeZone: Unknown time zone: choose one from the list (an IANA name such as Europe/Amsterdam)']);
+    expect(await query(s.app, 'notifications.settings', ann.cookie)).toEqual({ muted: ['house.added'], quietFrom: '22:00', quietTo: '07:00', timeZone: 'Asia/Bangkok' });
+    // The daily chore is told at 08:00 in Bangkok (01:00 UTC), not at 08:00 UTC.
+    await chore(ann, 'Bins', { one: 'ann' }, '2026-03-14');
+    const from = push.current.received.length;
+    expect(await makeChoreReminders(s.deps, new Date('2026-03-14T00:59:00Z'))).toBe(0);
+    expect(await makeChoreReminders(s.deps, new Date('2026-03-14T01:00:00Z'))).toBe(1);
+    expect(await reached(s, push.current, [ann], 'chore.due', from)).toEqual({ pushed: ['ann'], inbox: ['ann'] });
+    // Chosen on purpose in the select: it changes.
+    await ok(trpc(s.app, 'notifications.setSettings', ann.cookie, { muted: ['house.added'], timeZone: 'Europe/Oslo', deviceTimeZone: 'UTC' }));
+    expect(await zoneOf(ann)).toBe('Europe/Oslo');
+    // A member whose first save comes without a device zone (an API client) gets the site's.
+    const ben = await member(s, push.current, 'ben', 2);
+    await ok(trpc(s.app, 'notifications.setSettings', ben.cookie, { muted: [] }));
+    expect(await zoneOf(ben)).toBe('UTC');
   });
 
   it('chore.due: a chore added after 08:00 for that day is not told that day, even when the member had none at 08:00', async () => {

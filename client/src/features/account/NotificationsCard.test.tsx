@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithSite } from '../../test/render.tsx';
 import { NotificationsCard } from './NotificationsCard.tsx';
@@ -44,5 +44,45 @@ describe('NotificationsCard: only the kinds the member can receive', () => {
     const shown = await kindsShown(3);
     expect(shown).toHaveLength(11);
     expect(shown).toEqual(expect.arrayContaining(['A picture waits for approval', 'An account waits for approval']));
+  });
+});
+
+describe('NotificationsCard: the member\'s time zone', () => {
+  const device = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  const setUp = (timeZone: string | null) => {
+    let saved = { muted: [] as string[], quietFrom: null, quietTo: null, timeZone };
+    return renderWithSite(<NotificationsCard />, {
+      path: '/personal/account',
+      procedures: {
+        'auth.status': () => ({ user: 'mia', level: 2 }),
+        'notifications.settings': () => saved,
+        'notifications.setSettings': (input) => {
+          const i = input as { muted: string[]; timeZone?: string; deviceTimeZone?: string };
+          saved = { ...saved, muted: i.muted, timeZone: i.timeZone ?? saved.timeZone ?? i.deviceTimeZone ?? null };
+          return saved;
+        },
+      },
+    });
+  };
+
+  it('a switch sends this device\'s zone only as deviceTimeZone (never as the member\'s timeZone); the select sends timeZone', async () => {
+    const view = setUp('Asia/Bangkok');
+    const zone = await screen.findByLabelText('Time zone');
+    expect((zone as HTMLSelectElement).value).toBe('Asia/Bangkok');
+    (await screen.findByLabelText('Added to House To Do / To Get')).click();
+    await expect.poll(() => view.calls.filter((c) => c.path === 'notifications.setSettings').length).toBe(1);
+    expect(view.calls.find((c) => c.path === 'notifications.setSettings')?.input).toEqual({ muted: ['house.added'], quietFrom: null, quietTo: null, deviceTimeZone: device });
+    fireEvent.change(zone, { target: { value: 'Europe/Oslo' } });
+    await expect.poll(() => view.calls.filter((c) => c.path === 'notifications.setSettings').length).toBe(2);
+    expect(view.calls.filter((c) => c.path === 'notifications.setSettings')[1]?.input).toMatchObject({ timeZone: 'Europe/Oslo', deviceTimeZone: device });
+    await expect.poll(() => (zone as HTMLSelectElement).value).toBe('Europe/Oslo');
+    view.unmount();
+  });
+
+  it('a member with no zone yet is shown this device\'s, and told the first change keeps it', async () => {
+    const view = setUp(null);
+    expect(((await screen.findByLabelText('Time zone')) as HTMLSelectElement).value).toBe(device);
+    expect(screen.getByTestId('notification-time-zone-note').textContent).toBe(`Not saved yet: your first change here keeps this device's zone, ${device}.`);
+    view.unmount();
   });
 });

@@ -2,12 +2,20 @@ import { useEffect, useState } from 'react';
 import type { Level } from '@site/contracts/levels';
 import { NOTIFICATION_KINDS, receivableKinds, pushWords, type NotificationKind } from '@site/contracts/notifications';
 
-type Settings = { muted: NotificationKind[]; quietFrom: string | null; quietTo: string | null; timeZone: string };
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { Loaded } from '../../components/Loaded.tsx';
 import { trpc } from '../../lib/trpc.ts';
 
+/** timeZone: the member's own, null until their first save (which keeps this device's). */
+type Settings = { muted: NotificationKind[]; quietFrom: string | null; quietTo: string | null; timeZone: string | null };
+
 const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+/** The IANA zones this browser knows, with `also` (the member's and the device's) when it lists them not. */
+function zoneChoices(...also: string[]): string[] {
+  const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return [...new Set([...known, 'UTC', ...also])].sort((a, b) => a.localeCompare(b));
+}
 const pushSupported = () => typeof window !== 'undefined' && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
 const isIos = () => typeof navigator !== 'undefined' && /iPhone|iPad|iPod/.test(navigator.userAgent);
 const installed = () => typeof window !== 'undefined' && window.matchMedia?.('(display-mode: standalone)').matches;
@@ -114,11 +122,21 @@ export function NotificationsCard() {
       <Loaded query={settings} what="your notification settings" loading="Loading notification settings...">
         {(loaded) => {
           const s = chosen ?? loaded;
-          const change = (next: Partial<Omit<Settings, 'timeZone'>>) => {
-            const wanted = { muted: s.muted, quietFrom: s.quietFrom, quietTo: s.quietTo, ...next, timeZone: browserTimeZone() };
+          const device = browserTimeZone();
+          // The zone is sent only when chosen in its select; any save brings this device's zone, which
+          // the server keeps only for a member who has none yet.
+          const change = (next: Partial<Settings>) => {
+            const wanted = { muted: s.muted, quietFrom: s.quietFrom, quietTo: s.quietTo, timeZone: s.timeZone ?? device, ...next };
             setChosen(wanted);
-            save.mutate(wanted);
+            save.mutate({
+              muted: wanted.muted,
+              quietFrom: wanted.quietFrom,
+              quietTo: wanted.quietTo,
+              ...(next.timeZone ? { timeZone: next.timeZone } : {}),
+              deviceTimeZone: device,
+            });
           };
+          const zone = s.timeZone ?? device;
           return (
             <>
               <fieldset>
@@ -143,7 +161,23 @@ export function NotificationsCard() {
                 <label>
                   To <input type="time" value={s.quietTo ?? ''} onChange={(e) => change({ quietTo: e.target.value || null, quietFrom: e.target.value ? (s.quietFrom ?? '22:00') : null })} />
                 </label>
-                <p className="small">Times are in your time zone, {browserTimeZone()}.</p>
+                <p className="small">Times are in your time zone, {zone}.</p>
+              </fieldset>
+              <fieldset>
+                <legend>Your time zone</legend>
+                <label htmlFor="notification-time-zone">Time zone</label>
+                <select id="notification-time-zone" value={zone} onChange={(e) => change({ timeZone: e.target.value })}>
+                  {zoneChoices(zone, device).map((z) => (
+                    <option key={z} value={z}>
+                      {z.replace(/_/g, ' ')}
+                    </option>
+                  ))}
+                </select>
+                <p className="small" data-testid="notification-time-zone-note">
+                  {s.timeZone === null
+                    ? `Not saved yet: your first change here keeps this device's zone, ${device}.`
+                    : `Quiet hours and the daily notifications (chores at 08:00, dinner at 15:00, On this day) follow it. It changes only here${device === zone ? '' : `, not with this device's zone (${device})`}.`}
+                </p>
               </fieldset>
               <ErrorBubble message={error} />
             </>

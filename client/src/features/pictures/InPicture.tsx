@@ -75,7 +75,7 @@ export function InPicture({ pictureId }: { pictureId: number }) {
         ))}
       </ul>
       <form className="tag-form" onSubmit={submit} aria-label="Your tag">
-        <TextInput label="Add a tag" value={tag} onValueChange={setTag} maxLength={TAG_MAX} />
+        <TextInput label="Add a tag" value={tag} onValueChange={setTag} maxLength={TAG_MAX} enterSubmits />
         <button type="submit" className="button" disabled={add.isPending}>
           Add
         </button>

@@ -62,11 +62,21 @@ export async function readSettings(db: Executor, userIds: readonly number[]): Pr
   );
 }
 
-export async function saveSettings(db: Executor, userId: number, s: { muted: NotificationKind[]; quietFrom: string | null; quietTo: string | null; timeZone: string }): Promise<void> {
-  const values = { muted: JSON.stringify([...new Set(s.muted)]), quiet_from: s.quietFrom, quiet_to: s.quietTo, time_zone: s.timeZone };
+/**
+ * One member's settings row. `timeZone` (chosen on purpose) replaces the stored zone; without it the
+ * stored zone stays, and `firstTimeZone` is written only when the row is new (one statement, so two
+ * first saves at once cannot both win).
+ */
+export async function saveSettings(
+  db: Executor,
+  userId: number,
+  s: { muted: NotificationKind[]; quietFrom: string | null; quietTo: string | null; timeZone: string | null; firstTimeZone: string },
+): Promise<void> {
+  const values = { muted: JSON.stringify([...new Set(s.muted)]), quiet_from: s.quietFrom, quiet_to: s.quietTo };
+  const changed = s.timeZone === null ? values : { ...values, time_zone: s.timeZone };
   await db
     .insertInto('notification_settings')
-    .values({ user_id: userId, ...values, digest_on: null })
-    .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
+    .values({ user_id: userId, ...values, time_zone: s.timeZone ?? s.firstTimeZone, digest_on: null })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet(changed))
     .execute();
 }

@@ -16,15 +16,27 @@ export async function markRead(deps: AppDeps, user: SessionUser, input: MarkRead
   return { marked: await repo.markRead(deps.db, user.id, 'all' in input ? 'all' : input.ids) };
 }
 
-const DEFAULT_SETTINGS: NotificationSettings = { muted: [], quietFrom: null, quietTo: null, timeZone: 'UTC' };
+/** A member who never saved: nothing muted, no quiet hours, no zone of their own yet. */
+const DEFAULT_SETTINGS: NotificationSettings = { muted: [], quietFrom: null, quietTo: null, timeZone: null };
 
 export async function settings(deps: AppDeps, user: SessionUser): Promise<NotificationSettings> {
   const row = (await repo.readSettings(deps.db, [user.id])).get(user.id);
   return row ? { muted: row.muted, quietFrom: row.quietFrom, quietTo: row.quietTo, timeZone: row.timeZone } : DEFAULT_SETTINGS;
 }
 
+/**
+ * Saves the kinds and quiet hours. The member's time zone changes only when `timeZone` is given (the
+ * settings' select, on purpose); the saving device's `deviceTimeZone` fills it only on the first save,
+ * so a desktop in UTC saving a switch leaves a member's Asia/Bangkok alone.
+ */
 export async function setSettings(deps: AppDeps, user: SessionUser, input: NotificationSettingsInput): Promise<NotificationSettings> {
-  await repo.saveSettings(deps.db, user.id, { muted: input.muted, quietFrom: input.quietFrom ?? null, quietTo: input.quietTo ?? null, timeZone: input.timeZone });
+  await repo.saveSettings(deps.db, user.id, {
+    muted: input.muted,
+    quietFrom: input.quietFrom ?? null,
+    quietTo: input.quietTo ?? null,
+    timeZone: input.timeZone ?? null,
+    firstTimeZone: input.deviceTimeZone ?? deps.config.timeZone,
+  });
   return settings(deps, user);
 }
 
