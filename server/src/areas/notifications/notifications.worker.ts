@@ -83,8 +83,12 @@ async function claimDue(deps: AppDeps, limit: number): Promise<Claimed[]> {
           where o.subscription_id = p.subscription_id and o.delivered_at is null and o.failed is null and o.lease_until >= now())
       order by p.subscription_id, p.next_at, p.id
     ), due as (
+      -- The conditions again: the candidates are read from the statement's snapshot, and a row another
+      -- instance claimed and committed since is locked here all the same; FOR UPDATE checks these
+      -- against the row as it is now (a delivery sent twice under load, before).
       select id from push_deliveries
       where id in (select id from candidates order by next_at, id limit ${limit})
+        and delivered_at is null and failed is null and (lease_until is null or lease_until < now())
       for update skip locked
     ), claimed as (
       update push_deliveries d set lease_until = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = d.attempts + 1
