@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { pipeline, Transform, type Readable } from 'node:stream';
+import { crc32 } from 'node:zlib';
 import yauzl from 'yauzl';
 
 /**
  * Where an import reads files from: a zip (a takeout part: its entries streamed one by one with
- * yauzl, never unpacked to disk; yauzl checks each entry's size and CRC as it streams), a folder
+ * yauzl, never unpacked to disk; yauzl checks each entry's size, and the CRC-32 is checked here as
+ * it streams, since yauzl leaves that to its caller), a folder
  * (walked recursively), or a single file. Listing holds no entry: each pass reads the zip's central
  * directory or the folder again, so memory does not grow with the number of files.
  */
@@ -90,7 +92,7 @@ function zipSource(file: string): Source {
             path: entry.fileName,
             size: entry.uncompressedSize,
             key: `${file}:${entry.fileName}:${entry.uncompressedSize}:${entry.crc32}`,
-            open: () => new Promise<Readable>((resolve, reject) => zip.openReadStream(entry, (error, stream) => (error ? reject(error) : resolve(stream)))),
+            open: () => new Promise<Readable>((resolve, reject) => zip.openReadStream(entry, (error, stream) => (error ? reject(error) : resolve(checked(stream, entry.crc32, entry.fileName))))),
           };
         }
       } finally {
@@ -106,4 +108,25 @@ export async function readSmall(entry: SourceEntry, max = 1024 * 1024): Promise<
   const chunks: Buffer[] = [];
   for await (const chunk of await entry.open()) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+function checked(stream: Readable, expected: number, name: string): Readable {
+  const check = checkCrc(expected, name);
+  // An error of either (yauzl's size check, the CRC) ends the other; the caller reads `check`.
+  pipeline(stream, check, () => {});
+  return check;
+}
+
+/** Passes the bytes on and fails at the end when their CRC-32 is not the zip's record of it (a damaged part). */
+function checkCrc(expected: number, name: string): Transform {
+  let crc = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      crc = crc32(chunk, crc);
+      done(null, chunk);
+    },
+    flush(done) {
+      done(crc >>> 0 === expected >>> 0 ? null : new Error(`${name}: its bytes do not match the zip's checksum (a damaged download?)`));
+    },
+  });
 }
