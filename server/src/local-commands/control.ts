@@ -220,7 +220,8 @@ async function answer(commands: ControlCommands, req: http.IncomingMessage, res:
     // What the command did not read is drained, so the answer reaches the tool.
     if (route.stream && !req.readableEnded) req.resume();
     const status = error instanceof ControlRequestError ? error.status : route.status?.(error);
-    if (status === undefined) log?.error({ err: error }, `${req.method} ${req.url} over the control socket failed`);
+    // A tool that went away mid-file (stopped, killed, a damaged zip entry) is not the server's failure.
+    if (status === undefined && !gone.signal.aborted) log?.error({ err: error }, `${req.method} ${req.url} over the control socket failed`);
     const message = error instanceof Error ? error.message : String(error);
     reply(res, status ?? 500, { error: route.doing === null ? message : `The server could not ${route.doing}: ${message}` });
   } finally {
