@@ -238,7 +238,7 @@ describe.each(kinds)('npm run pictures -- import (%s)', (kind) => {
       ]);
       // Every picture's file is in place, with its preview made.
       for (const row of await site.db.selectFrom('pictures').select(['stem', 'file_type', 'size_bytes', 'thumb_status']).execute()) {
-        expect((await site.deps.media.stat(`pictures/${row.stem}.${row.file_type}`))?.size).toBe(row.size_bytes);
+        expect((await site.deps.media.stat(`pictures/${row.stem}.${row.file_type}`))?.size).toBe(Number(row.size_bytes));
         expect(row.thumb_status).toBe('ready');
       }
 
