@@ -16,50 +16,18 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import yazl from 'yazl';
-import { buildApp } from '@site/server/app';
-import { serverAreas } from '@site/server/areas/index';
-import { pictureImporter } from '@site/server/areas/pictures/pictures.import';
 import { openImportTransport } from '@site/server/areas/pictures/pictures.import.cli';
 import { loadConfig } from '@site/server/config';
-import { startControlChannel } from '@site/server/local-commands/control';
 import { runImport } from '../src/pictures/import.ts';
-import { lines, openBenchSite, serveUntilStdinEnds } from './bench-site.ts';
+import { lines } from './bench-site.ts';
 import { buildLabel, serverProcessArgs } from './server-process.ts';
 
 const RUN_FILES = Number(process.env.BENCH_RUN_FILES ?? 169);
 const fmt = (n: number) => n.toFixed(2);
 const mb = (n: number) => fmt(n / 2 ** 20);
-
-/** Child process: the real server on a fresh PGlite with its control socket, reporting its RSS peak since the last mark. */
-async function serve() {
-  const site = await openBenchSite('bench-import-', { MEDIA_MAX_BYTES: String(4 * 1024 ** 3), PEOPLE_INDEXING: 'off' });
-  const { worker: _worker, ...picturesWithoutWorker } = serverAreas.pictures;
-  const app = await buildApp(site.deps, { areas: { ...serverAreas, pictures: picturesWithoutWorker } });
-  const base = await app.listen({ port: 0, host: '127.0.0.1' });
-  const importer = pictureImporter(site.deps);
-  const channel = await startControlChannel({ picturesImportStart: (as) => importer.start(as), picturesImportFile: (id, meta, bytes, signal) => importer.file(id, meta, bytes, signal) }, site.dir);
-  let peak = process.memoryUsage().rss;
-  setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 20).unref();
-  process.stdout.write(`${JSON.stringify({ base, cookie: site.cookie, dir: site.dir })}\n`);
-  process.stdin.setEncoding('utf8');
-  process.stdin.on('data', (line: string) => {
-    if (line.startsWith('mark')) {
-      global.gc?.();
-      peak = process.memoryUsage().rss;
-      process.stdout.write(`${JSON.stringify({ rss: peak })}\n`);
-    } else if (line.startsWith('peak')) {
-      process.stdout.write(`${JSON.stringify({ rss: Math.max(peak, process.memoryUsage().rss) })}\n`);
-    }
-  });
-  serveUntilStdinEnds(site, async () => {
-    await channel.close();
-    await app.close();
-  });
-}
 
 /** Distinct bytes for each copy of a file: an ISO-BMFF 'free' box, or bytes after a JPEG's or TIFF's end. */
 function unique(data: Buffer, i: number, kind: 'box' | 'tail'): Buffer {
@@ -82,7 +50,9 @@ const has = (program: string) => {
 };
 
 /** bench:pictures' mix of 169 files (its realRunFiles), each kind made as it makes it when its program is here. */
-async function runFiles(dir: string, count: number): Promise<{ files: (i: number) => { name: string; data: Buffer }[]; made: string }> {
+type RunFile = { name: string; data: () => Buffer; size: number };
+
+async function runFiles(dir: string, count: number): Promise<{ files: (i: number) => RunFile[]; made: string }> {
   const noisy = (width: number, height: number, background: string, sigma = 30) =>
     sharp({ create: { width, height, channels: 3, background, noise: { type: 'gaussian', mean: 120, sigma } } });
   const jpegs = await Promise.all(
@@ -115,17 +85,19 @@ async function runFiles(dir: string, count: number): Promise<{ files: (i: number
     mp4 = fs.readFileSync(path.join(dir, 'clip.mp4'));
   }
   const made = `HEIC ${heic ? 'made' : 'as JPEG (no heif-enc)'}, TIFF ${tiff ? 'made' : 'as JPEG (no tiffcp)'}, MP4 ${mp4 ? 'made' : 'as JPEG (no ffmpeg)'}`;
+  // The bytes of each file are made when sent (distinct from the base file by a mark): 169 files of 6 MB are not held at once.
   const files = (offset: number) => {
-    const out: { name: string; data: Buffer }[] = [];
+    const out: RunFile[] = [];
+    const add = (name: string, base: Buffer, n: number, kind: 'box' | 'tail') => out.push({ name, data: () => unique(base, n, kind), size: base.length + 16 });
     for (let i = 0; out.length < count; i++) {
       const slot = i % 13;
       const n = offset + i;
-      const jpeg = { name: `IMG_${1000 + i}.JPG`, data: unique(jpegs[i % jpegs.length] ?? Buffer.alloc(0), n, 'tail') };
-      if (slot < 8) out.push(jpeg);
-      else if (slot < 10) out.push(heic ? { name: `IMG_${1000 + i}.HEIC`, data: unique(heic, n, 'box') } : jpeg);
-      else if (slot === 10) out.push({ name: `Screenshot ${i}.png`, data: unique(png, n, 'tail') });
-      else if (slot === 11) out.push(tiff ? { name: `scan-${i}.tif`, data: unique(tiff, n, 'tail') } : jpeg);
-      else out.push(mp4 ? { name: `VID_${i}.mp4`, data: unique(mp4, n, 'box') } : jpeg);
+      const jpeg = jpegs[i % jpegs.length] ?? Buffer.alloc(0);
+      if (slot < 8 || (slot < 10 && !heic) || (slot === 11 && !tiff) || (slot === 12 && !mp4)) add(`IMG_${1000 + i}.JPG`, jpeg, n, 'tail');
+      else if (slot < 10 && heic) add(`IMG_${1000 + i}.HEIC`, heic, n, 'box');
+      else if (slot === 10) add(`Screenshot ${i}.png`, png, n, 'tail');
+      else if (slot === 11 && tiff) add(`scan-${i}.tif`, tiff, n, 'tail');
+      else if (mp4) add(`VID_${i}.mp4`, mp4, n, 'box');
     }
     return out;
   };
@@ -140,11 +112,14 @@ function multipartOf(name: string, data: Buffer, boundary: string): Buffer {
   ]);
 }
 
-async function writeTakeout(file: string, files: { name: string; data: Buffer }[]): Promise<void> {
+async function writeTakeout(file: string, files: RunFile[]): Promise<void> {
   const zip = new yazl.ZipFile();
   for (const [i, f] of files.entries()) {
     const folder = `Takeout/Google Photos/Photos from ${2000 + (i % 20)}`;
-    zip.addBuffer(f.data, `${folder}/${f.name}`);
+    // Made when yazl reaches it, so the zip is written without every file in memory.
+    zip.addReadStream(Readable.from((function* () {
+      yield f.data();
+    })()), `${folder}/${f.name}`);
     const taken = String(Date.UTC(2000 + (i % 20), i % 12, 1 + (i % 28)) / 1000);
     zip.addBuffer(Buffer.from(JSON.stringify({ title: f.name, description: `Picture ${i}`, photoTakenTime: { timestamp: taken }, geoData: { latitude: 50.26, longitude: -5.05 }, favorited: i % 10 === 0 })), `${folder}/${f.name}.supplemental-metadata.json`);
   }
@@ -158,12 +133,12 @@ async function main() {
   const { files, made } = await runFiles(dir, RUN_FILES);
   const uploads = files(0);
   const imports = files(1_000_000);
-  const megabytes = uploads.reduce((sum, f) => sum + f.data.length, 0) / 2 ** 20;
+  const megabytes = uploads.reduce((sum, f) => sum + f.size, 0) / 2 ** 20;
   const zipFile = path.join(dir, 'takeout-001.zip');
   await writeTakeout(zipFile, imports);
   console.log(`  ${uploads.length} files, ${fmt(megabytes)} MB each way (${made}); the takeout zip ${mb(fs.statSync(zipFile).size)} MB with a sidecar per file`);
 
-  const child = spawn(process.execPath, await serverProcessArgs(import.meta.url, ['--serve'], ['--expose-gc']), { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, await serverProcessArgs(new URL('./import-server.ts', import.meta.url).href, [], ['--expose-gc']), { stdio: ['pipe', 'pipe', 'inherit'] });
   const next = lines(child.stdout);
   const { base, cookie, dir: siteDir } = JSON.parse(await next()) as { base: string; cookie: string; dir: string };
 
@@ -172,7 +147,7 @@ async function main() {
   const statuses = new Map<number, number>();
   let start = performance.now();
   for (const file of uploads) {
-    const payload = multipartOf(file.name, file.data, boundary);
+    const payload = multipartOf(file.name, file.data(), boundary);
     const status = await new Promise<number>((resolve, reject) => {
       const req = http.request(new URL('/api/pictures/upload', base), { method: 'POST', headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': payload.length } });
       req.on('response', (res) => {
@@ -214,5 +189,4 @@ async function main() {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-if (process.argv.includes('--serve')) await serve();
-else await main();
+await main();

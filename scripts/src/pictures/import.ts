@@ -153,9 +153,10 @@ export async function runImport(transport: ImportTransport, opts: ImportOptions)
       name: entry.path,
       date: sidecar?.taken ? dayOf(sidecar.taken) : null,
       position: sidecar && sidecar.lat !== null && sidecar.lon !== null ? { lat: sidecar.lat, lon: sidecar.lon } : null,
-      caption: sidecar?.description ?? null,
+      // The server makes it a caption (one line, 500 characters); what is sent stays well within a header.
+      caption: sidecar ? sidecar.description.slice(0, 1000) : null,
       favorite: sidecar?.favorited ?? false,
-      album: index.albumOf(entry.path, opts.albumsFromFolders),
+      album: index.albumOf(entry.path, opts.albumsFromFolders)?.slice(0, 300) ?? null,
     };
     let bytes;
     try {

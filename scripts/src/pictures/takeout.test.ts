@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { albumNameOf, captionOf } from '@site/server/areas/pictures/pictures.import';
+import { captionSchema } from '@site/contracts';
 import { isYearFolder, originalOf, placeOf, SidecarIndex } from './takeout.ts';
 
 const sidecar = (taken: number, extra: object = {}) => JSON.stringify({ title: 'x', photoTakenTime: { timestamp: String(taken) }, ...extra });
@@ -56,5 +58,17 @@ describe('takeout: matching photos to sidecars', () => {
     const index = new SidecarIndex();
     index.add('Takeout/Google Photos/Photos from 2020/a.jpg.json', sidecar(9, { geoData: { latitude: 0, longitude: 0 }, trashed: true, favorited: true, description: 'Hi' }));
     expect(index.sidecarOf('Takeout/Google Photos/Photos from 2020/a.jpg')).toEqual({ taken: 9, lat: null, lon: null, description: 'Hi', favorited: true, trashed: true, title: 'x' });
+  });
+});
+
+describe('takeout: descriptions and titles as the gallery takes them', () => {
+  it('puts a description on one line, cut to the caption length without breaking a character', () => {
+    expect(captionOf('Picnic\n by the\ttower ')).toBe('Picnic by the tower');
+    const long = captionOf('\u{1F600}'.repeat(400));
+    expect(long.length).toBeLessThanOrEqual(500);
+    expect(long.endsWith('\u2026')).toBe(true);
+    expect(captionSchema.safeParse(long).success).toBe(true);
+    expect(captionSchema.safeParse(captionOf('broken \uD800 half')).success).toBe(true);
+    expect(albumNameOf('x'.repeat(150))).toHaveLength(100);
   });
 });

@@ -33,18 +33,24 @@ export type PictureImporter = {
   file(memberId: number, meta: PictureImportMeta, bytes: Readable, signal?: AbortSignal): Promise<PictureImportOutcome>;
 };
 
-/** A sidecar's description as a caption: on one line (the caption is), within the caption's length. */
-export function captionOf(text: string | null | undefined): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what is replaced
-  const line = (text ?? '').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
-  return line.length > CAPTION_MAX ? `${line.slice(0, CAPTION_MAX - 1).trimEnd()}\u2026` : line;
+/** Text on one line (captions and album names are), without a broken character, cut to `max` with an ellipsis. */
+function oneLine(text: string | null | undefined, max: number): string {
+  const line = (text ?? '')
+    // eslint-disable-next-line no-control-regex -- control characters are what is replaced
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (line.length <= max) return line;
+  // Not between the two halves of a character outside the BMP (an emoji).
+  return `${line.slice(0, max - 1).replace(/[\uD800-\uDBFF]$/, '').trimEnd()}\u2026`;
 }
 
+/** A sidecar's description as a caption: on one line (the caption is), within the caption's length. */
+export const captionOf = (text: string | null | undefined) => oneLine(text, CAPTION_MAX);
+
 /** A folder's title as an album name: on one line, within the album name's length. */
-export function albumNameOf(title: string): string {
-  const line = captionOf(title);
-  return line.length > ALBUM_NAME_MAX ? `${line.slice(0, ALBUM_NAME_MAX - 1).trimEnd()}\u2026` : line;
-}
+export const albumNameOf = (title: string) => oneLine(title, ALBUM_NAME_MAX);
 
 const validPosition = (p: PictureImportMeta['position']) =>
   p && Number.isFinite(p.lat) && Number.isFinite(p.lon) && Math.abs(p.lat) <= 90 && Math.abs(p.lon) <= 180 && !(p.lat === 0 && p.lon === 0) ? p : null;
