@@ -10,6 +10,7 @@ import { accountCommand } from './areas/auth/commands.ts';
 import { buildApp, checkAreasConfig, createDeps } from './app.ts';
 import { watchDatabaseChanges } from './watch-changes.ts';
 import { switchMediaStore, useRecordedStore } from './media/media.state.ts';
+import { pictureImporter } from './areas/pictures/pictures.import.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -29,9 +30,21 @@ async function main(): Promise<void> {
   // ask it over DATA_DIR/control.sock.
   // Stopping the server stops a backup the control socket asked for, as it stops the scheduler's.
   const shuttingDown = new AbortController();
+  const importer = pictureImporter(deps);
   const control =
     handle.kind === 'pglite'
-      ? await startControlChannel({ backup: (file) => commandBackup(deps, file, shuttingDown.signal).then(summarize, (error: unknown) => Promise.reject(asControlRefusal(error))), setupCode: () => setupCode(handle.db), account: (command, args) => accountCommand(deps, command, args), mediaStore: (state) => switchMediaStore(deps, state) }, config.dataDir, app.log).catch((err: unknown) => {
+      ? await startControlChannel(
+          {
+            backup: (file) => commandBackup(deps, file, shuttingDown.signal).then(summarize, (error: unknown) => Promise.reject(asControlRefusal(error))),
+            setupCode: () => setupCode(handle.db),
+            account: (command, args) => accountCommand(deps, command, args),
+            mediaStore: (state) => switchMediaStore(deps, state),
+            picturesImportStart: (as) => importer.start(as),
+            picturesImportFile: (memberId, meta, bytes, signal) => importer.file(memberId, meta, bytes, AbortSignal.any([signal, shuttingDown.signal])),
+          },
+          config.dataDir,
+          app.log,
+        ).catch((err: unknown) => {
           app.log.warn({ err }, 'no control socket in DATA_DIR: `npm run backup` needs the server stopped');
           return undefined;
         })

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import type { StoreState } from '../media/switching.ts';
 
 /**
@@ -15,7 +16,8 @@ import type { StoreState } from '../media/switching.ts';
  * the permission table. Requests: POST /backup {"file": "/absolute/path.tar.gz"} → 200 with a
  * summary of the verified archive, 409 while another backup runs, or 4xx/500 with {"error": "..."};
  * GET /setup-code → {"code": "ABCDE-FGHJK"} while no account exists, else {"code": null}
- * (`npm run user -- setup-code`).
+ * (`npm run user -- setup-code`). `npm run pictures -- import` streams each file: POST
+ * /pictures-import/file with its description in the `x-import` header and its bytes as the body.
  */
 export const CONTROL_SOCKET = 'control.sock';
 
@@ -36,7 +38,34 @@ export type ControlCommands = {
   account?: (command: string, args: string[]) => Promise<string[]>;
   /** `npm run media -- move`: records (and switches to) the given store when one is given; where the media are now. */
   mediaStore?: (state: StoreState | null) => Promise<StoreState | null>;
+  /** `npm run pictures -- import`: who the pictures belong to (null: the owner) and the upload cap; an Error's message is the one line on failure. */
+  picturesImportStart?: (as: string | null) => Promise<PictureImportStart>;
+  /** One file of `npm run pictures -- import`, through the upload pipeline: what became of it. */
+  picturesImportFile?: (memberId: number, meta: PictureImportMeta, bytes: Readable, signal: AbortSignal) => Promise<PictureImportOutcome>;
 };
+
+/** What `npm run pictures -- import` learns first: the member the pictures belong to, and the largest file the pipeline takes. */
+export type PictureImportStart = { member: { id: number; name: string }; maxBytes: number };
+
+/**
+ * What an import knows of a file besides its bytes (from a takeout's sidecar and folders): used
+ * only where the file says nothing itself. `date` is `YYYY-MM-DD`; `album` the album's title.
+ */
+export type PictureImportMeta = {
+  name: string;
+  date?: string | null;
+  position?: { lat: number; lon: number } | null;
+  caption?: string | null;
+  favorite?: boolean;
+  album?: string | null;
+};
+
+/** Why the pipeline did not take a file, as the import's summary counts it. */
+export type PictureImportSkip = 'not a picture or video' | 'too large' | 'unreadable';
+
+export type PictureImportOutcome =
+  | { result: 'imported' | 'already there'; pictureId: number; albumMade: boolean }
+  | { result: 'skipped'; reason: PictureImportSkip; detail: string };
 
 /** What `npm run backup` prints about the archive the server wrote. */
 export type BackupSummary = { file: string; size: number; tables: number; files: number; createdAt: string };
@@ -62,8 +91,10 @@ type Route<Command> = {
   method: 'GET' | 'POST';
   path: string;
   doing: string | null;
-  run: (command: Command, body: unknown, log: Log | undefined) => Promise<object>;
+  run: (command: Command, body: unknown, log: Log | undefined, req: http.IncomingMessage, signal: AbortSignal) => Promise<object>;
   status?: (error: unknown) => number | undefined;
+  /** The body is the command's to read as a stream (a file's bytes), not JSON. */
+  stream?: boolean;
 };
 
 const routes: { [Name in keyof ControlCommands]-?: Route<NonNullable<ControlCommands[Name]>> } = {
@@ -109,6 +140,35 @@ const routes: { [Name in keyof ControlCommands]-?: Route<NonNullable<ControlComm
       return { state: now };
     },
   },
+  picturesImportStart: {
+    method: 'POST',
+    path: '/pictures-import/start',
+    doing: null,
+    async run(start, body) {
+      const { as } = (body ?? {}) as { as?: unknown };
+      if (as !== null && typeof as !== 'string') throw new ControlRequestError('Bad import request');
+      return start(as);
+    },
+    status: () => 400,
+  },
+  picturesImportFile: {
+    method: 'POST',
+    path: '/pictures-import/file',
+    doing: 'import the file',
+    stream: true,
+    async run(file, _body, _log, req, signal) {
+      const header = req.headers['x-import'];
+      let parsed: { member?: unknown; meta?: unknown };
+      try {
+        parsed = JSON.parse(Buffer.from(typeof header === 'string' ? header : '', 'base64url').toString('utf8')) as typeof parsed;
+      } catch {
+        throw new ControlRequestError('Bad import header');
+      }
+      const meta = parsed.meta as PictureImportMeta | undefined;
+      if (typeof parsed.member !== 'number' || typeof meta !== 'object' || meta === null || typeof meta.name !== 'string') throw new ControlRequestError('Bad import header');
+      return file(parsed.member, meta, req, signal);
+    },
+  },
 };
 
 const STORES: readonly unknown[] = ['local', 's3'];
@@ -145,14 +205,27 @@ async function answer(commands: ControlCommands, req: http.IncomingMessage, res:
   if (!name || !command) return reply(res, 404, { error: `Unknown command ${req.method} ${req.url}` });
   // One route per name: the pair is typed together, whichever name it is.
   const route = routes[name] as Route<typeof command>;
+  // A command that reads the body as a stream stops when the tool goes away mid-file.
+  const gone = new AbortController();
+  const onClose = () => {
+    if (!req.readableEnded) gone.abort(new Error('the command closed the connection'));
+  };
+  req.once('close', onClose);
   try {
-    const body = route.method === 'POST' ? await readJson(req) : undefined;
-    reply(res, 200, await route.run(command, body, log));
+    const body = route.method === 'POST' && !route.stream ? await readJson(req) : undefined;
+    const answered = await route.run(command, body, log, req, gone.signal);
+    if (route.stream && !req.readableEnded) req.resume();
+    reply(res, 200, answered);
   } catch (error) {
+    // What the command did not read is drained, so the answer reaches the tool.
+    if (route.stream && !req.readableEnded) req.resume();
     const status = error instanceof ControlRequestError ? error.status : route.status?.(error);
-    if (status === undefined) log?.error({ err: error }, `${req.method} ${req.url} over the control socket failed`);
+    // A tool that went away mid-file (stopped, killed, a damaged zip entry) is not the server's failure.
+    if (status === undefined && !gone.signal.aborted) log?.error({ err: error }, `${req.method} ${req.url} over the control socket failed`);
     const message = error instanceof Error ? error.message : String(error);
     reply(res, status ?? 500, { error: route.doing === null ? message : `The server could not ${route.doing}: ${message}` });
+  } finally {
+    req.off('close', onClose);
   }
 }
 
@@ -250,4 +323,51 @@ export async function requestSetupCode(dataDir: string): Promise<string | null> 
 export async function requestMediaStore(dataDir: string, state: StoreState | null): Promise<StoreState | null> {
   const answer = await ask<{ state?: StoreState | null }>(dataDir, { path: routes.mediaStore.path, body: { state }, fail: (message) => new Error(message), who: 'the move' });
   return answer.state ?? null;
+}
+
+/** Asks the server holding DATA_DIR who an import's pictures belong to (`as`, or the owner) and the upload cap. */
+export function requestPictureImportStart(dataDir: string, as: string | null): Promise<PictureImportStart> {
+  return ask<PictureImportStart>(dataDir, { path: routes.picturesImportStart.path, body: { as }, fail: (message) => new Error(message), who: 'the import' });
+}
+
+/** Raised when the file's own bytes could not be read (a broken zip entry): nothing of it was kept. */
+export class ImportSourceError extends Error {}
+
+/**
+ * Streams one file to the server holding DATA_DIR, into its upload pipeline; what became of it.
+ * An error of `bytes` is an ImportSourceError (the server drops what it received).
+ */
+export function requestPictureImportFile(dataDir: string, memberId: number, meta: PictureImportMeta, bytes: Readable): Promise<PictureImportOutcome> {
+  const socketPath = controlSocketPath(dataDir);
+  const header = Buffer.from(JSON.stringify({ member: memberId, meta }), 'utf8').toString('base64url');
+  return new Promise((resolve, reject) => {
+    let sourceFailed: Error | null = null;
+    const req = http.request({ socketPath, path: routes.picturesImportFile.path, method: 'POST', headers: { 'x-import': header, 'content-type': 'application/octet-stream' } }, (res) => {
+      let answer = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (answer += chunk));
+      res.on('end', () => {
+        if (sourceFailed) return reject(sourceFailed);
+        let parsed: { error?: string };
+        try {
+          parsed = JSON.parse(answer) as typeof parsed;
+        } catch {
+          return reject(new Error(`The server answered ${res.statusCode} without a readable message`));
+        }
+        if (res.statusCode === 200) resolve(parsed as PictureImportOutcome);
+        else reject(new Error(parsed.error ?? `The server answered ${res.statusCode}`));
+      });
+      res.on('error', reject);
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (sourceFailed) reject(sourceFailed);
+      else if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED') reject(new ControlUnavailableError(`No server answers on ${socketPath}`));
+      else reject(error);
+    });
+    bytes.once('error', (error: Error) => {
+      sourceFailed = new ImportSourceError(error.message);
+      req.destroy(sourceFailed);
+    });
+    bytes.pipe(req);
+  });
 }

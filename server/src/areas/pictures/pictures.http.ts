@@ -111,6 +111,16 @@ export async function storeUpload(req: FastifyRequest, deps: AppDeps, owner: Upl
   }
   const { file, fields } = await receive(req, deps, maxBytes);
   if (!file) throw new AppError('BAD_REQUEST', pictureMessages.noFile);
+  return storeReceived(deps, file, fields, owner);
+}
+
+/**
+ * The rest of the pipeline, for a file already received whole into the store's temporary area (a
+ * multipart upload's, or one `npm run pictures -- import` streamed in): caption and date fields, the
+ * type from its bytes, dedupe by content, the row, its job. The file is discarded on any refusal.
+ * `dateWhenNone` is the date used when neither the fields nor the file itself give one (a takeout's sidecar).
+ */
+export async function storeReceived(deps: AppDeps, file: IncomingFile, fields: Record<string, string>, owner: UploadOwner, opts: { dateWhenNone?: CaptureDate | null } = {}): Promise<StoredUpload> {
   // Set once the file is in place, so a failure afterwards (the commit itself) removes it again.
   const committed: { stem?: string; ext?: string } = {};
   try {
@@ -121,7 +131,7 @@ export async function storeUpload(req: FastifyRequest, deps: AppDeps, owner: Upl
     if (typed === undefined) throw new AppError('BAD_REQUEST', pictureMessages.badDate);
     const type = await sniff(file);
     if (!type.ok) throw new AppError('UNSUPPORTED_MEDIA_TYPE', pictureMessages.wrongBytes(type.found));
-    const date: CaptureDate = typed ?? (await fileCaptureDate(file.path)) ?? { year: 0, month: 0, day: 0 };
+    const date: CaptureDate = typed ?? (await fileCaptureDate(file.path)) ?? opts.dateWhenNone ?? { year: 0, month: 0, day: 0 };
 
     const stem = randomBytes(16).toString('hex');
     const stored = await deps.db.transaction().execute(async (trx) => {

@@ -402,7 +402,11 @@ export async function jobCount(db: Executor): Promise<number> {
 
 export type StoredPlace = { lat: number; lon: number; town: string | null; country: string | null };
 
-/** Records where a picture was taken (null: its file was read and holds no position); once per picture. */
+/**
+ * Records where a picture was taken (null: its file was read and holds no position); once per picture.
+ * A null keeps a place already recorded: the one a takeout's sidecar gave at import (pictures.import.ts)
+ * stands when the file itself holds none.
+ */
 export async function savePlace(db: Executor, pictureId: number, place: StoredPlace | null): Promise<void> {
   const values = { picture_id: pictureId, lat: place?.lat ?? null, lon: place?.lon ?? null, town: place?.town ?? null, country: place?.country ?? null };
   // A picture deleted meanwhile has nothing to record.
@@ -421,7 +425,9 @@ export async function savePlace(db: Executor, pictureId: number, place: StoredPl
         ])
         .where('id', '=', pictureId),
     )
-    .onConflict((oc) => oc.column('picture_id').doUpdateSet((eb) => ({ lat: eb.ref('excluded.lat'), lon: eb.ref('excluded.lon'), town: eb.ref('excluded.town'), country: eb.ref('excluded.country') })))
+    .onConflict((oc) =>
+      place === null ? oc.column('picture_id').doNothing() : oc.column('picture_id').doUpdateSet((eb) => ({ lat: eb.ref('excluded.lat'), lon: eb.ref('excluded.lon'), town: eb.ref('excluded.town'), country: eb.ref('excluded.country') })),
+    )
     .execute();
 }
 

@@ -85,18 +85,23 @@ export async function social(deps: AppDeps, user: SessionUser, pictureId: number
   return socialOf(deps.db, pictureId, socialViewerOf(user));
 }
 
+/** The member's heart on the picture (once), and its notification to the uploader; inside the caller's transaction. */
+export async function giveHeart(trx: Executor, user: Pick<SessionUser, 'id' | 'name'>, pictureId: number): Promise<void> {
+  const given = await trx
+    .insertInto('picture_hearts')
+    .values({ picture_id: pictureId, user_id: user.id })
+    .onConflict((oc) => oc.columns(['picture_id', 'user_id']).doNothing())
+    .returning('picture_id')
+    .executeTakeFirst();
+  if (given) await recordPictureSocial(trx, pictureId, user, 'heart', `${user.name} gave your picture a heart`, '');
+}
+
 /** `pictures.heart`: gives (`on`) or takes back the member's heart; giving twice is one heart. */
 export async function heart(deps: AppDeps, user: SessionUser, pictureId: number, on: boolean): Promise<PictureSocial> {
   await deps.db.transaction().execute(async (trx) => {
     await usablePicture(trx, user, pictureId, true);
     if (on) {
-      const given = await trx
-        .insertInto('picture_hearts')
-        .values({ picture_id: pictureId, user_id: user.id })
-        .onConflict((oc) => oc.columns(['picture_id', 'user_id']).doNothing())
-        .returning('picture_id')
-        .executeTakeFirst();
-      if (given) await recordPictureSocial(trx, pictureId, user, 'heart', `${user.name} gave your picture a heart`, '');
+      await giveHeart(trx, user, pictureId);
     } else {
       await trx.deleteFrom('picture_hearts').where('picture_id', '=', pictureId).where('user_id', '=', user.id).execute();
     }
