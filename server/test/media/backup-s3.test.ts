@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeps } from '../../src/app.ts';
@@ -13,7 +12,7 @@ import { foldersOf, keyFileOf } from '../../src/areas/backups/backups.write.ts';
 import type { MediaStorage } from '../../src/media/index.ts';
 import { startTestS3, type TestS3 } from '../../src/testing/s3-server.ts';
 import { createTestDb, databases, testConfig, type TestDb } from '../helpers.ts';
-import { jpegWithExif, png } from '../pictures/pictures.fixtures.ts';
+import { siteMediaFiles, useTempDirs } from './media.samples.ts';
 
 const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -26,20 +25,11 @@ async function contents(store: MediaStorage): Promise<Record<string, string>> {
 describe.each(databases)('backups of a site whose media are in a bucket (%s)', (kind) => {
   let s3: TestS3;
   const cleanup: (() => Promise<void> | void)[] = [];
-  const tmp = (name: string) => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${name}-`));
-    cleanup.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-    return dir;
-  };
+  const tmp = useTempDirs();
   let files: Record<string, Buffer>;
   beforeAll(async () => {
     s3 = await startTestS3();
-    files = {
-      'pictures/0123456789abcdef0123456789abcdef.jpg': await jpegWithExif(),
-      'pictures/0123456789abcdef0123456789abcdef.thumb.webp': await png({ width: 40, height: 30 }),
-      'pictures/fedcba9876543210fedcba9876543210.mp4': Buffer.alloc(11 * 1024 * 1024 + 5, 3),
-      'finance/receipt.pdf': Buffer.from('%PDF-1.4 a receipt'),
-    };
+    files = await siteMediaFiles();
   });
   afterAll(async () => {
     for (const step of cleanup.reverse()) await step();
@@ -76,7 +66,7 @@ describe.each(databases)('backups of a site whose media are in a bucket (%s)', (
     const again = await site(`${kind}-target/`);
     fs.copyFileSync(keyFileOf(foldersOf(source.deps.config)), keyFileOf(foldersOf(again.deps.config)));
     await expect(restoreFrom(siteSchema, again.handle.db, foldersOf(again.deps.config, again.deps.media), archive)).rejects.toThrow(
-      `finance/receipt.pdf already exists in ${again.deps.media.description}: restore into an empty media store`,
+      `finance/2024/receipt.pdf already exists in ${again.deps.media.description}: restore into an empty media store`,
     );
   }, 120_000);
 

@@ -17,7 +17,8 @@ import { watchDatabaseChanges } from '../../src/watch-changes.ts';
 import { cookieFor, createTestDb, databases, testConfig, type TestDb } from '../helpers.ts';
 import { moveMedia } from '../../src/media/move.ts';
 import { startTestS3, type TestS3 } from '../../src/testing/s3-server.ts';
-import { jpegWithExif, png, uploadVia } from '../pictures/pictures.fixtures.ts';
+import { png, uploadVia } from '../pictures/pictures.fixtures.ts';
+import { siteMediaFiles, useTempDirs } from './media.samples.ts';
 
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -49,27 +50,14 @@ async function contents(store: MediaStorage): Promise<Record<string, string>> {
 
 describe('npm run media -- move (a real S3 protocol server on 127.0.0.1)', () => {
   let s3: TestS3;
-  const dirs: string[] = [];
-  const dir = (name: string) => {
-    const made = fs.mkdtempSync(path.join(os.tmpdir(), `${name}-`));
-    dirs.push(made);
-    return made;
-  };
-  /** A site's media as they are on its disk: pictures and their thumbnails, a video big enough for several parts, documents. */
+  const dir = useTempDirs();
   let files: Record<string, Buffer>;
   beforeAll(async () => {
     s3 = await startTestS3();
-    files = {
-      'pictures/0123456789abcdef0123456789abcdef.jpg': await jpegWithExif(),
-      'pictures/0123456789abcdef0123456789abcdef.thumb.webp': await png({ width: 40, height: 30 }),
-      'pictures/fedcba9876543210fedcba9876543210.mp4': Buffer.alloc(12 * 1024 * 1024 + 17, 7),
-      'finance/2024/receipt.pdf': Buffer.from('%PDF-1.4 a receipt'),
-      'recipes/cake.webp': await png({ width: 20, height: 20 }, '#336699'),
-    };
+    files = await siteMediaFiles();
   });
   afterAll(async () => {
     await s3?.close();
-    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   });
 
   async function siteOnDisk() {

@@ -8,7 +8,7 @@ import { MenuBar } from './MenuBar.tsx';
 import { NamePrompt } from './panels.tsx';
 import { downloadReplay } from './replay-download.ts';
 import { SubPanel } from './SubPanel.tsx';
-import { TileMap, type TileMapHandle } from './TileMap.tsx';
+import { floorMapOf, TileMap, type TileMapHandle } from './TileMap.tsx';
 import { IDLE, useGameControls } from './useGameControls.ts';
 import { useGameKeys } from './useGameKeys.ts';
 import { useTowerGame, type Game } from './useTowerGame.ts';
@@ -81,15 +81,11 @@ export function GameView({ initial, speed, paused, onHelp, onNewGame }: Props) {
         <TileMap
           handle={mapHandle}
           store={store}
-          tiles={floor.tiles}
-          mapWidth={floor.width}
-          mapHeight={floor.height}
-          activeId={busy ? null : state.activeSurvivorId}
+          {...floorMapOf(state, busy)}
           highlight={canAct ? controls.highlight : null}
           cursor={canAct ? cursor : null}
           chosen={canAct ? controls.chosen : null}
           onTileClick={controls.onTileClick}
-          label={`Map of ${floorDef?.name ?? 'the tower'}`}
           focus={survivor ? { x: survivor.x, y: survivor.y } : null}
         />
         <MapTools mapHandle={mapHandle} />

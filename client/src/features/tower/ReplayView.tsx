@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { floorTiles, hashState, replayFragment } from '@site/game-engine';
+import { hashState, replayFragment } from '@site/game-engine';
 import { TOWER_REPLAY_PAGE } from '@site/contracts/tower';
 import { ActorList } from './ActorList.tsx';
 import { MapTools } from './MapTools.tsx';
 import { schedulePlayback } from './playback.ts';
 import { sceneFromState } from './scene.ts';
 import { SceneStore, settle } from './scene-store.ts';
-import { TileMap, type TileMapHandle } from './TileMap.tsx';
+import { floorMapOf, TileMap, type TileMapHandle } from './TileMap.tsx';
 import { buildTimeline } from './timeline.ts';
 import { clampStep, stepOfRound, type Tape } from './replay-tape.ts';
 import { describeEvent } from './useTowerGame.ts';
@@ -39,7 +39,6 @@ export function ReplayView({ tape, initialSpeed, onClose }: Props) {
   const step = tape.steps[index] ?? first;
   const state = step.state;
   const stateHash = useMemo(() => hashState(state), [state]);
-  const floor = floorTiles(state);
   const floorDef = state.levels[state.levelIndex];
   const before = tape.steps[index - 1]?.state ?? state;
   const lines = step.events.map((e) => describeEvent(e, state, before)).filter((t): t is string => t !== null);
@@ -126,15 +125,12 @@ export function ReplayView({ tape, initialSpeed, onClose }: Props) {
         <TileMap
           handle={mapHandle}
           store={store}
-          tiles={floor.tiles}
-          mapWidth={floor.width}
-          mapHeight={floor.height}
-          activeId={busy ? null : state.activeSurvivorId}
+          {...floorMapOf(state, busy)}
           highlight={null}
           cursor={null}
           chosen={null}
           onTileClick={() => undefined}
-          label={`Map of ${floorDef?.name ?? 'the tower'}, step ${index} of the replay`}
+          label={`${floorMapOf(state, busy).label}, step ${index} of the replay`}
           focus={null}
         />
         <MapTools mapHandle={mapHandle} />

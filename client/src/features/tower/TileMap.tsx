@@ -1,5 +1,5 @@
 import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
-import type { Point, Tile } from '@site/game-engine';
+import { floorTiles, type GameState, type Point, type Tile } from '@site/game-engine';
 import { ensureVisible, fitCamera, pan, tileAtPoint, wheelFactor, zoomAt, type Camera } from './camera.ts';
 import { drawMap, type Highlight, type Theme } from './draw.ts';
 import { sceneAnimating } from './scene.ts';
@@ -26,6 +26,18 @@ type Props = {
   focus: Point | null;
   handle?: Ref<TileMapHandle>;
 };
+
+/** The map's floor and who is active, from a game state (the game and its replay draw the same map). */
+export function floorMapOf(state: GameState, busy: boolean): Pick<Props, 'tiles' | 'mapWidth' | 'mapHeight' | 'activeId' | 'label'> {
+  const floor = floorTiles(state);
+  return {
+    tiles: floor.tiles,
+    mapWidth: floor.width,
+    mapHeight: floor.height,
+    activeId: busy ? null : state.activeSurvivorId,
+    label: `Map of ${state.levels[state.levelIndex]?.name ?? 'the tower'}`,
+  };
+}
 
 function readTheme(element: Element): Theme {
   const style = getComputedStyle(element);
