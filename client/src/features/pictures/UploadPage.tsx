@@ -46,7 +46,7 @@ function InterruptedUploads({ endpoint }: { endpoint: string }) {
       const all = await interruptedUploads(endpoint);
       const withHeld = await Promise.all(all.map(async (u) => ({ ...u, held: await heldFraction(u) })));
       if (live) setFound(withHeld.filter((u) => u.held !== null));
-    });
+    }).catch(() => {});
     return () => {
       live = false;
     };

@@ -122,7 +122,10 @@ export type Interrupted = { key: string; name: string; size: number; startedAt: 
 
 /** The unfinished uploads this browser remembers for `endpoint`, newest first. */
 export async function interruptedUploads(endpoint: string): Promise<Interrupted[]> {
-  const all = await defaultOptions.urlStorage.findAllUploads().catch(() => [] as PreviousUpload[]);
+  // Outside a browser (tus-js-client's Node build, the page's unit tests) there is no storage to read.
+  const storage = defaultOptions.urlStorage as Partial<typeof defaultOptions.urlStorage> | undefined;
+  if (typeof storage?.findAllUploads !== 'function') return [];
+  const all = await storage.findAllUploads().catch(() => [] as PreviousUpload[]);
   const base = new URL(endpoint, window.location.href).pathname;
   return all
     .filter((u) => u.uploadUrl !== null && new URL(u.uploadUrl, window.location.href).pathname.startsWith(base))
