@@ -6,7 +6,7 @@ import { build, createServer, defineConfig, parseAst, type InlineConfig, type Pl
 import { VitePWA } from 'vite-plugin-pwa';
 // A relative path: the config loader leaves workspace packages to Node, which cannot run .ts.
 import { DEFAULT_COLORS } from '../contracts/src/settings/settings.schemas.ts';
-import { WEB_MANIFEST_BASE_FILE, type WebManifest } from '../contracts/src/settings/web-manifest.ts';
+import { SHARE_TARGET, WEB_MANIFEST_BASE_FILE, type WebManifest } from '../contracts/src/settings/web-manifest.ts';
 import { SERVER_PREFIXES } from '../contracts/src/server-paths.ts';
 import { owner } from './src/owner.config.ts';
 import { colorsToCss } from './src/lib/colors.ts';
@@ -97,6 +97,8 @@ function webManifestBase(): WebManifest {
     display: 'standalone',
     background_color: DEFAULT_COLORS.backgroundColor,
     theme_color: DEFAULT_COLORS.menuColor,
+    // Android's share sheet lists the installed app for photos and videos (the service worker takes the POST: public/share-target-sw.js).
+    share_target: SHARE_TARGET,
     icons: [
       { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
       { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
@@ -184,6 +186,7 @@ const NOT_THE_APP = [
   new RegExp(`^(${[...SERVER_PREFIXES, '/events', '/about', '/trade-game'].join('|')})(/|$)`),
   /^\/manifest\.webmanifest$/,
   /^\/sw\.js$/,
+  /^\/share-target$/,
   /^\/workbox-/,
 ];
 
@@ -231,8 +234,10 @@ function serviceWorker() {
       clientsClaim: true,
       skipWaiting: false,
       cleanupOutdatedCaches: true,
-      // Web Push: shows a pushed notification and opens its page on click (public/push-sw.js).
-      importScripts: ['push-sw.js'],
+      // Web Push: shows a pushed notification and opens its page on click (public/push-sw.js); the
+      // share sheet's files, kept for the upload page (public/share-target-sw.js: before Workbox's
+      // own fetch listener, which answers GETs only).
+      importScripts: ['push-sw.js', 'share-target-sw.js'],
       runtimeCaching: [
         // The other pages' files, kept as they load (a hashed name never changes): a page opened online
         // opens offline too. The oldest go first, so old deploys' files do not pile up.

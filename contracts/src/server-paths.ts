@@ -3,4 +3,4 @@
  * 404 (server/src/http/static.ts), and the service worker never answers a navigation there with the
  * app's shell (client/vite.config.ts).
  */
-export const SERVER_PREFIXES = ['/api', '/trpc', '/private', '/healthz', '/assets'] as const;
+export const SERVER_PREFIXES = ['/api', '/trpc', '/private', '/healthz', '/assets', '/uploads'] as const;

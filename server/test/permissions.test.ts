@@ -63,6 +63,8 @@ function rawOf(res: { statusCode: number; headers: Record<string, unknown>; body
 /** A refusal by the table's gate (not the handler's own answer to a sample input). */
 function isGateRefusal(res: RawResponse): boolean {
   if (!String(res.headers['content-type'] ?? '').includes('json')) return false;
+  // A HEAD answer has no body (the resumable uploads' HEAD rows): the gate's statuses are all it says.
+  if (res.body === '') return res.status === 401 || res.status === 403;
   const json = JSON.parse(res.body) as { message?: string; error?: { message?: string } };
   const message = json.message ?? json.error?.message;
   return message !== undefined && gateMessages.includes(message);

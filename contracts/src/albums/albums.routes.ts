@@ -43,5 +43,10 @@ export const sharesRoutes = /* @__PURE__ */ defineArea({
   http: {
     'GET /api/shared/:token/:file': { access: 'public' },
     'POST /api/shared/:token/upload': { access: 'public', multipart: true },
+    // The same as resumable uploads (tus 1.0.0): each request checks the link's token itself.
+    'POST /api/shared/:token/uploads/': { access: 'public' },
+    'HEAD /api/shared/:token/uploads/:id': { access: 'public' },
+    'PATCH /api/shared/:token/uploads/:id': { access: 'public' },
+    'DELETE /api/shared/:token/uploads/:id': { access: 'public' },
   },
 });

@@ -4,3 +4,4 @@ export * from './capture-date.ts';
 export * from './social.rules.ts';
 export * from './social.schemas.ts';
 export * from './search.schemas.ts';
+export * from './resumable.ts';

@@ -33,6 +33,11 @@ export const picturesRoutes = /* @__PURE__ */ defineArea({
   http: {
     'GET /private/pictures/:file': { access: 1 },
     'POST /api/pictures/upload': { access: 1, multipart: true },
+    // Resumable uploads (tus 1.0.0, pictures.resumable.ts): the same level as the one-request upload.
+    'POST /uploads/': { access: 1 },
+    'HEAD /uploads/:id': { access: 1 },
+    'PATCH /uploads/:id': { access: 1 },
+    'DELETE /uploads/:id': { access: 1 },
   },
   api: {
     '/api/pictures/get_all': {

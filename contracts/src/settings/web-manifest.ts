@@ -7,6 +7,18 @@ export const WEB_MANIFEST_BASE_FILE = 'app-manifest.json';
 
 export type WebManifestIcon = { src: string; sizes: string; type: string; purpose?: 'any' | 'maskable' };
 
+/**
+ * The installed app as a Web Share Target (Android: Share -> the site): photos and videos are POSTed
+ * as multipart to `action`, where the service worker keeps them and opens the upload page with them.
+ * iOS has no share target for web apps (docs/pictures.md says what to do there).
+ */
+export const SHARE_TARGET = {
+  action: '/share-target',
+  method: 'POST',
+  enctype: 'multipart/form-data',
+  params: { title: 'title', text: 'text', files: [{ name: 'files', accept: ['image/*', 'video/*'] }] },
+} as const;
+
 export type WebManifest = {
   id: string;
   name: string;
@@ -17,6 +29,7 @@ export type WebManifest = {
   display: 'standalone';
   background_color: string;
   theme_color: string;
+  share_target?: typeof SHARE_TARGET;
   icons: WebManifestIcon[];
 };
 

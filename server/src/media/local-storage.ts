@@ -11,7 +11,7 @@ import {
   type SendOptions,
   type StoredFile,
 } from './storage.ts';
-import { createTempArea, STALE_TEMP_MS } from './temp-area.ts';
+import { createTempArea, STALE_TEMP_MS, type ReceivedFile } from './temp-area.ts';
 
 const TEMP = '.tmp';
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
@@ -38,21 +38,7 @@ export function createLocalStorage(root: string, opts: { sweepOlderThanMs?: numb
     return { key, size };
   }
 
-  return {
-    description: `the local folder ${base}`,
-    localFolder: base,
-
-    async health() {
-      try {
-        await fsp.access(temp.root, fs.constants.W_OK);
-        return { ok: true };
-      } catch (error) {
-        return { ok: false, reason: (error as Error).message };
-      }
-    },
-
-    async receive(source, { maxBytes, signal }) {
-      const received = await temp.receive(source, { maxBytes, ...(signal ? { signal } : {}) });
+  function incoming(received: ReceivedFile): IncomingFile {
       let pending = true;
       return {
         size: received.size,
@@ -69,7 +55,30 @@ export function createLocalStorage(root: string, opts: { sweepOlderThanMs?: numb
           pending = false;
         },
       } satisfies IncomingFile;
+  }
+
+  return {
+    description: `the local folder ${base}`,
+    localFolder: base,
+
+    async health() {
+      try {
+        await fsp.access(temp.root, fs.constants.W_OK);
+        return { ok: true };
+      } catch (error) {
+        return { ok: false, reason: (error as Error).message };
+      }
     },
+
+    async receive(source, { maxBytes, signal }) {
+      return incoming(await temp.receive(source, { maxBytes, ...(signal ? { signal } : {}) }));
+    },
+
+    async adopt(file, opts) {
+      return incoming(await temp.adopt(file, opts));
+    },
+
+    resumableFolder: () => temp.resumableFolder(),
 
     async put(key, data) {
       const file = temp.newPath();

@@ -31,7 +31,7 @@ import {
   type StoredFile,
 } from './storage.ts';
 import { uploadFromFile } from './s3-file-upload.ts';
-import { createTempArea, STALE_TEMP_MS } from './temp-area.ts';
+import { createTempArea, STALE_TEMP_MS, type ReceivedFile } from './temp-area.ts';
 
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
 /** Objects of uploads still arriving live under this folder of the prefix: never a media key ('.' cannot start one). */
@@ -194,6 +194,52 @@ export function createS3Storage(opts: S3StorageOptions): MediaStorage {
     });
   }
 
+  /**
+   * A file arriving at `path` of the temporary area (`arrive` writes or takes it), sent to the bucket's
+   * incoming folder part by part as it lands, and put in place by `commit` with a copy inside the
+   * bucket. A failure leaves neither the local file nor the object.
+   */
+  async function toBucket(path: string, arrive: (upload: ReturnType<typeof uploadFromFile>) => Promise<ReceivedFile>): Promise<IncomingFile> {
+    const incoming = `${prefix}${INCOMING}${path.slice(temp.root.length + 1).replaceAll('\\', '/')}`;
+    const upload = uploadFromFile({ client, bucket, key: incoming, path, partSize: opts.partSize ?? PART_SIZE, queueSize: opts.queueSize ?? QUEUE_SIZE });
+    let received: ReceivedFile | undefined;
+    try {
+      received = await arrive(upload);
+      await upload.finish(received.size);
+    } catch (error) {
+      await upload.abort().catch(() => {});
+      await deleteObject(incoming).catch(() => {});
+      await fsp.rm(received?.path ?? path, { force: true });
+      if (error instanceof MediaTooLargeError) throw error;
+      throw unavailable('store', error) ?? error;
+    }
+    let pending = true;
+    const file = received;
+    return {
+      size: file.size,
+      head: file.head,
+      sha256: file.sha256,
+      path: file.path,
+      async commit(key): Promise<StoredFile> {
+        if (file.size <= COPY_MAX_BYTES) {
+          await call('store', () => client.send(new CopyObjectCommand({ Bucket: bucket, Key: objectKey(key), CopySource: `${bucket}/${incoming}` })));
+        } else {
+          await uploadFile(file.path, key);
+        }
+        pending = false;
+        await deleteObject(incoming).catch(() => {});
+        await fsp.rm(file.path, { force: true });
+        return { key, size: file.size };
+      },
+      async discard() {
+        if (!pending) return;
+        pending = false;
+        await fsp.rm(file.path, { force: true });
+        await deleteObject(incoming).catch(() => {});
+      },
+    } satisfies IncomingFile;
+  }
+
   return {
     description: where,
     localFolder: null,
@@ -209,46 +255,14 @@ export function createS3Storage(opts: S3StorageOptions): MediaStorage {
 
     async receive(source, { maxBytes, signal }) {
       const path = temp.newPath();
-      const incoming = `${prefix}${INCOMING}${path.slice(temp.root.length + 1)}`;
-      // The bucket gets each part as soon as it is on the local disk, read back from there.
-      const upload = uploadFromFile({ client, bucket, key: incoming, path, partSize: opts.partSize ?? PART_SIZE, queueSize: opts.queueSize ?? QUEUE_SIZE });
-      let received;
-      try {
-        received = await temp.receive(source, { maxBytes, path, written: (onDisk) => upload.written(onDisk), ...(signal ? { signal } : {}) });
-        await upload.finish(received.size);
-      } catch (error) {
-        await upload.abort().catch(() => {});
-        await deleteObject(incoming).catch(() => {});
-        if (received) await fsp.rm(received.path, { force: true });
-        if (error instanceof MediaTooLargeError) throw error;
-        throw unavailable('store', error) ?? error;
-      }
-      let pending = true;
-      const file = received;
-      return {
-        size: file.size,
-        head: file.head,
-        sha256: file.sha256,
-        path: file.path,
-        async commit(key): Promise<StoredFile> {
-          if (file.size <= COPY_MAX_BYTES) {
-            await call('store', () => client.send(new CopyObjectCommand({ Bucket: bucket, Key: objectKey(key), CopySource: `${bucket}/${incoming}` })));
-          } else {
-            await uploadFile(file.path, key);
-          }
-          pending = false;
-          await deleteObject(incoming).catch(() => {});
-          await fsp.rm(file.path, { force: true });
-          return { key, size: file.size };
-        },
-        async discard() {
-          if (!pending) return;
-          pending = false;
-          await fsp.rm(file.path, { force: true });
-          await deleteObject(incoming).catch(() => {});
-        },
-      } satisfies IncomingFile;
+      return toBucket(path, (upload) => temp.receive(source, { maxBytes, path, written: (onDisk) => upload.written(onDisk), ...(signal ? { signal } : {}) }));
     },
+
+    async adopt(file, opts) {
+      return toBucket(file, () => temp.adopt(file, opts));
+    },
+
+    resumableFolder: () => temp.resumableFolder(),
 
     async put(key, data) {
       await call('store', () => client.send(new PutObjectCommand({ Bucket: bucket, Key: objectKey(key), Body: data, ContentLength: data.length })));

@@ -27,6 +27,18 @@ export interface MediaStorage {
    * removes the temporary file and rejects (MediaTooLargeError for the size).
    */
   receive(source: Readable | AsyncIterable<Uint8Array>, opts: { maxBytes: number; signal?: AbortSignal }): Promise<IncomingFile>;
+  /**
+   * Takes a whole file from `resumableFolder` (a resumable upload's parts, complete) as an incoming file,
+   * as `receive` would have made it: over `maxBytes` it is removed and MediaTooLargeError thrown. Its
+   * SHA-256 is read from the disk unless `sha256` is given (hashed as the parts arrived). A bucket gets
+   * it before this resolves, so `commit` is the same quick step as after `receive`.
+   */
+  adopt(file: string, opts: { maxBytes: number; sha256?: string }): Promise<IncomingFile>;
+  /**
+   * A folder of this machine, inside the temporary area (the same disk as `receive`'s files), where
+   * resumable uploads keep their parts until whole: the temporary sweep leaves it alone.
+   */
+  resumableFolder(): string;
   /** Stores a small file made in memory (thumbnails, documents sent as base64), via a temporary file. */
   put(key: string, data: Uint8Array): Promise<StoredFile>;
   stat(key: string): Promise<{ size: number; modified: Date } | null>;

@@ -101,6 +101,25 @@ export class SwitchingStorage implements MediaStorage {
     };
   }
 
+  async adopt(file: string, opts: { maxBytes: number; sha256?: string }): Promise<IncomingFile> {
+    const origin = this.current;
+    const incoming = await origin.adopt(file, opts);
+    return {
+      ...incoming,
+      commit: async (key: string): Promise<StoredFile> => {
+        const stored = await incoming.commit(key);
+        const now = this.current;
+        if (now !== origin) await copy(origin, now, key, stored.size);
+        return stored;
+      },
+    };
+  }
+
+  /** Both stores keep their temporary area in the same folder (MEDIA_DIR/.tmp): a switch leaves uploads' parts where they are. */
+  resumableFolder(): string {
+    return this.current.resumableFolder();
+  }
+
   put(key: string, data: Uint8Array): Promise<StoredFile> {
     return this.current.put(key, data);
   }

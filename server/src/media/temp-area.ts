@@ -11,6 +11,13 @@ const HEAD_BYTES = 4100;
 /** How long a temporary file or folder must have been left untouched before a sweep takes it. */
 export const STALE_TEMP_MS = 5 * 60 * 1000;
 
+/**
+ * The folder of the temporary area that holds resumable uploads' parts (pictures.resumable.ts): kept
+ * for a day between a dropped connection and its resume, so the sweep above leaves it alone; the
+ * uploads' own sweep removes what was abandoned.
+ */
+export const RESUMABLE_FOLDER = 'resumable';
+
 export type ReceivedFile = { path: string; size: number; head: Buffer; sha256: string };
 
 /**
@@ -66,6 +73,46 @@ export function createTempArea(root: string, sweepOlderThanMs = STALE_TEMP_MS) {
         throw error;
       }
       return { path: temp, size, head: Buffer.concat(chunks), sha256: hash.digest('hex') };
+    },
+
+    /**
+     * Takes a whole file already inside the area (a resumable upload's parts once complete) as a
+     * received file: its size checked against `maxBytes` (a file over it is removed), its first bytes
+     * read, and its SHA-256 computed from the disk unless the caller hashed it as it arrived.
+     */
+    async adopt(file: string, opts: { maxBytes: number; sha256?: string }): Promise<ReceivedFile> {
+      const inside = path.relative(root, file);
+      if (inside.startsWith('..') || path.isAbsolute(inside)) throw new Error(`Not a file of the temporary area: ${file}`);
+      const { size } = await fsp.stat(file);
+      if (size > opts.maxBytes) {
+        await fsp.rm(file, { force: true });
+        throw new MediaTooLargeError(opts.maxBytes);
+      }
+      const handle = await fsp.open(file, 'r');
+      try {
+        const head = Buffer.alloc(Math.min(HEAD_BYTES, size));
+        for (let at = 0; at < head.length; ) {
+          const { bytesRead } = await handle.read(head, at, head.length - at, at);
+          if (bytesRead === 0) break;
+          at += bytesRead;
+        }
+        let sha256 = opts.sha256;
+        if (!sha256) {
+          const hash = createHash('sha256');
+          for await (const chunk of handle.createReadStream({ start: 0, autoClose: false, highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
+          sha256 = hash.digest('hex');
+        }
+        return { path: file, size, head, sha256 };
+      } finally {
+        await handle.close();
+      }
+    },
+
+    /** The folder of resumable uploads' parts (RESUMABLE_FOLDER), made when first asked for. */
+    resumableFolder(): string {
+      const folder = path.join(root, RESUMABLE_FOLDER);
+      fs.mkdirSync(folder, { recursive: true });
+      return folder;
     },
 
     async tempDir(prefix: string) {
@@ -143,6 +190,8 @@ async function sweepTemp(dir: string, olderThanMs: number): Promise<number> {
   const cutoff = Date.now() - olderThanMs;
   let removed = 0;
   for (const name of await fsp.readdir(dir).catch(() => [])) {
+    // Resumable uploads wait up to a day for their next part: they have their own sweep.
+    if (name === RESUMABLE_FOLDER) continue;
     const file = path.join(dir, name);
     try {
       if ((await newestChange(file)) < cutoff) {

@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useLocation } from 'react-router-dom';
 import { albumMessages, GUEST_NAME_MAX, UPLOAD_PAGE, type GuestUploadReply } from '@site/contracts/albums';
+import { guestResumablePath, resumableMessages } from '@site/contracts/pictures';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { Loaded } from '../../components/Loaded.tsx';
 import { trpc } from '../../lib/trpc.ts';
@@ -9,18 +10,26 @@ import './pictures.css';
 
 type Sent = { name: string; message: string; ok: boolean };
 
-/** One file to the link's upload route (multipart, as the members' form sends it). */
-async function send(token: string, guest: string, file: File): Promise<Sent> {
-  const form = new FormData();
-  form.append('name', guest);
-  form.append('file', file);
-  try {
-    const res = await fetch(`/api/shared/${encodeURIComponent(token)}/upload`, { method: 'POST', body: form });
-    const body = (await res.json().catch(() => ({ message: `The upload failed (${res.status})` }))) as Partial<GuestUploadReply> & { message?: string };
-    return { name: file.name, message: body.message ?? `The upload failed (${res.status})`, ok: res.ok };
-  } catch {
-    return { name: file.name, message: 'The upload failed: no connection to the site', ok: false };
-  }
+/** The file being sent: its progress, and "Resuming…" after a dropped connection. */
+type Sending = { name: string; progress: number; resuming: boolean };
+
+/**
+ * One file to the link's resumable uploads (tus: a dropped connection goes on from what the site
+ * holds; resumable.ts, loaded on demand), with the guest's name as the one-request form sends it.
+ */
+async function send(token: string, guest: string, file: File, onSending: (sending: Sending) => void): Promise<Sent> {
+  const { sendResumable } = await import('./resumable.ts');
+  let now: Sending = { name: file.name, progress: 0, resuming: false };
+  onSending(now);
+  const sent = await sendResumable(file, {
+    endpoint: guestResumablePath(token),
+    fields: { name: guest },
+    onProgress: (progress) => onSending((now = { ...now, progress })),
+    onState: (state) => onSending((now = { ...now, resuming: state === 'resuming' })),
+  }).done;
+  if (!sent.ok) return { name: file.name, message: sent.message, ok: false };
+  const body = (sent.body ?? {}) as Partial<GuestUploadReply>;
+  return { name: file.name, message: body.message ?? albumMessages.guestUploaded, ok: true };
 }
 
 /**
@@ -35,8 +44,10 @@ export default function GuestUploadPage() {
   const [busy, setBusy] = useState(false);
   const [results, setResults] = useState<Sent[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
+  const [sending, setSending] = useState<Sending | null>(null);
   useEffect(() => {
     document.title = 'Send pictures';
+    void import('./resumable.ts');
   }, []);
   if (info.error?.message === albumMessages.gone) return <NoLongerShared />;
   // Failed, offline or on its way: what went wrong with Retry, never a blank page (components/Loaded.tsx).
@@ -57,9 +68,10 @@ export default function GuestUploadPage() {
     setBusy(true);
     const done: Sent[] = [];
     for (const file of files) {
-      done.push(await send(token, name, file));
+      done.push(await send(token, name, file, setSending));
       setResults([...done]);
     }
+    setSending(null);
     setFiles([]);
     setBusy(false);
   };
@@ -85,6 +97,15 @@ export default function GuestUploadPage() {
             key={results.length}
           />
         </label>
+        {sending && (
+          <p className="upload-progress" data-testid="guest-sending">
+            <progress max={1} value={sending.progress} aria-label={`Upload progress of ${sending.name}`} />
+            <span className="small">
+              {sending.resuming ? `${resumableMessages.resuming} ` : ''}
+              {Math.floor(sending.progress * 100)}%
+            </span>
+          </p>
+        )}
         <ErrorBubble message={problem} />
         <button type="submit" className="button primary" disabled={busy}>
           {busy ? 'Uploading...' : 'Upload'}

@@ -1,11 +1,13 @@
 import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import { viewerOf } from '../../lib/access.ts';
 import { trpc } from '../../lib/trpc.ts';
-import { IMAGE_TYPES, VIDEO_TYPES } from '@site/contracts/pictures';
+import { IMAGE_TYPES, RESUMABLE_PATH, resumableMessages, VIDEO_TYPES, type UploadReply } from '@site/contracts/pictures';
 import { NumberInput } from '../../components/NumberInput.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
-import { captionFromName, DATE_RULES, dateErrors, dateField, dateNote, dateProblem, suggestedDate, uploadFile, type DateParts } from './upload.ts';
+import { captionFromName, DATE_RULES, dateErrors, dateField, dateNote, dateProblem, suggestedDate, type DateParts, type UploadResult } from './upload.ts';
+import { SHARED_QUERY, takeSharedFiles } from './shared-files.ts';
+import type { Interrupted, ResumableState } from './resumable.ts';
 import './pictures.css';
 
 type Item = {
@@ -15,8 +17,63 @@ type Item = {
   date: DateParts;
   dateFrom: 'photo' | 'file' | null;
   progress: number;
+  /** 'resuming' after a dropped connection (or a reload) until the file is whole. */
+  state: ResumableState | null;
   error: string | null;
 };
+
+/** tus-js-client and the page's resumable code: loaded with this page on demand, never with the shell. */
+const loadResumable = () => import('./resumable.ts');
+
+/** A resumable upload's answer as the one-request upload's (upload.ts UploadResult). */
+function resultOf(sent: Awaited<ReturnType<Awaited<ReturnType<typeof loadResumable>>['sendResumable']>['done']>): UploadResult {
+  if (!sent.ok) return { ok: false, message: sent.message };
+  const body = (sent.body ?? {}) as Partial<UploadReply>;
+  return { ok: true, pending: body.pending === true, message: body.message ?? 'Uploaded', duplicate: body.duplicate === true, link: body.link ?? null };
+}
+
+const sizeText = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
+
+/**
+ * Uploads this browser started and did not finish (a reload, a closed tab): how much the server holds,
+ * and that choosing the same file again goes on from there; Forget removes one here and on the server.
+ */
+function InterruptedUploads({ endpoint }: { endpoint: string }) {
+  const [found, setFound] = useState<(Interrupted & { held: number | null })[]>([]);
+  useEffect(() => {
+    let live = true;
+    void loadResumable().then(async ({ interruptedUploads, heldFraction }) => {
+      const all = await interruptedUploads(endpoint);
+      const withHeld = await Promise.all(all.map(async (u) => ({ ...u, held: await heldFraction(u) })));
+      if (live) setFound(withHeld.filter((u) => u.held !== null));
+    }).catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, [endpoint]);
+  if (found.length === 0) return null;
+  return (
+    <div className="note interrupted-uploads" data-testid="interrupted-uploads">
+      <p>
+        <strong>Interrupted uploads:</strong> choose the same file again to resume it from where it stopped.
+      </p>
+      <ul>
+        {found.map((u) => (
+          <li key={u.key}>
+            {u.name} ({sizeText(u.size)}, {Math.round((u.held ?? 0) * 100)}% sent){' '}
+            <button
+              type="button"
+              className="button small-button"
+              onClick={() => void loadResumable().then(({ forgetUpload }) => forgetUpload(u)).then(() => setFound((all) => all.filter((x) => x.key !== u.key)))}
+            >
+              Forget
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
 
 type Note = { text: string; link: string | null };
 
@@ -70,9 +127,12 @@ export default function UploadPage() {
   const [refusal, setRefusal] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  const location = useLocation();
 
   useEffect(() => {
     document.title = 'Add Pictures';
+    // The resumable upload code starts loading with the page, so Upload does not wait for it.
+    void loadResumable();
   }, []);
 
   const patch = (key: string, change: Partial<Item>) => setItems((all) => all.map((it) => (it.key === key ? { ...it, ...change } : it)));
@@ -85,6 +145,7 @@ export default function UploadPage() {
       date: { year: '', month: '', day: '' },
       dateFrom: null,
       progress: 0,
+      state: null,
       error: null,
     }));
     setItems((all) => [...all, ...added]);
@@ -97,6 +158,17 @@ export default function UploadPage() {
       );
     }
   };
+
+  // Files from the phone's share sheet (the service worker kept them: shared-files.ts), ready to send.
+  const shared = new URLSearchParams(location.search).get(SHARED_QUERY) === '1';
+  const addRef = useRef(add);
+  addRef.current = add;
+  useEffect(() => {
+    if (!shared) return;
+    void takeSharedFiles().then((files) => {
+      if (files.length > 0) addRef.current(files);
+    });
+  }, [shared]);
 
   const upload = async (event?: FormEvent) => {
     event?.preventDefault();
@@ -113,9 +185,17 @@ export default function UploadPage() {
     setUploading(true);
     const done: string[] = [];
     const messages: Note[] = [];
+    const { sendResumable } = await loadResumable();
     for (const item of items) {
-      patch(item.key, { error: null, progress: 0 });
-      const result = await uploadFile(item.file, { caption: item.caption, date: dateField(item.date) }, (progress) => patch(item.key, { progress }));
+      patch(item.key, { error: null, progress: 0, state: 'sending' });
+      const sending = sendResumable(item.file, {
+        endpoint: RESUMABLE_PATH,
+        fields: { caption: item.caption, date: dateField(item.date) },
+        onProgress: (progress) => patch(item.key, { progress }),
+        onState: (state) => patch(item.key, { state }),
+      });
+      const result = resultOf(await sending.done);
+      patch(item.key, { state: null });
       if (result.ok) {
         done.push(item.key);
         // Bytes already stored: nothing new was saved; the note links to the picture that holds them.
@@ -146,6 +226,7 @@ export default function UploadPage() {
             Pictures from Friend accounts wait for an admin&apos;s approval before anyone else sees them.
           </p>
         )}
+        {!uploading && <InterruptedUploads endpoint={RESUMABLE_PATH} />}
         <form onSubmit={(event) => void upload(event)}>
           <div
             className={`drop-zone${dragging ? ' dragging' : ''}`}
@@ -187,7 +268,15 @@ export default function UploadPage() {
                   }}
                 />
                 {item.dateFrom && <p className="small">{dateNote(item.file, item.dateFrom)}</p>}
-                <progress max={1} value={item.progress} aria-label={`Upload progress of ${item.file.name}`} />
+                <div className="upload-progress">
+                  <progress max={1} value={item.progress} aria-label={`Upload progress of ${item.file.name}`} />
+                  {item.state && (
+                    <span className="small" data-testid="upload-state">
+                      {item.state === 'resuming' ? `${resumableMessages.resuming} ` : ''}
+                      {Math.floor(item.progress * 100)}%
+                    </span>
+                  )}
+                </div>
                 {item.error && (
                   <p className="error-bubble" role="alert">
                     {item.error}

@@ -5,9 +5,7 @@ import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { HttpRegistrar } from '../../http/routes.ts';
 import { limitKey } from '../../identity/limits.ts';
-import { originalKey, parseFileName, variantKey } from '../pictures/pictures.port.ts';
-import { storeUpload } from '../pictures/pictures.port.ts';
-import { guestCopy } from '../pictures/pictures.port.ts';
+import { guestCopy, originalKey, parseFileName, resumableUploads, storeReceived, storeUpload, tusBodies, variantKey, type ResumableDoor, type StoredUpload, type UploadOwner } from '../pictures/pictures.port.ts';
 import * as repo from './albums.repository.ts';
 import { isLive, liveLink, passMatches } from './shares.service.ts';
 
@@ -55,6 +53,17 @@ async function serve(req: FastifyRequest, reply: FastifyReply, deps: AppDeps) {
 async function guestUpload(req: FastifyRequest, deps: AppDeps): Promise<GuestUploadReply> {
   const { token = '' } = req.params as Params;
   const link = await liveLink(deps, token, 'upload');
+  const bytesLeft = await admitGuest(req, deps, link);
+  return guestReply(await storeUpload(req, deps, guestOwner(link), Math.min(deps.config.mediaMaxBytes, bytesLeft)));
+}
+
+type UploadLink = Awaited<ReturnType<typeof liveLink>>;
+
+/**
+ * A guest's new upload through a link: the address's throttle, then the link's caps (files, bytes);
+ * the bytes the link still takes. Throws the refusal.
+ */
+async function admitGuest(req: FastifyRequest, deps: AppDeps, link: UploadLink): Promise<number> {
   const { maxAttempts, windowMs } = deps.config.signupThrottle;
   const pairKey = limitKey('guest-upload', `${req.ip}\n${link.id}`);
   if ((await deps.limits.hit(pairKey, windowMs)) === 1) {
@@ -66,34 +75,59 @@ async function guestUpload(req: FastifyRequest, deps: AppDeps): Promise<GuestUpl
   if (link.uses >= UPLOAD_LINK_MAX_FILES) throw new AppError('FORBIDDEN', albumMessages.capFiles);
   const bytesLeft = UPLOAD_LINK_MAX_BYTES - Number(link.upload_bytes);
   if (bytesLeft <= 0) throw new AppError('FORBIDDEN', albumMessages.capBytes);
-  const stored = await storeUpload(
-    req,
-    deps,
-    {
-      userId: null,
-      approved: false,
-      uploaderName: null,
-      async inTransaction(trx, row, fields) {
-        const name = guestNameSchema.safeParse(fields.name ?? '');
-        if (!name.success) throw new AppError('BAD_REQUEST', name.error.issues[0]?.message ?? 'Your name is not valid');
-        const now = await repo.shareById(trx, link.id, true);
-        if (!now || !isLive(now)) throw new AppError('NOT_FOUND', albumMessages.gone);
-        if (now.uses >= UPLOAD_LINK_MAX_FILES) throw new AppError('FORBIDDEN', albumMessages.capFiles);
-        if (Number(now.upload_bytes) + Number(row.size_bytes) > UPLOAD_LINK_MAX_BYTES) throw new AppError('FORBIDDEN', albumMessages.capBytes);
-        await repo.countUse(trx, link.id, Number(row.size_bytes));
-        await repo.insertGuest(trx, { picture_id: row.id, share_id: link.id, guest_name: name.data });
-        // In the album now, shown there once approved (albums show approved pictures only).
-        if (now.album_id !== null) await repo.addPictures(trx, now.album_id, [row.id]);
-      },
+  return bytesLeft;
+}
+
+/** A guest's picture: no account, always pending; the link's caps counted and its album filled in the picture's own transaction. */
+function guestOwner(link: UploadLink): UploadOwner {
+  return {
+    userId: null,
+    approved: false,
+    uploaderName: null,
+    async inTransaction(trx, row, fields) {
+      const name = guestNameSchema.safeParse(fields.name ?? '');
+      if (!name.success) throw new AppError('BAD_REQUEST', name.error.issues[0]?.message ?? 'Your name is not valid');
+      const now = await repo.shareById(trx, link.id, true);
+      if (!now || !isLive(now)) throw new AppError('NOT_FOUND', albumMessages.gone);
+      if (now.uses >= UPLOAD_LINK_MAX_FILES) throw new AppError('FORBIDDEN', albumMessages.capFiles);
+      if (Number(now.upload_bytes) + Number(row.size_bytes) > UPLOAD_LINK_MAX_BYTES) throw new AppError('FORBIDDEN', albumMessages.capBytes);
+      await repo.countUse(trx, link.id, Number(row.size_bytes));
+      await repo.insertGuest(trx, { picture_id: row.id, share_id: link.id, guest_name: name.data });
+      // In the album now, shown there once approved (albums show approved pictures only).
+      if (now.album_id !== null) await repo.addPictures(trx, now.album_id, [row.id]);
     },
-    Math.min(deps.config.mediaMaxBytes, bytesLeft),
-  );
-  if (stored.duplicate) return { duplicate: true, message: albumMessages.guestDuplicate };
-  return { duplicate: false, message: albumMessages.guestUploaded };
+  };
+}
+
+const guestReply = (stored: StoredUpload): GuestUploadReply =>
+  stored.duplicate ? { duplicate: true, message: albumMessages.guestDuplicate } : { duplicate: false, message: albumMessages.guestUploaded };
+
+/**
+ * /api/shared/:token/uploads/[:id] — a guest's resumable upload (tus 1.0.0, pictures.resumable.ts):
+ * only while the link works; the link's uploads are its own (another link's holder gets 404); the
+ * throttle and caps at creation, and the caps again with the whole file, as `guestUpload` does.
+ */
+async function guestResumable(req: FastifyRequest, reply: FastifyReply, deps: AppDeps) {
+  const { token = '' } = req.params as Params;
+  const link = await liveLink(deps, token, 'upload');
+  const maxBytes = Math.min(deps.config.mediaMaxBytes, Math.max(0, UPLOAD_LINK_MAX_BYTES - Number(link.upload_bytes)));
+  const door: ResumableDoor = {
+    owner: `link:${link.id}`,
+    maxBytes,
+    allowCreate: async () => void (await admitGuest(req, deps, link)),
+    finish: async (file, fields) => guestReply(await storeReceived(deps, file, fields, guestOwner(link))),
+  };
+  return resumableUploads(deps).handle(req, reply, door);
 }
 
 export async function sharesHttp(routes: HttpRegistrar, deps: AppDeps): Promise<void> {
   await routes.register(fastifyMultipart, { throwFileSizeLimit: true });
+  await routes.register(tusBodies, {});
   routes.route('GET /api/shared/:token/:file', (req, reply) => serve(req, reply, deps));
   routes.route('POST /api/shared/:token/upload', (req) => guestUpload(req, deps));
+  const resumable = (req: FastifyRequest, reply: FastifyReply) => guestResumable(req, reply, deps);
+  routes.route('POST /api/shared/:token/uploads/', resumable);
+  routes.route('HEAD /api/shared/:token/uploads/:id', resumable);
+  routes.route('PATCH /api/shared/:token/uploads/:id', resumable);
+  routes.route('DELETE /api/shared/:token/uploads/:id', resumable);
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fastifyMultipart from '@fastify/multipart';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { captionSchema, parseCaptureDate, pictureLink, pictureMessages, showsInBrowser, type CaptureDate, type UploadAnswer, type UploadReply } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
@@ -16,6 +16,9 @@ import type { PictureRecord } from './pictures.tables.ts';
 import { galleryChanged } from './pictures.page-cache.ts';
 import { toPicture } from './pictures.service.ts';
 import { nudgeWorker } from './pictures.worker.ts';
+import { resumableUploads, tusBodies, type ResumableDoor } from './pictures.resumable.ts';
+
+export { resumableUploads, tusBodies, type ResumableDoor } from './pictures.resumable.ts';
 
 /** Room for the form's other fields and the multipart framing on top of the file itself. */
 const FRAMING_BYTES = 1024 * 1024;
@@ -90,7 +93,14 @@ export type StoredUpload = { duplicate: boolean; row: repo.PictureRow };
  * interrupted upload leaves no file and no row.
  */
 async function upload(req: FastifyRequest, deps: AppDeps, user: SessionUser): Promise<UploadReply> {
-  const stored = await storeUpload(req, deps, { userId: user.id, approved: user.level >= 2, uploaderName: user.name });
+  return replyTo(deps, user, await storeUpload(req, deps, memberOwner(user)));
+}
+
+/** A member's uploads: theirs, approved at once from level 2. */
+const memberOwner = (user: SessionUser): UploadOwner => ({ userId: user.id, approved: user.level >= 2, uploaderName: user.name });
+
+/** What a member is told of a stored upload, by either door. */
+async function replyTo(deps: AppDeps, user: SessionUser, stored: StoredUpload): Promise<UploadReply> {
   if (stored.duplicate) {
     // Another member's picture still waiting for approval is theirs alone: say only that it waits.
     if (!mayView(user, stored.row)) return { duplicate: true, pending: true, message: pictureMessages.duplicateWaiting, link: null };
@@ -115,12 +125,14 @@ export async function storeUpload(req: FastifyRequest, deps: AppDeps, owner: Upl
 }
 
 /**
- * The rest of the pipeline, for a file already received whole into the store's temporary area (a
- * multipart upload's, or one `npm run pictures -- import` streamed in): caption and date fields, the
- * type from its bytes, dedupe by content, the row, its job. The file is discarded on any refusal.
- * `dateWhenNone` is the date used when neither the fields nor the file itself give one (a takeout's sidecar).
+ * The pipeline from a file received whole into the store's temporary area, with the form's fields
+ * (caption, date, a guest's name): every door ends here (the one-request upload above, a resumable
+ * upload once its last part is in: pictures.resumable.ts, a file `npm run pictures -- import` streamed
+ * in: pictures.import.ts). Caption and date fields, the type from its bytes, dedupe by content, the row,
+ * its job; the file is committed or discarded, never left behind. `dateWhenNone` is the date used when
+ * neither the fields nor the file itself give one (a takeout's sidecar).
  */
-export async function storeReceived(deps: AppDeps, file: IncomingFile, fields: Record<string, string>, owner: UploadOwner, opts: { dateWhenNone?: CaptureDate | null } = {}): Promise<StoredUpload> {
+export async function storeReceived(deps: AppDeps, file: IncomingFile, fields: Readonly<Record<string, string>>, owner: UploadOwner, opts: { dateWhenNone?: CaptureDate | null } = {}): Promise<StoredUpload> {
   // Set once the file is in place, so a failure afterwards (the commit itself) removes it again.
   const committed: { stem?: string; ext?: string } = {};
   try {
@@ -211,8 +223,24 @@ async function serve(req: FastifyRequest, reply: Parameters<Parameters<HttpRegis
   });
 }
 
+/** A member's door of the resumable uploads (pictures.resumable.ts): the same pipeline and answer as `upload`. */
+function memberDoor(deps: AppDeps, user: SessionUser): ResumableDoor {
+  return {
+    owner: `member:${user.id}`,
+    maxBytes: deps.config.mediaMaxBytes,
+    finish: async (file, fields) => replyTo(deps, user, await storeReceived(deps, file, fields, memberOwner(user))),
+  };
+}
+
 export async function picturesHttp(routes: HttpRegistrar, deps: AppDeps): Promise<void> {
   await routes.register(fastifyMultipart, { throwFileSizeLimit: true });
+  await routes.register(tusBodies, {});
   routes.route('POST /api/pictures/upload', (req, _reply, { user }) => upload(req, deps, user));
+  const resumable = resumableUploads(deps);
+  const tus = (req: FastifyRequest, reply: FastifyReply, user: SessionUser) => resumable.handle(req, reply, memberDoor(deps, user));
+  routes.route('POST /uploads/', (req, reply, { user }) => tus(req, reply, user));
+  routes.route('HEAD /uploads/:id', (req, reply, { user }) => tus(req, reply, user));
+  routes.route('PATCH /uploads/:id', (req, reply, { user }) => tus(req, reply, user));
+  routes.route('DELETE /uploads/:id', (req, reply, { user }) => tus(req, reply, user));
   routes.route('GET /private/pictures/:file', (req, reply, { user }) => serve(req, reply, deps, user));
 }

@@ -8,7 +8,7 @@
 export { CARD_COLUMNS, type PictureCard } from './pictures.repository.ts';
 export { toPicture } from './pictures.service.ts';
 export { originalKey, parseFileName, variantKey } from './pictures.files.ts';
-export { storeUpload } from './pictures.http.ts';
+export { resumableUploads, storeReceived, storeUpload, tusBodies, type ResumableDoor, type StoredUpload, type UploadOwner } from './pictures.http.ts';
 export { guestCopy } from './pictures.location.ts';
 export { searchAlbum } from './pictures.search.ts';
 export { socialOf, usablePicture } from './pictures.social.ts';

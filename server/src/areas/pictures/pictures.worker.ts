@@ -1,3 +1,4 @@
+import { resumableUploads } from './pictures.resumable.ts';
 import type { AppDeps } from '../../deps.ts';
 import { removePictureFiles } from './pictures.files.ts';
 import { deriveFiles, NO_PREVIEW } from './pictures.media.ts';
@@ -91,8 +92,14 @@ export function startPicturesWorker(deps: AppDeps): { stop(): Promise<void> } {
   const checks = startUp(deps, startUpDone.signal).catch((err: unknown) => {
     if (!loop.stopped()) console.warn('site: the pictures start-up checks failed', err);
   });
+  // Resumable uploads abandoned for a day (pictures.resumable.ts): looked for every hour.
+  const resumable = resumableUploads(deps);
+  const sweeper = setInterval(() => void resumable.sweep().catch((err: unknown) => console.warn('site: the resumable uploads sweep failed', err)), 60 * 60 * 1000);
+  sweeper.unref();
+  void resumable.sweep().catch(() => {});
   return {
     async stop() {
+      clearInterval(sweeper);
       startUpDone.abort();
       wakers.delete(deps);
       await Promise.all([loop.stop(), checks]);
