@@ -1,0 +1,63 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/database.ts';
+import { seenBy, type Looker } from './pictures.repository.ts';
+
+/**
+ * Search's typos (issue 48): a word that finds nothing is compared, by PostgreSQL's pg_trgm
+ * (`word_similarity`: the word against the most alike stretch of a name, both folded by site_fold), with
+ * the names a member could have meant: the people (named, not hidden, people on) in pictures they see,
+ * the towns and countries of those pictures, and their tags. The nearest from TYPO_SIMILARITY up
+ * replaces the word: "Sheldn" becomes "Sheldon", "Penney" "Penny", "arezo" "Arezzo". Guests never get
+ * a correction (a name could tell them who is in the pictures).
+ *
+ * It runs only when a search finds nothing, over the distinct names (a family's few hundred people and
+ * places), so it needs no trigram index.
+ */
+export const TYPO_SIMILARITY = 0.55;
+/** Shorter words, and numbers, are never corrected: "cat" is not a typo of "Cath". */
+const TYPO_MIN_LENGTH = 4;
+
+async function nearestName(db: Executor, looker: Looker, word: string): Promise<string | null> {
+  const row = await sql<{ label: string }>`
+    with typed as materialized (select lower(site_fold(${word})) as w),
+    names as (
+      select pe.name as label from people pe
+      where pe.name is not null and not pe.hidden and coalesce((select s.enabled from people_settings s), true)
+        and exists (select from faces f join pictures on pictures.id = f.picture_id where f.person_id = pe.id and ${seenBy(looker)})
+      union
+      select pl.town from picture_places pl join pictures on pictures.id = pl.picture_id where pl.town is not null and ${seenBy(looker)}
+      union
+      select pl.country from picture_places pl join pictures on pictures.id = pl.picture_id where pl.country is not null and ${seenBy(looker)}
+      union
+      select t.tag from picture_tags t join pictures on pictures.id = t.picture_id where ${seenBy(looker)}
+    )
+    select names.label, word_similarity(typed.w, lower(site_fold(names.label))) as score
+    from names, typed
+    where word_similarity(typed.w, lower(site_fold(names.label))) >= ${TYPO_SIMILARITY}
+    order by score desc, length(names.label), names.label
+    limit 1`.execute(db);
+  return row.rows[0]?.label ?? null;
+}
+
+/**
+ * The words again with each that finds nothing (`finds`) replaced by the nearest name, as one query
+ * text; null when no word was replaced.
+ */
+export async function correctedWords(db: Executor, looker: Looker, words: readonly string[], finds: (word: string) => Promise<boolean>): Promise<string | null> {
+  let changed = false;
+  const out: string[] = [];
+  for (const word of words) {
+    if (word.length < TYPO_MIN_LENGTH || /^\d+$/.test(word) || (await finds(word))) {
+      out.push(word);
+      continue;
+    }
+    const name = await nearestName(db, looker, word);
+    if (name === null) {
+      out.push(word);
+      continue;
+    }
+    changed = true;
+    out.push(name);
+  }
+  return changed ? out.join(' ') : null;
+}
