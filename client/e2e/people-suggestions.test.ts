@@ -200,4 +200,42 @@ describeInBrowser('people: "Same person?", faces without a person, merging on a 
     await expect.poll(() => owner.getByTestId('search-grid').locator('li').count()).toBe(3);
     await site.screenshot(owner, 'people-search-typo-desktop');
   }, 420_000);
+
+  it('a guest of a view link never sees a name: no one "In this picture", nothing to give a face to', async () => {
+    const owner = await site.newPage({ viewport: DESKTOP });
+    await logIn(owner, 'owner', 'owner-password');
+    await owner.waitForURL(/\/personal/);
+    await owner.goto('/personal/pictures/albums');
+    await waitForShell(owner);
+    await owner.getByLabel('Album name').fill('Us four');
+    await owner.getByRole('button', { name: 'New album' }).click();
+    await owner.waitForURL(/\/personal\/pictures\/albums\/\d+$/);
+    const albumUrl = new URL(owner.url()).pathname;
+    await owner.goto('/personal/pictures/month/0');
+    await waitForShell(owner);
+    await owner.getByRole('button', { name: 'Open The four of us' }).click();
+    const viewer = owner.getByTestId('picture-viewer');
+    // A member sees her name on the picture.
+    await viewer.getByRole('link', { name: 'Zoe again' }).waitFor();
+    await viewer.getByRole('button', { name: 'Add to album' }).click();
+    await viewer.getByRole('status').getByText('Added to Us four').waitFor();
+    await owner.goto(albumUrl);
+    await waitForShell(owner);
+    await owner.getByRole('button', { name: 'Share' }).click();
+    await owner.getByRole('button', { name: 'Create view link' }).click();
+    await expect.poll(() => owner.getByLabel('View link').inputValue()).toMatch(/\/shared\/[A-Za-z0-9_-]{22}$/);
+    const shared = new URL(await owner.getByLabel('View link').inputValue()).pathname;
+
+    for (const viewport of [PHONE, DESKTOP]) {
+      const guest = await site.newPage({ viewport });
+      await guest.goto(shared);
+      await guest.getByRole('heading', { name: 'Us four', exact: true }).waitFor();
+      await guest.getByRole('button', { name: 'Open The four of us' }).click();
+      const guestViewer = guest.getByTestId('picture-viewer');
+      await guestViewer.getByText('Taken on: May 12, 2024').waitFor();
+      await expect(guest.getByTestId('in-picture').count()).resolves.toBe(0);
+      await expect(guest.locator('body').innerText()).resolves.not.toMatch(/Zoe again|Someone unnamed|This is…|In this picture/);
+      await site.screenshot(guest, viewport === PHONE ? 'people-guest-viewer-phone' : 'people-guest-viewer-desktop');
+    }
+  }, 180_000);
 });
