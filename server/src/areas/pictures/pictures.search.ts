@@ -179,6 +179,18 @@ export async function findPictures(db: Executor, searcher: Searcher, words: read
 
 const lookerOf = (user: SessionUser): Looker => ({ id: user.id, admin: user.level >= 3 });
 
+/** Whether one word alone finds a picture the looker sees: one row through the GIN index (not the page's sort). */
+async function anyMatch(db: Executor, looker: Looker, word: string): Promise<boolean> {
+  const query = queryOf(await foldAll(db, [word]));
+  return db.transaction().execute(async (trx) => {
+    await sql`set local enable_seqscan = off`.execute(trx);
+    const row = await sql<{ found: boolean }>`select exists (
+      select from picture_search where picture_search.document @@ ${query} and ${seenBy(looker, 'picture_search')}
+    ) as found`.execute(trx);
+    return row.rows[0]?.found === true;
+  });
+}
+
 /**
  * `pictures.search`: what this member sees in the gallery, by its words. When the words find nothing
  * at all, a word that finds nothing is taken for a typo of the nearest name of a person, place or tag
@@ -193,7 +205,7 @@ export async function search(deps: AppDeps, user: SessionUser, input: { q: strin
   if (exact.items.length > 0 || words.length === 0) return exact;
   // The end of the results of words that do find something is not a typo.
   if (cursor !== null && (await findPictures(deps.db, { looker }, words, null)).items.length > 0) return exact;
-  const corrected = await correctedWords(deps.db, looker, words, async (w) => (await findIds(deps.db, { looker }, queryOf(await foldAll(deps.db, [w])), null)).length > 0);
+  const corrected = await correctedWords(deps.db, looker, words, (w) => anyMatch(deps.db, looker, w));
   if (!corrected) return exact;
   const found = await findPictures(deps.db, { looker }, searchWords(corrected), cursor);
   return found.items.length > 0 ? { ...found, didYouMean: corrected } : exact;
