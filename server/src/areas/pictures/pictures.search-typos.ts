@@ -18,23 +18,35 @@ export const TYPO_SIMILARITY = 0.55;
 const TYPO_MIN_LENGTH = 4;
 
 async function nearestName(db: Executor, looker: Looker, word: string): Promise<string | null> {
+  // The distinct names first (a few hundred), the near ones of those, and only then, for each near one,
+  // whether the looker sees a picture it names (one row): joined to the pictures first, every place
+  // of 100,000 pictures was read (1.1 s p50 for a word found nowhere, measured under load).
   const row = await sql<{ label: string }>`
     with typed as materialized (select lower(site_fold(${word})) as w),
-    names as (
-      select pe.name as label from people pe
+    names as materialized (
+      select pe.name as label, 'person' as kind from people pe
       where pe.name is not null and not pe.hidden and coalesce((select s.enabled from people_settings s), true)
-        and exists (select from faces f join pictures on pictures.id = f.picture_id where f.person_id = pe.id and ${seenBy(looker)})
       union
-      select pl.town from picture_places pl join pictures on pictures.id = pl.picture_id where pl.town is not null and ${seenBy(looker)}
+      select distinct pl.town, 'town' from picture_places pl where pl.town is not null
       union
-      select pl.country from picture_places pl join pictures on pictures.id = pl.picture_id where pl.country is not null and ${seenBy(looker)}
+      select distinct pl.country, 'country' from picture_places pl where pl.country is not null
       union
-      select t.tag from picture_tags t join pictures on pictures.id = t.picture_id where ${seenBy(looker)}
+      select distinct t.tag, 'tag' from picture_tags t
+    ),
+    near as materialized (
+      select names.label, names.kind, word_similarity(typed.w, lower(site_fold(names.label))) as score
+      from names, typed
+      where word_similarity(typed.w, lower(site_fold(names.label))) >= ${TYPO_SIMILARITY}
     )
-    select names.label, word_similarity(typed.w, lower(site_fold(names.label))) as score
-    from names, typed
-    where word_similarity(typed.w, lower(site_fold(names.label))) >= ${TYPO_SIMILARITY}
-    order by score desc, length(names.label), names.label
+    select near.label from near
+    where case near.kind
+      when 'person' then exists (select from people pe join faces f on f.person_id = pe.id join pictures on pictures.id = f.picture_id
+        where pe.name = near.label and not pe.hidden and ${seenBy(looker)})
+      when 'town' then exists (select from picture_places pl join pictures on pictures.id = pl.picture_id where pl.town = near.label and ${seenBy(looker)})
+      when 'country' then exists (select from picture_places pl join pictures on pictures.id = pl.picture_id where pl.country = near.label and ${seenBy(looker)})
+      else exists (select from picture_tags t join pictures on pictures.id = t.picture_id where t.tag = near.label and ${seenBy(looker)})
+    end
+    order by near.score desc, length(near.label), near.label
     limit 1`.execute(db);
   return row.rows[0]?.label ?? null;
 }
