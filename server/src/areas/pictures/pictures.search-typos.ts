@@ -17,11 +17,11 @@ export const TYPO_SIMILARITY = 0.55;
 /** Shorter words, and numbers, are never corrected: "cat" is not a typo of "Cath". */
 const TYPO_MIN_LENGTH = 4;
 
-async function nearestName(db: Executor, looker: Looker, word: string): Promise<string | null> {
+async function nearestName(db: Executor, looker: Looker, word: string): Promise<{ label: string; same: boolean } | null> {
   // The distinct names first (a few hundred), the near ones of those, and only then, for each near one,
   // whether the looker sees a picture it names (one row): joined to the pictures first, every place
   // of 100,000 pictures was read (1.1 s p50 for a word found nowhere, measured under load).
-  const row = await sql<{ label: string }>`
+  const row = await sql<{ label: string; same: boolean }>`
     with typed as materialized (select lower(site_fold(${word})) as w),
     names as materialized (
       select pe.name as label, 'person' as kind from people pe
@@ -38,7 +38,7 @@ async function nearestName(db: Executor, looker: Looker, word: string): Promise<
       from names, typed
       where word_similarity(typed.w, lower(site_fold(names.label))) >= ${TYPO_SIMILARITY}
     )
-    select near.label from near
+    select near.label, (select typed.w from typed) = any(regexp_split_to_array(lower(site_fold(near.label)), '[^a-z0-9]+')) as same from near
     where case near.kind
       when 'person' then exists (select from people pe join faces f on f.person_id = pe.id join pictures on pictures.id = f.picture_id
         where pe.name = near.label and not pe.hidden and ${seenBy(looker)})
@@ -48,7 +48,7 @@ async function nearestName(db: Executor, looker: Looker, word: string): Promise<
     end
     order by near.score desc, length(near.label), near.label
     limit 1`.execute(db);
-  return row.rows[0]?.label ?? null;
+  return row.rows[0] ?? null;
 }
 
 /**
@@ -59,17 +59,19 @@ export async function correctedWords(db: Executor, looker: Looker, words: readon
   let changed = false;
   const out: string[] = [];
   for (const word of words) {
-    if (word.length < TYPO_MIN_LENGTH || /^\d+$/.test(word) || (await finds(word))) {
+    if (word.length < TYPO_MIN_LENGTH || /^\d+$/.test(word)) {
       out.push(word);
       continue;
     }
+    // The near names first (cheap): none, or the word is one of the name's words, and it is no typo;
+    // only then whether the word finds something by itself (a caption's word is no typo either).
     const name = await nearestName(db, looker, word);
-    if (name === null) {
+    if (name === null || name.same || (await finds(word))) {
       out.push(word);
       continue;
     }
     changed = true;
-    out.push(name);
+    out.push(name.label);
   }
   return changed ? out.join(' ') : null;
 }
