@@ -36,7 +36,7 @@ describeInBrowser('people: faces found offline, grouped, named; tags in the view
     await waitForShell(owner);
     const cards = owner.getByTestId('person-card');
     await expect.poll(() => cards.count()).toBe(4);
-    await expect.poll(() => cards.getByTestId('person-count').allTextContents()).toEqual(['3 pictures', '3 pictures', '1 picture', '1 picture']);
+    await expect.poll(() => cards.getByTestId('person-count').allTextContents()).toEqual(['3 photos', '3 photos', '1 photo', '1 photo']);
     await expect.poll(() => owner.locator('.face-crop').first().evaluate((el) => getComputedStyle(el).backgroundImage)).toMatch(/thumb\.webp/);
     await site.screenshot(owner, 'people-desktop');
     await expect(seriousAxeViolations(owner)).resolves.toEqual([]);
@@ -86,13 +86,13 @@ describeInBrowser('people: faces found offline, grouped, named; tags in the view
     await cards.nth(3).getByRole('checkbox').check();
     await owner.getByRole('button', { name: 'Merge 2 people' }).click();
     // Two women of one photo, merged: one picture (two faces).
-    await expect.poll(() => cards.getByTestId('person-count').allTextContents()).toEqual(['3 pictures', '3 pictures', '1 picture']);
+    await expect.poll(() => cards.getByTestId('person-count').allTextContents()).toEqual(['3 photos', '3 photos', '1 photo']);
     await cards.nth(2).getByRole('link').click();
     await owner.getByRole('button', { name: 'Hide this person' }).click();
     await owner.getByRole('button', { name: 'Show on the People page' }).waitFor();
     await owner.getByRole('link', { name: 'All people' }).click();
     await expect.poll(() => cards.count()).toBe(2);
     await owner.getByLabel('Show hidden people').check();
-    await expect.poll(() => cards.getByTestId('person-count').allTextContents()).toEqual(['3 pictures', '3 pictures', '1 picture · hidden']);
+    await expect.poll(() => cards.getByTestId('person-count').allTextContents()).toEqual(['3 photos', '3 photos', '1 photo · hidden']);
   }, 240_000);
 });

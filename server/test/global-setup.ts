@@ -7,7 +7,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
-import { createDb } from '../src/db/database.ts';
+import { PGLITE_EXTENSIONS, createDb } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/migrations.ts';
 import { makeTestCertificate } from '../src/testing/push-service.ts';
 import { startTestS3 } from '../src/testing/s3-server.ts';
@@ -66,7 +66,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     } else if (process.env.TEST_MEDIA_STORE && process.env.TEST_MEDIA_STORE !== 'local') {
       throw new Error(`TEST_MEDIA_STORE must be local or s3, not ${process.env.TEST_MEDIA_STORE}`);
     }
-    const client = await PGlite.create();
+    const client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
     const lite = new Kysely({ dialect: new PGliteDialect(client) });
     try {
       await migrateToLatest(lite);

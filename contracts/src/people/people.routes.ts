@@ -24,6 +24,8 @@ export const peopleRoutes = /* @__PURE__ */ defineArea({
     'people.suggestions': 1,
     'people.answer': 1,
     'people.assignFace': 1,
+    // "Faces without a person" on the People page: as many see them as see the people.
+    'people.unassigned': 1,
     // The grouping job now (it also runs after each batch of indexing).
     'people.regroup': 3,
     'people.status': 1,

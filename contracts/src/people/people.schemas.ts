@@ -75,7 +75,13 @@ export type PersonCard = {
   pictureCount: number;
   hidden: boolean;
   cover: { pictureId: number; stem: string; box: FaceBox } | null;
+  /** The earliest known capture date of their pictures (null when none has a year). */
+  first: { year: number; month: number; day: number } | null;
 };
+/** `people.unassigned()`: a face that belongs to nobody (taken out of a person), newest picture first. */
+export type UnassignedFace = { faceId: number; pictureId: number; stem: string; box: FaceBox };
+/** At most this many faces without a person are listed at once. */
+export const UNASSIGNED_MAX = 60;
 /** `pictures`: the same pictures as `pictureIds`, as the gallery's viewer shows them. */
 export type PersonDetail = { id: number; name: string | null; hidden: boolean; pictureIds: number[]; pictures: Picture[] };
 export type PictureFace = { faceId: number; personId: number | null; name: string | null; box: FaceBox };

@@ -15,7 +15,8 @@ export const suggestInput = z.object({ q });
 export const guestSearchInput = z.object({ token: z.string().max(200), pass: z.string().max(200).optional(), q, cursor: cursor.optional() });
 
 /** The pictures found, newest capture first (as the gallery), and where the next ones start (null: no more). */
-export type SearchResult = { items: Picture[]; nextCursor: string | null };
+/** `didYouMean`: the words searched instead when those typed found nothing (a typo of a name: "Sheldn" for "Sheldon"). */
+export type SearchResult = { items: Picture[]; nextCursor: string | null; didYouMean?: string };
 
 /** The map: every located picture this member sees, as compact columns (ids, latitudes, longitudes). */
 export type PictureMap = { ids: number[]; lat: number[]; lon: number[] };

@@ -56,6 +56,10 @@ describe.each(databases)('people grouping (%s)', { timeout: 240_000 }, (kind) =>
     const scores = pairwiseScores(await groupsOf(s, pictures), labels);
     expect(scores.precision).toBeGreaterThanOrEqual(0.95);
     expect(scores.recall).toBeGreaterThanOrEqual(0.9);
+    // Each card says when the person was first seen (every tuning photo is dated 12 May 2019).
+    const cards = await callerFor(s.deps, friend).people.list();
+    expect(cards.length).toBeGreaterThan(1);
+    for (const card of cards) expect(card.first).toEqual({ year: 2019, month: 5, day: 12 });
     // Grouping again changes nothing.
     expect((await callerFor(s.deps, owner).people.regroup()).moved).toBe(0);
     // Every person's centroid and count follow their faces.
@@ -99,10 +103,22 @@ describe.each(databases)('people grouping (%s)', { timeout: 240_000 }, (kind) =>
     // A face taken out belongs to nobody; it is given to a person, or to a new one by name.
     const [face] = await facesOf(s, yes.a);
     await api.people.removeFace({ faceId: face! });
+    // Listed under "Faces without a person", and in its picture's "In this picture" without a person;
+    // by level: a Friend and up, never a pending account, nobody logged out.
+    const pictureOfFace = (await s.db.selectFrom('faces').select('picture_id').where('id', '=', face!).executeTakeFirstOrThrow()).picture_id;
+    const stemOfFace = (await s.db.selectFrom('pictures').select('stem').where('id', '=', pictureOfFace).executeTakeFirstOrThrow()).stem;
+    expect((await api.people.unassigned()).find((f) => f.faceId === face)).toMatchObject({ faceId: face, pictureId: pictureOfFace, stem: stemOfFace });
+    expect(await callerFor(s.deps, owner).people.unassigned()).toEqual(await api.people.unassigned());
+    expect((await api.people.inPicture({ pictureId: pictureOfFace })).find((f) => f.faceId === face)).toMatchObject({ personId: null, name: null });
+    const waiting = await createUser(s.deps, 'waiting', 0);
+    await expect(callerFor(s.deps, waiting).people.unassigned()).rejects.toThrow(accessMessages.levelTooLow);
+    await expect(callerFor(s.deps, null).people.unassigned()).rejects.toThrow('You need to log in to do this');
     await expect(api.people.assignFace({ faceId: face!, personId: no.a, name: 'Both' })).rejects.toThrow('Choose a person or write a name');
     await expect(api.people.assignFace({ faceId: 999_999, personId: no.a })).rejects.toThrow('That face is not here any more');
     await expect(api.people.assignFace({ faceId: face!, personId: 999_999 })).rejects.toThrow('That person is not here any more');
     expect(await api.people.assignFace({ faceId: face!, personId: no.b })).toEqual({ id: no.b });
+    expect((await api.people.unassigned()).some((f) => f.faceId === face)).toBe(false);
+    expect((await api.people.inPicture({ pictureId: pictureOfFace })).find((f) => f.faceId === face)).toMatchObject({ personId: no.b });
     await callerFor(s.deps, owner).people.regroup();
     expect(await facesOf(s, no.b)).toContain(face);
     const { id: named } = await api.people.assignFace({ faceId: face!, name: 'Aunt Ada' });

@@ -12,6 +12,7 @@ export const peopleSamples = {
   'people.suggestions': undefined,
   'people.answer': { a: 1, b: 2, same: false },
   'people.assignFace': { faceId: 1, name: 'Grandpa' },
+  'people.unassigned': undefined,
   'people.regroup': undefined,
   'people.status': undefined,
   'people.inPicture': { pictureId: 1 },

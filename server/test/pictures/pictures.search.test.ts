@@ -199,6 +199,65 @@ describe.each(databases)('pictures.search (%s)', (kind) => {
     expect(await found(call, 'malaga')).toEqual([malaga]);
   });
 
+  it('forgives typos in names of people, places and tags (pg_trgm) for members, never for guests; finds a place by its other names', async () => {
+    const owner = await createUser(s.deps, 'owner', 3);
+    const friend = await createUser(s.deps, 'friend', 1);
+    const add = async (caption: string, date: [number, number, number]) =>
+      (await s.db.insertInto('pictures').values(pictureRow(owner, caption, date)).returning('id').executeTakeFirstOrThrow()).id;
+    const sofa = await add('On the sofa', [2023, 4, 1]);
+    const walk = await add('Walk', [2022, 9, 1]);
+    const duomo = await add('The dome', [2021, 8, 1]);
+    const berlin = await add('Wall', [2020, 8, 1]);
+    const person = async (name: string, pictureId: number) => {
+      const [row] = await s.db.insertInto('people').values({ name, centroid: sql`array[0]::real[]` }).returning('id').execute();
+      await s.db
+        .insertInto('faces')
+        .values({ picture_id: pictureId, ordinal: 0, person_id: row!.id, box: sql`array[0, 0, 1, 1]::real[]`, embedding: sql`array[0]::real[]`, score: 1 })
+        .execute();
+    };
+    await person('Sheldon Cooper', sofa);
+    await person('Penny', walk);
+    await savePlace(s.db, walk, { lat: 43.4633, lon: 11.8796, town: 'Arezzo', country: 'Italy' });
+    await savePlace(s.db, duomo, { lat: 43.7731, lon: 11.256, town: 'Florence', country: 'Italy' });
+    await savePlace(s.db, berlin, { lat: 52.52, lon: 13.405, town: 'Berlin', country: 'Germany' });
+    const call = callerFor(s.deps, friend);
+    const search = async (q: string) => {
+      const result = await call.pictures.search({ q });
+      return { ids: result.items.map((p) => p.id), didYouMean: result.didYouMean };
+    };
+    // Typos: the nearest name is searched instead, and said.
+    expect(await search('Sheldn')).toEqual({ ids: [sofa], didYouMean: 'Sheldon Cooper' });
+    expect(await search('Penney')).toEqual({ ids: [walk], didYouMean: 'Penny' });
+    expect(await search('arezo')).toEqual({ ids: [walk], didYouMean: 'Arezzo' });
+    expect(await search('penney arezzo')).toEqual({ ids: [walk], didYouMean: 'Penny arezzo' });
+    // Words that find something are not corrected; nothing near stays nothing; short words and numbers never.
+    expect(await search('penny')).toEqual({ ids: [walk], didYouMean: undefined });
+    expect(await search('Malta')).toEqual({ ids: [], didYouMean: undefined });
+    expect(await search('zebra')).toEqual({ ids: [], didYouMean: undefined });
+    expect(await search('pen')).toEqual({ ids: [], didYouMean: undefined });
+    // Other names of a place: Firenze is Florence; Deutschland, Allemagne are Germany.
+    expect(await search('Firenze')).toEqual({ ids: [duomo], didYouMean: undefined });
+    expect(await search('florenz 2021')).toEqual({ ids: [duomo], didYouMean: undefined });
+    expect(await search('Deutschland')).toEqual({ ids: [berlin], didYouMean: undefined });
+    expect(await search('allemagne')).toEqual({ ids: [berlin], didYouMean: undefined });
+    expect(await search('italia')).toEqual({ ids: [walk, duomo], didYouMean: undefined });
+    // A hidden person's name is never a correction.
+    await s.db.updateTable('people').set({ hidden: true }).where('name', '=', 'Sheldon Cooper').execute();
+    expect(await search('Sheldn')).toEqual({ ids: [], didYouMean: undefined });
+    // A guest of a link never gets a name by a typo (nor a place without location).
+    const admin = callerFor(s.deps, owner);
+    const { id: albumId } = await admin.albums.create({ name: 'Italy', private: false });
+    await admin.albums.addPictures({ albumId, pictureIds: [walk, duomo] });
+    const token = (await admin.shares.create({ albumId, includeLocation: true })).url.split('/').pop() ?? '';
+    const guest = async (q: string) => {
+      const result = await callerFor(s.deps, null).shares.search({ token, q });
+      return { ids: result.items.map((p) => p.id), didYouMean: result.didYouMean };
+    };
+    expect(await guest('Penney')).toEqual({ ids: [], didYouMean: undefined });
+    expect(await guest('Penny')).toEqual({ ids: [], didYouMean: undefined });
+    expect(await guest('Firenze')).toEqual({ ids: [duomo], didYouMean: undefined });
+  });
+
   it('site_fold folds the common Latin letters of both cases, and the suggestions\' place names stay indexed', async () => {
     const fold = async (text: string) => (await sql<{ f: string }>`select site_fold(${text}) as f`.execute(s.db)).rows[0]?.f;
     expect(await fold('Málaga Zürich São Paulo Bogotá Kraków Łódź Dvořák Ærøskøbing Œuvre Þingvellir Straße İzmir Zoë Rene\u0301e')).toBe(

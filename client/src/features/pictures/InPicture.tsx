@@ -1,6 +1,6 @@
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { TAG_MAX, personPath, type FaceBox } from '@site/contracts/people';
+import { PERSON_NAME_MAX, TAG_MAX, personPath, type FaceBox } from '@site/contracts/people';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { trpc } from '../../lib/trpc.ts';
@@ -28,8 +28,48 @@ export function FaceCrop({ thumb, box, label }: { thumb: string; box: FaceBox; l
   );
 }
 
+/**
+ * "This is…": gives a face that belongs to nobody to a person. The field offers the known names (a
+ * native combobox: an input with its list); a name that is nobody's yet makes a new person.
+ */
+export function ThisIs({ faceId, label, onDone }: { faceId: number; label: string; onDone?: () => void }) {
+  const utils = trpc.useUtils();
+  const people = trpc.people.list.useQuery();
+  const [name, setName] = useState('');
+  const listId = useId();
+  const assign = trpc.people.assignFace.useMutation({
+    onSuccess: async () => {
+      setName('');
+      await utils.people.invalidate();
+      onDone?.();
+    },
+  });
+  const named = (people.data ?? []).filter((p) => p.name !== null);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const typed = name.trim();
+    if (typed === '') return;
+    const known = named.find((p) => p.name!.toLocaleLowerCase() === typed.toLocaleLowerCase());
+    assign.mutate(known ? { faceId, personId: known.id } : { faceId, name: typed });
+  };
+  return (
+    <form className="tag-form this-is" onSubmit={submit} aria-label={label}>
+      <TextInput label="This is…" value={name} onValueChange={setName} maxLength={PERSON_NAME_MAX} list={listId} autoComplete="off" />
+      <datalist id={listId}>
+        {named.map((p) => (
+          <option key={p.id} value={p.name!} />
+        ))}
+      </datalist>
+      <button type="submit" className="button" disabled={assign.isPending || name.trim() === ''}>
+        Save
+      </button>
+      <ErrorBubble message={assign.error ? assign.error.message : null} />
+    </form>
+  );
+}
+
 /** Under a picture in the viewer: who is in it (named people link to their page) and its tags, with the member's own to add and remove. */
-export function InPicture({ pictureId }: { pictureId: number }) {
+export function InPicture({ pictureId, thumb }: { pictureId: number; thumb: string }) {
   const utils = trpc.useUtils();
   const faces = trpc.people.inPicture.useQuery({ pictureId });
   const tags = trpc.tags.list.useQuery({ pictureId });
@@ -48,6 +88,7 @@ export function InPicture({ pictureId }: { pictureId: number }) {
   };
   const people = faces.data ?? [];
   const named = people.filter((f) => f.personId !== null);
+  const nobody = people.filter((f) => f.personId === null);
   const error = add.error ?? remove.error;
   return (
     <section className="in-picture" aria-label="In this picture" data-testid="in-picture">
@@ -61,6 +102,16 @@ export function InPicture({ pictureId }: { pictureId: number }) {
             </span>
           ))}
         </p>
+      )}
+      {nobody.length > 0 && (
+        <ul className="faces-nobody" aria-label="Faces without a person">
+          {nobody.map((face, i) => (
+            <li key={face.faceId}>
+              <FaceCrop thumb={thumb} box={face.box} label={nobody.length === 1 ? 'A face without a person' : `Face ${i + 1} without a person`} />
+              <ThisIs faceId={face.faceId} label={nobody.length === 1 ? 'Who is this face?' : `Who is face ${i + 1}?`} />
+            </li>
+          ))}
+        </ul>
       )}
       <ul className="tag-list" aria-label="Tags">
         {(tags.data ?? []).map((t) => (

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { Picture } from '@site/contracts/pictures';
+import { mediaUrl, type Picture } from '@site/contracts/pictures';
 import { AddToAlbum } from './albums.tsx';
 import { InPicture } from './InPicture.tsx';
 
@@ -10,7 +10,7 @@ import { InPicture } from './InPicture.tsx';
 export function MemberTools({ picture, children }: { picture: Picture; children?: ReactNode }) {
   return (
     <div className="viewer-member-tools">
-      <InPicture pictureId={picture.id} />
+      <InPicture pictureId={picture.id} thumb={mediaUrl(picture.target, 'thumb')} />
       {children}
       <AddToAlbum picture={picture} />
     </div>

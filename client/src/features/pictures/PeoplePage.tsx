@@ -6,7 +6,7 @@ import { ErrorBubble } from '../../components/ErrorBubble.tsx';
 import { LoadProblem } from '../../components/Loaded.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { trpc } from '../../lib/trpc.ts';
-import { FaceCrop } from './InPicture.tsx';
+import { FaceCrop, ThisIs } from './InPicture.tsx';
 import { PictureTile } from './media.tsx';
 import { MemberViewer } from './MemberViewer.tsx';
 import './pictures.css';
@@ -14,7 +14,7 @@ import './people.css';
 
 const thumbOf = (stem: string) => mediaUrl(`${stem}.jpg`, 'thumb');
 const nameOf = (person: { name: string | null }) => person.name ?? 'Someone unnamed';
-const facesText = (n: number) => `${n} ${n === 1 ? 'picture' : 'pictures'}`;
+const photosText = (n: number) => `${n} ${n === 1 ? 'photo' : 'photos'}`;
 
 /** `/personal/pictures/people` (everyone found in the pictures) and `/personal/pictures/people/<id>` (one person). */
 export default function PeoplePage() {
@@ -37,6 +37,19 @@ function Head({ title, children }: { title: string; children?: React.ReactNode }
     </header>
   );
 }
+
+/** How many "Same person?" cards show at once. */
+const SUGGESTIONS_SHOWN = 3;
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+/** "12 May 2019", "May 2019", "2019": a capture date as far as it is known. */
+const dateText = (d: { year: number; month: number; day: number }) =>
+  [d.month > 0 && d.day > 0 ? String(d.day) : '', d.month > 0 ? MONTHS[d.month - 1] : '', String(d.year)].filter(Boolean).join(' ');
+/** The tile's checkbox says which person it chooses: an unnamed one by their photos and first date. */
+const chooseLabel = (person: PersonCard) =>
+  person.name !== null
+    ? `Choose ${person.name}, in ${photosText(person.pictureCount)}`
+    : `Choose the person in ${photosText(person.pictureCount)}${person.first ? `, first on ${dateText(person.first)}` : ''}`;
 
 function PeopleList() {
   const utils = trpc.useUtils();
@@ -70,15 +83,12 @@ function PeopleList() {
           {`Looking for people: ${s.indexed.toLocaleString('en')} of ${s.total.toLocaleString('en')} pictures read`}
         </p>
       )}
+      <SamePerson people={list} />
       <div className="people-actions">
-        <button type="button" className="button primary" disabled={selected.size < 2 || merge.isPending} onClick={() => merge.mutate({ ids: [...selected] })}>
-          {selected.size < 2 ? 'Merge (choose two or more)' : `Merge ${selected.size} people`}
-        </button>
         <label>
           <input type="checkbox" checked={showHidden} onChange={(e) => setShowHidden(e.target.checked)} /> Show hidden people
         </label>
       </div>
-      <ErrorBubble message={merge.error ? merge.error.message : null} />
       <LoadProblem query={people} what="the people" />
       {people.data && list.length === 0 && <p className="card">Nobody found yet. Faces appear here as the pictures are read.</p>}
       <ul className="people-grid" data-testid="people-list">
@@ -86,7 +96,128 @@ function PeopleList() {
           <PersonTile key={person.id} person={person} selected={selected.has(person.id)} onToggle={() => toggle(person.id)} />
         ))}
       </ul>
+      {list.length > 1 && (
+        // At the bottom of the screen while choosing, however long the list (a phone's thumb is there).
+        <div className="people-merge-bar" data-testid="merge-bar">
+          <button type="button" className="button primary" disabled={selected.size < 2 || merge.isPending} onClick={() => merge.mutate({ ids: [...selected] })}>
+            {selected.size < 2 ? 'Merge (choose two or more)' : `Merge ${selected.size} people`}
+          </button>
+          {selected.size > 0 && (
+            <button type="button" className="button" onClick={() => setSelected(new Set())}>
+              Clear
+            </button>
+          )}
+          <ErrorBubble message={merge.error ? merge.error.message : null} />
+        </div>
+      )}
+      <FacesWithoutPerson />
     </main>
+  );
+}
+
+/**
+ * "Same person?": the likeliest pairs (people.suggestions), a few at a time, above the people. Yes
+ * merges them, No keeps them apart for good (people.answer). Y or N answers the card that has the
+ * focus, else the first one.
+ */
+function SamePerson({ people }: { people: PersonCard[] }) {
+  const utils = trpc.useUtils();
+  const suggestions = trpc.people.suggestions.useQuery();
+  const [answered, setAnswered] = useState<Set<string>>(new Set());
+  const answer = trpc.people.answer.useMutation({
+    onSettled: async () => {
+      await utils.people.invalidate();
+    },
+  });
+  const byId = new Map(people.map((p) => [p.id, p]));
+  const shown = (suggestions.data ?? [])
+    .filter((x) => !answered.has(`${x.a}:${x.b}`) && byId.has(x.a) && byId.has(x.b))
+    .slice(0, SUGGESTIONS_SHOWN);
+  const reply = useCallback(
+    (a: number, b: number, same: boolean) => {
+      setAnswered((now) => new Set(now).add(`${a}:${b}`));
+      answer.mutate({ a, b, same });
+    },
+    [answer],
+  );
+  const first = shown[0];
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
+      const key = event.key.toLowerCase();
+      if (key !== 'y' && key !== 'n') return;
+      const target = event.target as HTMLElement | null;
+      if (target?.closest('input, textarea, select, [contenteditable="true"], [role="dialog"]')) return;
+      const card = target?.closest<HTMLElement>('[data-pair]');
+      const [a, b] = card?.dataset.pair ? card.dataset.pair.split(':').map(Number) : first ? [first.a, first.b] : [];
+      if (a === undefined || b === undefined) return;
+      event.preventDefault();
+      reply(a, b, key === 'y');
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [first, reply]);
+  if (shown.length === 0) return answer.error ? <ErrorBubble message={answer.error.message} /> : null;
+  return (
+    <section className="same-person-list" aria-label="Same person?" data-testid="same-person">
+      <h2>Same person?</h2>
+      <p className="small">Yes joins them into one person, No keeps them apart. Keys: Y and N answer the first card (or the one in focus).</p>
+      <ul>
+        {shown.map((x, i) => {
+          const a = byId.get(x.a)!;
+          const b = byId.get(x.b)!;
+          return (
+            <li key={`${x.a}:${x.b}`} className="card same-person" data-pair={`${x.a}:${x.b}`} data-testid="same-person-card" aria-label={`Same person? Card ${i + 1}`}>
+              <div className="same-person-faces">
+                <SuggestedFace person={a} />
+                <SuggestedFace person={b} />
+              </div>
+              <div className="same-person-buttons">
+                <button type="button" className="button primary" onClick={() => reply(x.a, x.b, true)} aria-keyshortcuts={i === 0 ? 'Y' : undefined}>
+                  Yes
+                </button>
+                <button type="button" className="button" onClick={() => reply(x.a, x.b, false)} aria-keyshortcuts={i === 0 ? 'N' : undefined}>
+                  No
+                </button>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      <ErrorBubble message={answer.error ? answer.error.message : null} />
+    </section>
+  );
+}
+
+function SuggestedFace({ person }: { person: PersonCard }) {
+  return (
+    <figure className="same-person-face">
+      {person.cover ? <FaceCrop thumb={thumbOf(person.cover.stem)} box={person.cover.box} label={`Face of ${nameOf(person)}`} /> : <span className="face-crop" />}
+      <figcaption className="small">
+        {person.name ?? photosText(person.pictureCount)}
+        {person.name !== null ? ` · ${photosText(person.pictureCount)}` : ''}
+      </figcaption>
+    </figure>
+  );
+}
+
+/** Faces a member took out of a person, each to be given to someone ("This is…"). */
+function FacesWithoutPerson() {
+  const faces = trpc.people.unassigned.useQuery();
+  const list = faces.data ?? [];
+  if (list.length === 0) return null;
+  return (
+    <section className="faces-without" aria-label="Faces without a person" data-testid="faces-without">
+      <h2>Faces without a person</h2>
+      <ul className="people-grid">
+        {list.map((face, i) => (
+          <li key={face.faceId} className="card person-card" data-testid="face-without">
+            <FaceCrop thumb={thumbOf(face.stem)} box={face.box} label={`Face ${i + 1} without a person`} />
+            <ThisIs faceId={face.faceId} label={`Who is face ${i + 1}?`} />
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
@@ -97,12 +228,12 @@ function PersonTile({ person, selected, onToggle }: { person: PersonCard; select
         {person.cover ? <FaceCrop thumb={thumbOf(person.cover.stem)} box={person.cover.box} label={`Face of ${nameOf(person)}`} /> : <span className="face-crop" />}
         <strong>{nameOf(person)}</strong>
         <span className="small" data-testid="person-count">
-          {facesText(person.pictureCount)}
+          {photosText(person.pictureCount)}
           {person.hidden ? ' · hidden' : ''}
         </span>
       </Link>
-      <label className="small">
-        <input type="checkbox" checked={selected} onChange={onToggle} aria-label={`Choose ${nameOf(person)} to merge`} /> Merge
+      <label className="small person-choose">
+        <input type="checkbox" checked={selected} onChange={onToggle} aria-label={chooseLabel(person)} /> Merge
       </label>
     </li>
   );
@@ -136,7 +267,7 @@ function PersonView({ id }: { id: number }) {
       {data && (
         <>
           <p className="small">
-            {facesText(data.pictureIds.length)}
+            {photosText(data.pictureIds.length)}
             {data.hidden ? ' · hidden from the People page' : ''}
           </p>
           <div className="person-head-actions">

@@ -65,7 +65,7 @@ export function SearchBox({ initial, onSearch }: { initial: string; onSearch: (q
         aria-expanded={expanded}
         aria-controls={listId}
         aria-activedescendant={expanded && active >= 0 ? optionId(active) : undefined}
-        placeholder="Search: a place, a year, a word"
+        placeholder="Search: a person, a place, a tag, a year, a word"
         autoComplete="off"
         maxLength={200}
         value={text}
@@ -111,13 +111,19 @@ export function SearchResults({ q, admin }: { q: string; admin: boolean }) {
     document.title = `Pictures - Search: ${q}`;
   }, [q]);
   const pictures = results.data?.pages.flatMap((p) => p.items) ?? [];
+  // The words found nothing: the server searched the nearest names instead (a typo: "Sheldn").
+  const didYouMean = results.data?.pages[0]?.didYouMean;
   const close = useCallback(() => setOpen(null), []);
   return (
     <section aria-label="Search results">
       <LoadProblem query={results} what="the search" />
       {results.data && (
         <p data-testid="search-count" aria-live="polite">
-          {pictures.length === 0 ? `Nothing found for “${q}”.` : `${pictures.length}${results.hasNextPage ? '+' : ''} found for “${q}”`}
+          {pictures.length === 0
+            ? `Nothing found for “${q}”.`
+            : didYouMean
+              ? `Nothing found for “${q}”. Did you mean “${didYouMean}”? ${pictures.length}${results.hasNextPage ? '+' : ''} found for it`
+              : `${pictures.length}${results.hasNextPage ? '+' : ''} found for “${q}”`}
         </p>
       )}
       <ul className="picture-grid" data-testid="search-grid">

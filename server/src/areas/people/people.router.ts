@@ -43,6 +43,7 @@ export const peopleRouter = router({
   assignFace: procedure('people.assignFace')
     .input(assignFaceInput)
     .mutation(({ ctx, input }) => assignFace(ctx.deps, ctx.user, input.faceId, { personId: input.personId, name: input.name })),
+  unassigned: procedure('people.unassigned').query(({ ctx }) => people.unassigned(ctx.deps)),
   regroup: procedure('people.regroup').mutation(({ ctx }) => regroupNow(ctx.deps)),
   status: procedure('people.status').query(({ ctx }) => people.status(ctx.deps)),
   inPicture: procedure('people.inPicture')

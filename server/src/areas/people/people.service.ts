@@ -10,6 +10,8 @@ import {
   type PersonDetail,
   type PictureFace,
   type PictureTag,
+  type UnassignedFace,
+  UNASSIGNED_MAX,
 } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import type { Executor } from '../../db/database.ts';
@@ -45,9 +47,20 @@ export const hiddenFrom = (user: SessionUser, person: { hidden: boolean; named_b
  */
 export async function list(deps: AppDeps, user: SessionUser, includeHidden = false): Promise<PersonCard[]> {
   if (!(await repo.peopleEnabled(deps.db))) return [];
-  const rows = await sql<{ id: number; name: string | null; hidden: boolean; face_count: string; picture_count: string; cover_picture: number; stem: string; box: number[] }>`
+  const rows = await sql<{
+    id: number;
+    name: string | null;
+    hidden: boolean;
+    face_count: string;
+    picture_count: string;
+    cover_picture: number;
+    stem: string;
+    box: number[];
+    first: number[] | null;
+  }>`
     select p.id, p.name, p.hidden, count(*) as face_count, count(distinct f.picture_id) as picture_count,
       (array_agg(f.picture_id order by f.score desc, f.id))[1] as cover_picture,
+      min(array[pic.year, pic.month, pic.day]) filter (where pic.year > 0) as first,
       (array_agg(pic.stem order by f.score desc, f.id))[1] as stem,
       (array_agg(array_to_json(f.box)::text order by f.score desc, f.id))[1]::json as box
     from people p
@@ -63,7 +76,30 @@ export async function list(deps: AppDeps, user: SessionUser, includeHidden = fal
     faceCount: Number(r.face_count),
     pictureCount: Number(r.picture_count),
     cover: { pictureId: r.cover_picture, stem: r.stem, box: boxOf(r.box) },
+    first: r.first ? { year: r.first[0] ?? 0, month: r.first[1] ?? 0, day: r.first[2] ?? 0 } : null,
   }));
+}
+
+/**
+ * `people.unassigned`: the faces that belong to nobody (a member took them out of a person) on approved
+ * pictures, newest capture first, at most UNASSIGNED_MAX: each may be given to a person (people.assignFace).
+ */
+export async function unassigned(deps: AppDeps): Promise<UnassignedFace[]> {
+  if (!(await repo.peopleEnabled(deps.db))) return [];
+  const rows = await deps.db
+    .selectFrom('faces')
+    .innerJoin('pictures', 'pictures.id', 'faces.picture_id')
+    .select(['faces.id', 'faces.picture_id', 'faces.box', 'pictures.stem'])
+    .where('faces.person_id', 'is', null)
+    .where('pictures.status', '=', 'approved')
+    .orderBy('pictures.year', 'desc')
+    .orderBy('pictures.month', 'desc')
+    .orderBy('pictures.day', 'desc')
+    .orderBy('faces.picture_id', 'desc')
+    .orderBy('faces.id')
+    .limit(UNASSIGNED_MAX)
+    .execute();
+  return rows.map((r) => ({ faceId: r.id, pictureId: r.picture_id, stem: r.stem, box: boxOf(r.box) }));
 }
 
 /** A person the member may see: a hidden one is not there (NOT_FOUND) for a Friend who did not name them. */
@@ -166,7 +202,10 @@ export async function removeFace(deps: AppDeps, faceId: number): Promise<void> {
   });
 }
 
-/** `people.inPicture`: the faces of a picture the member sees, with who they are (hidden people and taken-out faces are left out). */
+/**
+ * `people.inPicture`: the faces of a picture the member sees, with who they are; a face that belongs to
+ * nobody (taken out of a person) is there without a person, to be given to one. Hidden people's faces are left out.
+ */
 export async function inPicture(deps: AppDeps, user: SessionUser, pictureId: number): Promise<PictureFace[]> {
   await usablePicture(deps.db, user, pictureId, false);
   if (!(await repo.peopleEnabled(deps.db))) return [];
@@ -175,7 +214,6 @@ export async function inPicture(deps: AppDeps, user: SessionUser, pictureId: num
     .leftJoin('people', 'people.id', 'faces.person_id')
     .select(['faces.id', 'faces.person_id', 'faces.box', 'people.name', 'people.hidden'])
     .where('faces.picture_id', '=', pictureId)
-    .where('faces.removed', '=', false)
     .orderBy(sql`faces.box[1]`)
     .orderBy('faces.id')
     .execute();

@@ -368,6 +368,12 @@ export const picturesMigrations = {
     up: (db) => searchDocumentMigration(SEARCH_SOURCES_V4, SEARCH_SOURCES_V3).up(db),
     down: (db) => searchDocumentMigration(SEARCH_SOURCES_V3, SEARCH_SOURCES_V4).up(db),
   } satisfies Migration,
+  // Search forgives typos in names (issue 48, pictures.search-typos.ts): pg_trgm's word_similarity.
+  // PGlite loads the extension's code when created with it (db/database.ts, PGLITE_EXTENSIONS).
+  '20261207_pictures_search_trigram': {
+    up: (db) => sql`create extension if not exists pg_trgm`.execute(db).then(() => {}),
+    down: (db) => sql`drop extension if exists pg_trgm`.execute(db).then(() => {}),
+  } satisfies Migration,
 };
 
 /**

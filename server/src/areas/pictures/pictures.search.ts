@@ -17,6 +17,8 @@ import { AppError } from '../../errors.ts';
 import type { SessionUser } from '../../identity/session-user.ts';
 import { CARD_COLUMNS, seenBy, type Looker, type PictureCard } from './pictures.repository.ts';
 import { toPicture } from './pictures.service.ts';
+import { otherPlaceNames } from './pictures.place-names.ts';
+import { correctedWords } from './pictures.search-typos.ts';
 
 /**
  * Search: PostgreSQL's full text search over each picture's document (picture_search, made by
@@ -53,11 +55,12 @@ async function foldAll(db: Executor, texts: readonly string[]): Promise<string[]
   return rows.rows.map((r) => r.f);
 }
 
-/** One word, folded (foldAll), as a tsquery: its stem, the word itself, and the month it abbreviates. */
+/** One word, folded (foldAll), as a tsquery: its stem, the word itself, the month it abbreviates, and the place's other names ("firenze": Florence). */
 function wordQuery(word: string): RawBuilder<string> {
   const parts = [sql`to_tsquery('english', ${word})`, sql`to_tsquery('simple', ${word})`];
   const month = MONTH_ABBREVIATIONS[word];
   if (month) parts.push(sql`to_tsquery('simple', ${month})`);
+  for (const name of otherPlaceNames(word)) parts.push(sql`phraseto_tsquery('simple', ${name})`);
   return sql<string>`(${sql.join(parts, sql` || `)})`;
 }
 
@@ -176,9 +179,36 @@ export async function findPictures(db: Executor, searcher: Searcher, words: read
 
 const lookerOf = (user: SessionUser): Looker => ({ id: user.id, admin: user.level >= 3 });
 
-/** `pictures.search`: what this member sees in the gallery, by its words. */
-export function search(deps: AppDeps, user: SessionUser, input: { q: string; cursor?: string | undefined }): Promise<SearchResult> {
-  return findPictures(deps.db, { looker: lookerOf(user) }, searchWords(input.q), parseCursor(input.cursor));
+/** Whether one word alone finds a picture the looker sees: one row through the GIN index (not the page's sort). */
+async function anyMatch(db: Executor, looker: Looker, word: string): Promise<boolean> {
+  const query = queryOf(await foldAll(db, [word]));
+  return db.transaction().execute(async (trx) => {
+    await sql`set local enable_seqscan = off`.execute(trx);
+    const row = await sql<{ found: boolean }>`select exists (
+      select from picture_search where picture_search.document @@ ${query} and ${seenBy(looker, 'picture_search')}
+    ) as found`.execute(trx);
+    return row.rows[0]?.found === true;
+  });
+}
+
+/**
+ * `pictures.search`: what this member sees in the gallery, by its words. When the words find nothing
+ * at all, a word that finds nothing is taken for a typo of the nearest name of a person, place or tag
+ * the member sees (pg_trgm: pictures.search-typos.ts): the pictures of the corrected words come, with
+ * `didYouMean` saying what was searched instead ("Sheldn": "Sheldon").
+ */
+export async function search(deps: AppDeps, user: SessionUser, input: { q: string; cursor?: string | undefined }): Promise<SearchResult> {
+  const looker = lookerOf(user);
+  const words = searchWords(input.q);
+  const cursor = parseCursor(input.cursor);
+  const exact = await findPictures(deps.db, { looker }, words, cursor);
+  if (exact.items.length > 0 || words.length === 0) return exact;
+  // The end of the results of words that do find something is not a typo.
+  if (cursor !== null && (await findPictures(deps.db, { looker }, words, null)).items.length > 0) return exact;
+  const corrected = await correctedWords(deps.db, looker, words, (w) => anyMatch(deps.db, looker, w));
+  if (!corrected) return exact;
+  const found = await findPictures(deps.db, { looker }, searchWords(corrected), cursor);
+  return found.items.length > 0 ? { ...found, didYouMean: corrected } : exact;
 }
 
 /** A guest's search of their link's album (shares.service.ts checks the link): names of people never, places when the link includes location. */
