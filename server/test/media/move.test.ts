@@ -132,7 +132,7 @@ describe('npm run media -- move (a real S3 protocol server on 127.0.0.1)', () =>
     await expect(mediaCommand(['move', '--to', 's3'], { MEDIA_STORE: 'local', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, () => {})).rejects.toThrow(
       'Moving media needs the bucket: set S3_BUCKET (and S3_ENDPOINT and the other S3_* settings the server uses)',
     );
-  });
+  }, 120_000); // two runs of the command, each a new Node process with tsx
 
   /**
    * A serving site, on PGlite (the command asks it over the control socket) and on PostgreSQL (the
