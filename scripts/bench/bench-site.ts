@@ -49,6 +49,46 @@ export function serveUntilStdinEnds(site: BenchSite, stop: () => Promise<unknown
   untilStdinEnds(() => stop().then(() => site.close()));
 }
 
+/**
+ * The child's side of the memory protocol: says `hello` (one JSON line), then answers `mark` (a
+ * collection, then the RSS the peak starts from) and `peak` (the highest RSS since the mark, sampled
+ * every 20 ms). Other lines go to `other`, which says whether it answered them.
+ */
+export function answerMemory(hello: object, other: (line: string) => boolean = () => false): void {
+  let peak = process.memoryUsage().rss;
+  setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20).unref();
+  process.stdout.write(`${JSON.stringify(hello)}\n`);
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (line: string) => {
+    if (line.startsWith('mark')) {
+      global.gc?.();
+      peak = process.memoryUsage().rss;
+      process.stdout.write(`${JSON.stringify({ rss: peak })}\n`);
+    } else if (line.startsWith('peak')) {
+      process.stdout.write(`${JSON.stringify({ rss: Math.max(peak, process.memoryUsage().rss) })}\n`);
+    } else {
+      other(line);
+    }
+  });
+}
+
+/** The parent's side of answerMemory: the child's hello, `ask` (a line out, the answer back) and `stop` (stdin ends, the child exits). */
+export async function memoryChild<Hello>(child: { stdin: NodeJS.WritableStream; stdout: NodeJS.ReadableStream; on(event: 'exit', listener: () => void): unknown }): Promise<Hello & { ask(line: string): Promise<string>; stop(): Promise<void> }> {
+  const next = lines(child.stdout);
+  const hello = JSON.parse(await next()) as Hello;
+  return {
+    ...hello,
+    ask: (line) => {
+      child.stdin.write(`${line}\n`);
+      return next();
+    },
+    stop: async () => {
+      child.stdin.end();
+      await new Promise<void>((resolve) => child.on('exit', resolve));
+    },
+  };
+}
+
 /** Reads a child's output a line at a time: each call resolves with the next line (the parent's side of a line protocol). */
 export function lines(stream: NodeJS.ReadableStream) {
   let buffer = '';

@@ -42,7 +42,7 @@ import * as searching from '@site/server/areas/pictures/pictures.search';
 import { deriveFiles } from '@site/server/areas/pictures/pictures.media';
 import { galleryCounts } from '@site/server/areas/pictures/pictures.repository';
 import { createLocalStorage } from '@site/server/media/index';
-import { lines, openBenchSite, serveUntilStdinEnds } from './bench-site.ts';
+import { lines, openBenchSite, serveUntilStdinEnds, answerMemory } from './bench-site.ts';
 import { galleryUnderLoad } from './gallery-load.ts';
 import { treeRss } from '@site/server/testing/process-memory';
 import { buildLabel, serverProcessArgs } from './server-process.ts';
@@ -176,37 +176,27 @@ async function serve(withWorker = false) {
   const { worker: _worker, ...picturesWithoutWorker } = serverAreas.pictures;
   const real = await buildApp(site.deps, { areas: { ...serverAreas, pictures: withWorker ? serverAreas.pictures : picturesWithoutWorker } });
   const base = await real.listen({ port: 0, host: '127.0.0.1' });
-  let peak = process.memoryUsage().rss;
-  setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 20).unref();
-  process.stdout.write(`${JSON.stringify({ base, cookie: site.cookie, dir: site.dir })}\n`);
-  process.stdin.setEncoding('utf8');
-  process.stdin.on('data', (line: string) => {
-    if (line.startsWith('mark')) {
-      global.gc?.();
-      peak = process.memoryUsage().rss;
-      process.stdout.write(`${JSON.stringify({ rss: peak })}\n`);
-    } else if (line.startsWith('mem')) {
+  answerMemory({ base, cookie: site.cookie, dir: site.dir }, (line) => {
+    if (line.startsWith('mem')) {
       // Where the server's resident memory is: V8's heap, ArrayBuffers (PGlite's WebAssembly memory
       // among them), and the rest (native: libvips, malloc arenas, code).
       const { rss, heapTotal, external, arrayBuffers } = process.memoryUsage();
       const anon = statusKb('RssAnon') * 1024;
       process.stdout.write(`${JSON.stringify({ rss, heapTotal, external, arrayBuffers, anon })}\n`);
-    } else if (line.startsWith('peak')) {
-      process.stdout.write(`${JSON.stringify({ rss: Math.max(peak, process.memoryUsage().rss) })}\n`);
-    } else if (line.startsWith('jobs')) {
-      void site.handle.db
-        .selectFrom('picture_jobs')
-        .select((eb) => eb.fn.countAll<string>().as('n'))
-        .executeTakeFirstOrThrow()
-        .then(async ({ n }) => {
-          const decode = (await import('@site/server/areas/pictures/pictures.decode').catch(() => null)) as {
-            childStats?: { runs: number; maxPeakBytes: number };
-          } | null;
-          process.stdout.write(`${JSON.stringify({ jobs: Number(n), children: decode?.childStats ?? null })}\n`);
-        });
+      return true;
     }
+    if (!line.startsWith('jobs')) return false;
+    void site.handle.db
+      .selectFrom('picture_jobs')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow()
+      .then(async ({ n }) => {
+        const decode = (await import('@site/server/areas/pictures/pictures.decode').catch(() => null)) as {
+          childStats?: { runs: number; maxPeakBytes: number };
+        } | null;
+        process.stdout.write(`${JSON.stringify({ jobs: Number(n), children: decode?.childStats ?? null })}\n`);
+      });
+    return true;
   });
   serveUntilStdinEnds(site, () => real.close());
 }

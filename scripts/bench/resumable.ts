@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { RESUMABLE_CHUNK_BYTES } from '@site/contracts';
 import { buildApp } from '@site/server/app';
 import { serverAreas } from '@site/server/areas/index';
-import { lines, openBenchSite, serveUntilStdinEnds } from './bench-site.ts';
+import { openBenchSite, serveUntilStdinEnds, answerMemory, memoryChild } from './bench-site.ts';
 
 const UPLOAD_MB = Number(process.env.BENCH_UPLOAD_MB ?? 1024);
 const SIZE = UPLOAD_MB * 1024 * 1024;
@@ -32,19 +32,7 @@ async function serve() {
   const { worker: _worker, ...picturesWithoutWorker } = serverAreas.pictures;
   const app = await buildApp(site.deps, { areas: { ...serverAreas, pictures: picturesWithoutWorker } });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
-  let peak = process.memoryUsage().rss;
-  setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20).unref();
-  process.stdout.write(`${JSON.stringify({ base, cookie: site.cookie })}\n`);
-  process.stdin.setEncoding('utf8');
-  process.stdin.on('data', (line: string) => {
-    if (line.startsWith('mark')) {
-      global.gc?.();
-      peak = process.memoryUsage().rss;
-      process.stdout.write(`${JSON.stringify({ rss: peak })}\n`);
-    } else if (line.startsWith('peak')) {
-      process.stdout.write(`${JSON.stringify({ rss: Math.max(peak, process.memoryUsage().rss) })}\n`);
-    }
-  });
+  answerMemory({ base, cookie: site.cookie });
   serveUntilStdinEnds(site, () => app.close());
 }
 
@@ -53,19 +41,7 @@ type Child = { base: string; cookie: string; ask(line: string): Promise<string>;
 async function startSite(): Promise<Child> {
   const self = fileURLToPath(import.meta.url);
   const child = spawn(process.execPath, [...process.execArgv, '--expose-gc', self, '--serve'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const next = lines(child.stdout);
-  const started = JSON.parse(await next()) as { base: string; cookie: string };
-  return {
-    ...started,
-    ask: (line) => {
-      child.stdin.write(`${line}\n`);
-      return next();
-    },
-    stop: async () => {
-      child.stdin.end();
-      await new Promise((resolve) => child.on('exit', resolve));
-    },
-  };
+  return memoryChild<{ base: string; cookie: string }>(child);
 }
 
 /**

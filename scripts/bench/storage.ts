@@ -22,7 +22,7 @@ import sharp from 'sharp';
 import { buildApp } from '@site/server/app';
 import { serverAreas } from '@site/server/areas/index';
 import { startTestS3 } from '@site/server/testing/s3-server';
-import { lines, openBenchSite, serveUntilStdinEnds } from './bench-site.ts';
+import { openBenchSite, serveUntilStdinEnds, answerMemory, memoryChild } from './bench-site.ts';
 
 const UPLOAD_MB = Number(process.env.BENCH_UPLOAD_MB ?? 1024);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -48,19 +48,7 @@ async function serve(store: string) {
       values (${stem}, 'jpg', 'image/jpeg', 1000, ${`Picture ${i}`}, 2024, 1, 1, 'approved', null, 'ready')`.execute(site.handle.db);
     await site.deps.media.put(`pictures/${stem}.thumb.webp`, thumb);
   }
-  let peak = process.memoryUsage().rss;
-  setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20).unref();
-  process.stdout.write(`${JSON.stringify({ base, cookie: site.cookie, stems, thumbBytes: thumb.length })}\n`);
-  process.stdin.setEncoding('utf8');
-  process.stdin.on('data', (line: string) => {
-    if (line.startsWith('mark')) {
-      global.gc?.();
-      peak = process.memoryUsage().rss;
-      process.stdout.write(`${JSON.stringify({ rss: peak })}\n`);
-    } else if (line.startsWith('peak')) {
-      process.stdout.write(`${JSON.stringify({ rss: Math.max(peak, process.memoryUsage().rss) })}\n`);
-    }
-  });
+  answerMemory({ base, cookie: site.cookie, stems, thumbBytes: thumb.length });
   serveUntilStdinEnds(site, () => app.close());
 }
 
@@ -72,19 +60,7 @@ async function startSite(store: 'local' | 's3', s3Env: Record<string, string>): 
     stdio: ['pipe', 'pipe', 'inherit'],
     env: { ...process.env, BENCH_S3_ENV: JSON.stringify(s3Env) },
   });
-  const next = lines(child.stdout);
-  const started = JSON.parse(await next()) as Omit<Child, 'ask' | 'stop'>;
-  return {
-    ...started,
-    ask: (line) => {
-      child.stdin.write(`${line}\n`);
-      return next();
-    },
-    stop: async () => {
-      child.stdin.end();
-      await new Promise((resolve) => child.on('exit', resolve));
-    },
-  };
+  return memoryChild<Omit<Child, 'ask' | 'stop'>>(child);
 }
 
 /** `mb` MiB of a JPEG's first bytes and then filler, 1 MiB a chunk, never whole in memory. */
