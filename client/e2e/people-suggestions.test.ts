@@ -1,9 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from 'playwright-core';
 import { it } from 'vitest';
-import { DESKTOP, PHONE, describeInBrowser, expect, logIn, seriousAxeViolations, signUpOwner, useSite, waitForShell } from './harness.ts';
+import { DESKTOP, PHONE, describeInBrowser, expect, logIn, seriousAxeViolations, useSite, waitForShell } from './harness.ts';
+import { ownerWithIndexedPhotos } from './people-photos.ts';
 
 /**
  * Issue 48 in a browser: "Same person?" cards answered with the mouse and the Y / N keys; a
@@ -11,14 +9,6 @@ import { DESKTOP, PHONE, describeInBrowser, expect, logIn, seriousAxeViolations,
  * page's "Faces without a person"; merging from the bottom of the list on a phone. Real photographs
  * (server/test/people/fixtures): a group of four women, and two portraits of its two leftmost.
  */
-const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'server', 'test', 'people', 'fixtures');
-
-async function uploadPhoto(page: Page, name: string, caption: string): Promise<void> {
-  const buffer = fs.readFileSync(path.join(FIXTURES, `${name}.jpg`));
-  const res = await page.request.post('/api/pictures/upload', { multipart: { file: { name: `${name}.jpg`, mimeType: 'image/jpeg', buffer }, caption, date: '2024-05-12' } });
-  expect(res.status()).toBe(200);
-}
-
 async function openPeople(page: Page): Promise<void> {
   await page.goto('/personal/pictures/people');
   await waitForShell(page);
@@ -49,14 +39,7 @@ describeInBrowser('people: "Same person?", faces without a person, merging on a 
   const site = useSite({ PEOPLE_INDEXING: 'on' });
 
   it('answers "Same person?" cards by mouse and the Y / N keys; gives faces to people from the viewer and the People page; merges from the bottom on a phone', async () => {
-    const owner = await site.newPage({ viewport: DESKTOP });
-    await signUpOwner(owner);
-    await uploadPhoto(owner, 'portrait-6a', 'Zoë and Ann');
-    await uploadPhoto(owner, 'portrait-6b', 'Ann and Zoë');
-    await uploadPhoto(owner, 'group-6', 'The four of us');
-    await owner.goto('/admin');
-    await waitForShell(owner);
-    await expect.poll(() => owner.getByTestId('people-indexed').textContent(), { timeout: 120_000 }).toBe('Indexed 3 of 3');
+    const owner = await ownerWithIndexedPhotos(site);
 
     await openPeople(owner);
     const cards = owner.getByTestId('person-card');

@@ -1,33 +1,12 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright-core';
 import { it } from 'vitest';
-import { DESKTOP, PHONE, describeInBrowser, expect, logIn, seriousAxeViolations, signUpOwner, useSite, waitForShell } from './harness.ts';
-
-/** Real photographs (server/test/people/fixtures): a group of four women, and two portraits of its two leftmost. */
-const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'server', 'test', 'people', 'fixtures');
-
-async function uploadPhoto(page: Page, name: string, caption: string): Promise<void> {
-  const buffer = fs.readFileSync(path.join(FIXTURES, `${name}.jpg`));
-  const res = await page.request.post('/api/pictures/upload', { multipart: { file: { name: `${name}.jpg`, mimeType: 'image/jpeg', buffer }, caption, date: '2024-05-12' } });
-  expect(res.status()).toBe(200);
-}
+import { PHONE, describeInBrowser, expect, logIn, seriousAxeViolations, useSite, waitForShell } from './harness.ts';
+import { ownerWithIndexedPhotos } from './people-photos.ts';
 
 describeInBrowser('people: faces found offline, grouped, named; tags in the viewer; the owner sees the progress', () => {
   const site = useSite({ PEOPLE_INDEXING: 'on' });
 
   it('groups the faces of three real photos into four people, names one, tags a picture, at desktop and 390 px', async () => {
-    const owner = await site.newPage({ viewport: DESKTOP });
-    await signUpOwner(owner);
-    await uploadPhoto(owner, 'portrait-6a', 'Zoë and Ann');
-    await uploadPhoto(owner, 'portrait-6b', 'Ann and Zoë');
-    await uploadPhoto(owner, 'group-6', 'The four of us');
-
-    // The owner's Admin page: the indexing's progress, to the end.
-    await owner.goto('/admin');
-    await waitForShell(owner);
-    await expect.poll(() => owner.getByTestId('people-indexed').textContent(), { timeout: 90_000 }).toBe('Indexed 3 of 3');
+    const owner = await ownerWithIndexedPhotos(site, 90_000);
     await expect(owner.getByLabel(/Find people in the pictures/).isChecked()).resolves.toBe(true);
     await owner.getByRole('heading', { name: 'People in the pictures' }).scrollIntoViewIfNeeded();
     await site.screenshot(owner, 'people-admin-desktop');

@@ -88,7 +88,11 @@ export class SwitchingStorage implements MediaStorage {
 
   async receive(source: Readable | AsyncIterable<Uint8Array>, opts: { maxBytes: number; signal?: AbortSignal }): Promise<IncomingFile> {
     const origin = this.current;
-    const incoming = await origin.receive(source, opts);
+    return this.followingSwitch(origin, await origin.receive(source, opts));
+  }
+
+  /** A file taken in by `origin`: committed there, and also into the new store when a switch came meanwhile. */
+  private followingSwitch(origin: MediaStorage, incoming: IncomingFile): IncomingFile {
     return {
       ...incoming,
       commit: async (key: string): Promise<StoredFile> => {
@@ -103,16 +107,7 @@ export class SwitchingStorage implements MediaStorage {
 
   async adopt(file: string, opts: { maxBytes: number; sha256?: string }): Promise<IncomingFile> {
     const origin = this.current;
-    const incoming = await origin.adopt(file, opts);
-    return {
-      ...incoming,
-      commit: async (key: string): Promise<StoredFile> => {
-        const stored = await incoming.commit(key);
-        const now = this.current;
-        if (now !== origin) await copy(origin, now, key, stored.size);
-        return stored;
-      },
-    };
+    return this.followingSwitch(origin, await origin.adopt(file, opts));
   }
 
   /** Both stores keep their temporary area in the same folder (MEDIA_DIR/.tmp): a switch leaves uploads' parts where they are. */
