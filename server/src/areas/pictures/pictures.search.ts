@@ -120,10 +120,7 @@ async function findIds(db: Executor, searcher: Searcher, query: RawBuilder<strin
       .where('album_pictures.album_id', '=', searcher.albumId)
       .where('picture_search.status', '=', 'approved')
       .where(sql<boolean>`ts_filter(picture_search.document, ${sql.val(searcher.weights)}::"char"[]) @@ ${query}`)
-      .orderBy('picture_search.year', 'desc')
-      .orderBy('picture_search.month', 'desc')
-      .orderBy('picture_search.day', 'desc')
-      .orderBy('picture_search.picture_id', 'desc')
+      .$call((q) => newestFirst(q))
       .limit(limit)
       .execute();
   }
@@ -138,21 +135,23 @@ async function findIds(db: Executor, searcher: Searcher, query: RawBuilder<strin
   });
   if (Number(counted.n) >= COMMON) {
     return seen
-      .orderBy('picture_search.year', 'desc')
-      .orderBy('picture_search.month', 'desc')
-      .orderBy('picture_search.day', 'desc')
-      .orderBy('picture_search.picture_id', 'desc')
+      .$call((q) => newestFirst(q))
       .limit(limit)
       .execute();
   }
-  // `+ 0`: an order the b-tree cannot give, so the planner takes the GIN index.
+  // An order the b-tree cannot give (`+ 0`), so the planner takes the GIN index.
   return seen
-    .orderBy(sql`picture_search.year + 0`, 'desc')
-    .orderBy(sql`picture_search.month + 0`, 'desc')
-    .orderBy(sql`picture_search.day + 0`, 'desc')
-    .orderBy(sql`picture_search.picture_id + 0`, 'desc')
+    .$call((q) => newestFirst(q, true))
     .limit(limit)
     .execute();
+}
+
+/** Newest first by capture date, then id; `throughIndex` writes each as `+ 0`, an order no b-tree gives. */
+function newestFirst<Q extends { orderBy(expression: RawBuilder<unknown>, direction: 'desc'): Q }>(q: Q, throughIndex = false): Q {
+  return (['year', 'month', 'day', 'picture_id'] as const).reduce((qb, column) => {
+    const ref = sql.ref(`picture_search.${column}`);
+    return qb.orderBy(throughIndex ? sql`${ref} + 0` : sql`${ref}`, 'desc');
+  }, q);
 }
 
 /** The pictures matching `words` that the searcher sees, after `cursor`, SEARCH_PAGE at a time. */
