@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { confirmMatches, devMessages, type DevAction } from '@site/contracts/dev-dashboard';
 import { TextInput } from '../../components/TextInput.tsx';
+import { FormButtons } from '../../components/FormButtons.tsx';
 
 /**
  * Asks for the action's phrase before anything is sent; a wrong phrase is refused here, and the
@@ -49,14 +50,7 @@ export function ConfirmDialog(props: { action: DevAction; label: string; phrase:
             </p>
           )}
         </div>
-        <div className="link-row">
-          <button type="submit" className="button primary">
-            Run {label}
-          </button>
-          <button type="button" className="button" onClick={onCancel}>
-            Cancel
-          </button>
-        </div>
+        <FormButtons className="link-row" submit={<>Run {label}</>} onCancel={onCancel} />
       </form>
     </dialog>
   );

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { MESSAGES, type Item, type Thing, type Weapon } from '@site/game-engine';
 import { HealthBar } from './bits.tsx';
+import { FormButtons } from '../../components/FormButtons.tsx';
 
 /** The spec's empty messages for the sub-panels. */
 export const EMPTY = {
@@ -230,14 +231,7 @@ export function NamePrompt({ onSubmit, onCancel }: { onSubmit: (name: string) =>
           <span>What is the survivor's name?</span>
           <input autoFocus value={name} maxLength={24} onChange={(e) => setName(e.target.value)} placeholder="Sleeper" />
         </label>
-        <div className="tower-row">
-          <button type="submit" className="button primary">
-            Open the chamber
-          </button>
-          <button type="button" className="button" onClick={onCancel}>
-            Cancel
-          </button>
-        </div>
+        <FormButtons className="tower-row" submit="Open the chamber" onCancel={onCancel} />
       </form>
     </div>
   );
