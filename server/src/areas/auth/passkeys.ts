@@ -134,9 +134,7 @@ export async function addPasskey(
   try {
     verified = await verifyRegistrationResponse({
       response,
-      expectedChallenge,
-      expectedOrigin: party.origin,
-      expectedRPID: party.id,
+      ...expectedFrom(party, expectedChallenge),
       requireUserVerification: false,
     });
   } catch {
@@ -205,6 +203,9 @@ async function storedPasskey(deps: AppDeps, credentialId: string) {
     .executeTakeFirst();
 }
 
+/** What an answer must have been made for: this challenge, this site's origin and its relying party id. */
+const expectedFrom = (party: RelyingParty, expectedChallenge: string) => ({ expectedChallenge, expectedOrigin: party.origin, expectedRPID: party.id });
+
 /** Checks a sign-in answer against its challenge and the stored passkey, and moves the passkey's counter on. */
 async function verifyAnswer(deps: AppDeps, party: RelyingParty, response: AuthenticationResponseJSON, stored: NonNullable<Awaited<ReturnType<typeof storedPasskey>>>): Promise<void> {
   const expectedChallenge = await takeChallenge(deps, challengeOf(response.response?.clientDataJSON), null);
@@ -212,9 +213,7 @@ async function verifyAnswer(deps: AppDeps, party: RelyingParty, response: Authen
   try {
     verified = await verifyAuthenticationResponse({
       response,
-      expectedChallenge,
-      expectedOrigin: party.origin,
-      expectedRPID: party.id,
+      ...expectedFrom(party, expectedChallenge),
       credential: {
         id: stored.credential_id,
         publicKey: isoBase64URL.toBuffer(stored.public_key),
