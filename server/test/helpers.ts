@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { RESUMABLE_FOLDER } from '../src/media/temp-area.ts';
 import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import type { Level } from '@site/contracts';
@@ -354,4 +355,16 @@ export async function refusal(call: Promise<unknown>): Promise<{ code: string; m
     throw error;
   }
   throw new Error('expected the call to be refused');
+}
+
+/**
+ * What is left in a media folder's temporary area: every file and folder but the resumable uploads'
+ * own folder, which the server makes at start (RESUMABLE_FOLDER), and that folder's contents by name.
+ */
+export function leftInTemp(mediaDir: string): string[] {
+  const temp = path.join(mediaDir, '.tmp');
+  if (!fs.existsSync(temp)) return [];
+  const resumable = path.join(temp, RESUMABLE_FOLDER);
+  const inResumable = fs.existsSync(resumable) ? fs.readdirSync(resumable).map((name) => `${RESUMABLE_FOLDER}/${name}`) : [];
+  return [...fs.readdirSync(temp).filter((name) => name !== RESUMABLE_FOLDER), ...inResumable];
 }

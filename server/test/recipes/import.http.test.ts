@@ -8,7 +8,7 @@ import { importMessages } from '@site/contracts';
 import { IMPORT_UPLOAD_MAX_BYTES } from '../../src/areas/recipes/recipes.http.ts';
 import { insertKitchenUnits } from '../../src/areas/recipes/recipes.migrations.ts';
 import { makeZip, tempDir } from '../fivetools/fixture.ts';
-import { callerFor, cookieFor, createUser, databases, useTestServer } from '../helpers.ts';
+import { callerFor, cookieFor, createUser, databases, useTestServer, leftInTemp } from '../helpers.ts';
 
 const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'recipes-import-media-'));
 afterAll(() => fs.rmSync(mediaDir, { recursive: true, force: true }));
@@ -28,7 +28,7 @@ function multipart(files: { name: string; data: Buffer }[]) {
   return { payload: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
-const leftInTemp = () => (fs.existsSync(path.join(mediaDir, '.tmp')) ? fs.readdirSync(path.join(mediaDir, '.tmp')) : []);
+const leftInTempHere = () => leftInTemp(mediaDir);
 
 describe.each(databases)('importing files over HTTP (issues 30 and 33) (%s)', (kind) => {
   const s = useTestServer(kind, { MEDIA_DIR: mediaDir });
@@ -61,7 +61,7 @@ describe.each(databases)('importing files over HTTP (issues 30 and 33) (%s)', (k
         { file: 'box.zip/box/photo.jpg', ok: false, skipped: true, message: importMessages.skipped },
         { file: 'soup.jsonld', ok: true, recipe_id: expect.any(Number), title: 'Soup' },
       ]);
-      expect(leftInTemp()).toEqual([]);
+      expect(leftInTempHere()).toEqual([]);
     } finally {
       fs.rmSync(work, { recursive: true, force: true });
     }
@@ -76,7 +76,7 @@ describe.each(databases)('importing files over HTTP (issues 30 and 33) (%s)', (k
     expect([res.statusCode, res.json()]).toEqual([413, { message: importMessages.uploadTooLarge(IMPORT_UPLOAD_MAX_BYTES / 1024 / 1024) }]);
     const api = callerFor(s.deps, await createUser(s.deps, 'reader', 3));
     expect(await api.recipes.list()).toEqual([]);
-    expect(leftInTemp()).toEqual([]);
+    expect(leftInTempHere()).toEqual([]);
   });
 });
 

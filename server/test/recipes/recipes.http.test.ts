@@ -4,7 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { insertKitchenUnits } from '../../src/areas/recipes/recipes.migrations.ts';
-import { callerFor, cookieFor, createUser, databases, useTestServer } from '../helpers.ts';
+import { callerFor, cookieFor, createUser, databases, useTestServer, leftInTemp } from '../helpers.ts';
 import { pancakes } from './recipes.samples.ts';
 
 const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'recipes-media-'));
@@ -55,7 +55,7 @@ describe.each(databases)('recipe images over HTTP (%s)', (kind) => {
     expect([res.statusCode, res.json()]).toEqual([415, { message: 'Ingredient images must be JPEG, PNG, WebP, GIF or AVIF pictures' }]);
     const truncated = (await png()).subarray(0, 200);
     expect((await upload(cookie, truncated)).statusCode).toBe(415);
-    expect(fs.readdirSync(path.join(mediaDir, '.tmp'))).toEqual([]);
+    expect(leftInTemp(mediaDir)).toEqual([]);
   });
 
   it('answers a body that is not a well-formed multipart form with a readable 400 (found by the fuzz test)', async () => {
