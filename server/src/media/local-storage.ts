@@ -39,22 +39,22 @@ export function createLocalStorage(root: string, opts: { sweepOlderThanMs?: numb
   }
 
   function incoming(received: ReceivedFile): IncomingFile {
-      let pending = true;
-      return {
-        size: received.size,
-        head: received.head,
-        sha256: received.sha256,
-        path: received.path,
-        async commit(key) {
-          const stored = await commitTo(received.path, key);
-          pending = false;
-          return stored;
-        },
-        async discard() {
-          if (pending) await fsp.rm(received.path, { force: true });
-          pending = false;
-        },
-      } satisfies IncomingFile;
+    let pending = true;
+    return {
+      size: received.size,
+      head: received.head,
+      sha256: received.sha256,
+      path: received.path,
+      async commit(key) {
+        const stored = await commitTo(received.path, key);
+        pending = false;
+        return stored;
+      },
+      async discard() {
+        if (pending) await fsp.rm(received.path, { force: true });
+        pending = false;
+      },
+    } satisfies IncomingFile;
   }
 
   return {
