@@ -24,21 +24,11 @@ import { loadConfig } from '@site/server/config';
 import { runImport } from '../src/pictures/import.ts';
 import { lines } from './bench-site.ts';
 import { buildLabel, serverProcessArgs } from './server-process.ts';
+import { multipartOf, unique } from './upload-files.ts';
 
 const RUN_FILES = Number(process.env.BENCH_RUN_FILES ?? 169);
 const fmt = (n: number) => n.toFixed(2);
 const mb = (n: number) => fmt(n / 2 ** 20);
-
-/** Distinct bytes for each copy of a file: an ISO-BMFF 'free' box, or bytes after a JPEG's or TIFF's end. */
-function unique(data: Buffer, i: number, kind: 'box' | 'tail'): Buffer {
-  const mark = Buffer.alloc(16);
-  if (kind === 'box') {
-    mark.writeUInt32BE(16, 0);
-    mark.write('free', 4, 'latin1');
-  }
-  mark.writeUInt32BE(i, 12);
-  return Buffer.concat([data, mark]);
-}
 
 const has = (program: string) => {
   try {
@@ -102,14 +92,6 @@ async function runFiles(dir: string, count: number): Promise<{ files: (i: number
     return out;
   };
   return { files, made };
-}
-
-function multipartOf(name: string, data: Buffer, boundary: string): Buffer {
-  return Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
-    data,
-    Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="date"\r\n\r\n\r\n--${boundary}--\r\n`),
-  ]);
 }
 
 async function writeTakeout(file: string, files: RunFile[]): Promise<void> {

@@ -46,6 +46,7 @@ import { lines, openBenchSite, serveUntilStdinEnds, answerMemory } from './bench
 import { galleryUnderLoad } from './gallery-load.ts';
 import { treeRss } from '@site/server/testing/process-memory';
 import { buildLabel, serverProcessArgs } from './server-process.ts';
+import { multipartOf, unique } from './upload-files.ts';
 
 const PICTURES = Number(process.env.BENCH_PICTURES ?? 100_000);
 const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
@@ -339,26 +340,6 @@ async function hugePng() {
     `  ${(size / 1024).toFixed(0)} KB on disk; thumbnail ${derived.thumb}; RSS ${fmt(before / 1024)} MB before, peak ${fmt(peak / 1024)} MB: added ${fmt((peak - before) / 1024)} MB (goal <= 150)`,
   );
   fs.rmSync(dir, { recursive: true, force: true });
-}
-
-/** A multipart body with one file and a date, as the upload page sends it. */
-function multipartOf(name: string, data: Buffer, boundary: string): Buffer {
-  return Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
-    data,
-    Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="date"\r\n\r\n\r\n--${boundary}--\r\n`),
-  ]);
-}
-
-/** Distinct bytes for each copy of a file (the gallery stores the same bytes once): an ISO-BMFF 'free' box, or bytes after a JPEG's or TIFF's end. */
-function unique(data: Buffer, i: number, kind: 'box' | 'tail'): Buffer {
-  const mark = Buffer.alloc(16);
-  if (kind === 'box') {
-    mark.writeUInt32BE(16, 0);
-    mark.write('free', 4, 'latin1');
-  }
-  mark.writeUInt32BE(i, 12);
-  return Buffer.concat([data, mark]);
 }
 
 /** 169 files like a phone's and a scanner's: what the issue's real run uploaded, made here. */

@@ -1,0 +1,21 @@
+/** What the upload benches send: one file's multipart body, and distinct bytes for each copy of a file. */
+
+/** A multipart body with one file and a date, as the upload page sends it. */
+export function multipartOf(name: string, data: Buffer, boundary: string): Buffer {
+  return Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+    data,
+    Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="date"\r\n\r\n\r\n--${boundary}--\r\n`),
+  ]);
+}
+
+/** Distinct bytes for each copy of a file (the gallery stores the same bytes once): an ISO-BMFF 'free' box, or bytes after a JPEG's or TIFF's end. */
+export function unique(data: Buffer, i: number, kind: 'box' | 'tail'): Buffer {
+  const mark = Buffer.alloc(16);
+  if (kind === 'box') {
+    mark.writeUInt32BE(16, 0);
+    mark.write('free', 4, 'latin1');
+  }
+  mark.writeUInt32BE(i, 12);
+  return Buffer.concat([data, mark]);
+}
