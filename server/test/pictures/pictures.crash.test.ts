@@ -66,7 +66,10 @@ describe.runIf(process.env.TEST_DATABASE_URL)('pictures: a crash during uploads'
     const deps = createDeps(testConfig(), db.db);
     const user = await createUser(deps, 'Family', 2);
     const cookie = `sid=${(await deps.sessions.create(user.id)).token}`;
-    const env = { DATABASE_URL: db.url ?? '', MEDIA_DIR: mediaDir };
+    // The people index would read the first stored pictures in this process while the others arrive
+    // (on a loaded CI machine it held the uploads back until the wait below ran out): off, this test is
+    // about the uploads.
+    const env = { DATABASE_URL: db.url ?? '', MEDIA_DIR: mediaDir, PEOPLE_INDEXING: 'off' };
     server = await spawnServer({ env });
     const images = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
@@ -77,7 +80,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('pictures: a crash during uploads'
     );
     const running = images.map((data, i) => upload(server?.url ?? '', cookie, data, i));
     // Kill it once some uploads are stored and others are still arriving.
-    await vi.waitFor(async () => expect((await rows()).length).toBeGreaterThanOrEqual(3), { timeout: 30_000, interval: 5 });
+    await vi.waitFor(async () => expect((await rows()).length).toBeGreaterThanOrEqual(2), { timeout: 60_000, interval: 5 });
     server.process.kill('SIGKILL');
     await new Promise((resolve) => server?.process.once('exit', resolve));
     const statuses = await Promise.all(running);
@@ -110,5 +113,5 @@ describe.runIf(process.env.TEST_DATABASE_URL)('pictures: a crash during uploads'
     // Every stem on disk (thumbnails too) belongs to a row.
     const stems = new Set((await rows()).map((r) => r.slice(0, 32)));
     expect(filesUnder(path.join(mediaDir, 'pictures')).filter((f) => !stems.has(f.slice(0, 32)))).toEqual([]);
-  }, 120_000);
+  }, 180_000);
 });
