@@ -5,7 +5,7 @@ import { reporters } from '../vitest.shared.ts';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    // The S3 pass (npm run test:s3: the pictures and albums tests again with media in an s3rver bucket) reports apart.
+    // The S3 pass (npm run test:s3: the pictures and albums tests that move bytes, again with media in an s3rver bucket) reports apart.
     reporters: reporters(process.env.TEST_MEDIA_STORE === 's3' ? 'server-s3' : 'server'),
     // Migrates a PGlite and a PostgreSQL template once per run; createTestDb copies them (test/helpers.ts).
     globalSetup: ['./test/global-setup.ts'],
