@@ -19,6 +19,7 @@ import { samples } from '../area-tables.ts';
 import { hashToken } from '../../src/identity/sessions.ts';
 import { drainJobs } from '../../src/areas/pictures/pictures.worker.ts';
 import { drainIndex, indexChildOf } from '../../src/areas/people/people.worker.ts';
+import { regroup } from '../../src/areas/people/people.regroup.ts';
 import { recordStore } from '../../src/media/index.ts';
 import { createUser } from '../helpers.ts';
 import { jpegWithExif, multipart, png, uploadVia } from '../pictures/pictures.fixtures.ts';
@@ -94,6 +95,9 @@ export async function fillEveryArea(deps: AppDeps, app: FastifyInstance): Promis
   // one of them named, and a member's own tag.
   const portrait = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'people', 'fixtures', 'portrait-6a.jpg'));
   expect((await uploadVia(app, `sid=${token}`, { name: 'two.jpg', data: portrait, type: 'image/jpeg' }, { caption: 'Zoë and Ann' })).statusCode).toBe(200);
+  // The same two, cut otherwise: their faces are alike across the two pictures (face_pairs, by the re-grouping below).
+  const again = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'people', 'fixtures', 'portrait-6b.jpg'));
+  expect((await uploadVia(app, `sid=${token}`, { name: 'again.jpg', data: again, type: 'image/jpeg' }, { caption: 'Ann and Zoë' })).statusCode).toBe(200);
   await drainJobs(deps);
   expect(await drainIndex(deps)).toBeGreaterThan(0);
   await indexChildOf(deps).close();
@@ -103,6 +107,8 @@ export async function fillEveryArea(deps: AppDeps, app: FastifyInstance): Promis
   // The two are not the same person (a member's answer: people_apart).
   const [first, second] = await deps.db.selectFrom('faces').select('person_id').where('picture_id', '=', two.id).orderBy('ordinal').execute();
   await invoke('people.answer', ctx, { a: first?.person_id, b: second?.person_id, same: false });
+  expect(await regroup(deps.db)).not.toHaveProperty('stale');
+  expect((await deps.db.selectFrom('face_pairs').select('a').execute()).length).toBeGreaterThan(0);
   await invoke('tags.add', ctx, { pictureId: two.id, tag: 'Sofa' });
   // What the samples cannot reach without more setup, written as those areas write it.
   const db = deps.db;

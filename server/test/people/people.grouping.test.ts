@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { accessMessages } from '@site/contracts';
 import { saveIndex } from '../../src/areas/people/people.repository.ts';
-import { pairwiseScores } from '../../src/areas/people/people.grouping.ts';
+import { GROUP_SIMILARITY, pairwiseScores, similarPairs } from '../../src/areas/people/people.grouping.ts';
 import { readTuningEmbeddings, tuningFaces } from '../../src/areas/people/people.tuning.ts';
 import { callerFor, createUser, databases, useTestServer, type TestServer } from '../helpers.ts';
 import { pictureRow } from '../pictures/pictures.fixtures.ts';
@@ -15,10 +15,10 @@ import { pictureRow } from '../pictures/pictures.fixtures.ts';
 const photos = readTuningEmbeddings();
 const { labels } = tuningFaces(photos);
 
-/** Every photo stored and "indexed" as the worker would; returns each photo's picture id. */
-async function indexAll(s: TestServer): Promise<number[]> {
+/** Every photo (or those given) stored and "indexed" as the worker would; returns each photo's picture id. */
+async function indexAll(s: TestServer, which = photos): Promise<number[]> {
   const ids: number[] = [];
-  for (const photo of photos) {
+  for (const photo of which) {
     const row = await s.db.insertInto('pictures').values(pictureRow(null, photo.file, [2019, 5, 12])).returning('id').executeTakeFirstOrThrow();
     const faces = photo.faces.map((f) => ({ box: f.box as [number, number, number, number], score: f.score, embedding: Array.from(f.vector) }));
     await s.db.transaction().execute((trx) => saveIndex(trx, row.id, faces, []));
@@ -65,6 +65,53 @@ describe.each(databases)('people grouping (%s)', { timeout: 240_000 }, (kind) =>
     // Every person's centroid and count follow their faces.
     const people = await s.db.selectFrom('people').select(['id', 'face_count']).execute();
     for (const p of people) expect(p.face_count).toBe((await facesOf(s, p.id)).length);
+  });
+
+  it('keeps the similar pairs as faces arrive: exactly every face against every face, each new face compared once, found again when the threshold is lowered', async () => {
+    const owner = await createUser(s.deps, 'owner', 3);
+    const half = Math.floor(photos.length / 2);
+    const allPairs = async () => {
+      const faces = await s.db.selectFrom('faces').select(['id', 'embedding']).orderBy('id').execute();
+      return similarPairs(faces.map((f) => ({ vector: f.embedding, picture: 0, fixed: null })), GROUP_SIMILARITY).map(([i, j]) => `${faces[i]!.id}-${faces[j]!.id}`);
+    };
+    const stored = async () => (await s.db.selectFrom('face_pairs').select(['a', 'b']).execute()).map((p) => `${p.a}-${p.b}`).sort();
+    const unpaired = async () => (await s.db.selectFrom('faces').select('id').where('paired', '=', false).execute()).length;
+
+    await indexAll(s, photos.slice(0, half));
+    await callerFor(s.deps, owner).people.regroup();
+    expect(await unpaired()).toBe(0);
+    expect(await stored()).toEqual((await allPairs()).sort());
+    const firstPairs = (await stored()).length;
+    expect(firstPairs).toBeGreaterThan(10);
+
+    // The rest arrive: only they are compared, and the pairs are still exactly all of them.
+    await indexAll(s, photos.slice(half));
+    expect(await unpaired()).toBeGreaterThan(0);
+    await callerFor(s.deps, owner).people.regroup();
+    expect(await unpaired()).toBe(0);
+    const every = (await allPairs()).sort();
+    expect(await stored()).toEqual(every);
+    expect(every.length).toBeGreaterThan(firstPairs);
+
+    // A face taken out keeps its pairs (it may be given back) but is grouped with nobody by them.
+    const [pairOfTwo] = await s.db.selectFrom('face_pairs').select(['a', 'b']).orderBy('similarity', 'desc').limit(1).execute();
+    await s.db.updateTable('faces').set({ removed: true, person_id: null }).where('id', '=', pairOfTwo!.a).execute();
+    await callerFor(s.deps, owner).people.regroup();
+    expect((await s.db.selectFrom('faces').select('person_id').where('id', '=', pairOfTwo!.a).executeTakeFirstOrThrow()).person_id).toBeNull();
+    expect(await stored()).toEqual(every);
+
+    // A picture deleted takes its faces' pairs with it.
+    const gone = await s.db.selectFrom('faces').select('picture_id').where('id', '=', pairOfTwo!.b).executeTakeFirstOrThrow();
+    await s.db.deleteFrom('pictures').where('id', '=', gone.picture_id).execute();
+    const left = await stored();
+    expect(left.length).toBeLessThan(every.length);
+    expect(left.some((p) => p.split('-').map(Number).includes(pairOfTwo!.b))).toBe(false);
+
+    // Pairs found at a higher similarity than the grouping's now (a release lowered it): found again, all of them.
+    await s.db.updateTable('people_settings').set({ pairs_similarity: 0.9 }).execute();
+    await s.db.deleteFrom('face_pairs').execute();
+    await callerFor(s.deps, owner).people.regroup();
+    expect(await stored()).toEqual((await allPairs()).sort());
   });
 
   it('suggests likely pairs most likely first; "no" sticks through a re-grouping, "yes" merges; a face is given to a person or a new one', async () => {

@@ -8,8 +8,10 @@
  * vectors and nothing quadratic is stored; and since a mean is at most its largest term, two groups can
  * only ever reach the threshold if some face of one is at least that similar to some face of the other.
  * So the candidate pairs of groups come from the pairs of faces at or above the threshold (a sparse
- * graph), found once by blocked dot products over all pairs of faces: the one quadratic step, in time
- * only (about 1 s per 4,000 faces squared... see docs/pictures.md for the figures measured).
+ * graph). The server keeps those pairs as faces arrive (face_pairs, people.regroup.ts: each new face
+ * compared once with the others, newPairsYielding), so a re-grouping is the merge step alone;
+ * similarPairs, every face with every face, is the quadratic step for a set held in memory (the
+ * tuning data, the benchmark). docs/pictures.md has the figures measured.
  *
  * Constraints (what members decided never changes):
  * - the faces of a confirmed person (named, merged, answered, or given a face by a member) start as one
@@ -49,11 +51,30 @@ type Group = {
 };
 
 /** The faces as one Float32Array, row after row (dot products over contiguous memory). */
-function packed(faces: readonly GroupFace[]): { data: Float32Array; dim: number } {
-  const dim = faces[0]?.vector.length ?? 0;
-  const data = new Float32Array(faces.length * dim);
-  faces.forEach((f, i) => data.set(Array.from(f.vector), i * dim));
+function packed(vectors: readonly ArrayLike<number>[]): { data: Float32Array; dim: number } {
+  const dim = vectors[0]?.length ?? 0;
+  const data = new Float32Array(vectors.length * dim);
+  vectors.forEach((vector, i) => data.set(vector, i * dim));
   return { data, dim };
+}
+
+/** The dot product of rows `i` and `j` of packed vectors, four sums at a time. */
+function rowDot(data: Float32Array, dim: number, i: number, j: number): number {
+  const oi = i * dim;
+  const oj = j * dim;
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let k = 0;
+  for (; k + 3 < dim; k += 4) {
+    s0 += data[oi + k]! * data[oj + k]!;
+    s1 += data[oi + k + 1]! * data[oj + k + 1]!;
+    s2 += data[oi + k + 2]! * data[oj + k + 2]!;
+    s3 += data[oi + k + 3]! * data[oj + k + 3]!;
+  }
+  for (; k < dim; k++) s0 += data[oi + k]! * data[oj + k]!;
+  return s0 + s1 + s2 + s3;
 }
 
 /**
@@ -62,7 +83,7 @@ function packed(faces: readonly GroupFace[]): { data: Float32Array; dim: number 
  * so that a caller in the server can let other work run between blocks (similarPairsYielding).
  */
 function* pairBlocks(faces: readonly GroupFace[], threshold: number): Generator<[number, number][]> {
-  const { data, dim } = packed(faces);
+  const { data, dim } = packed(faces.map((f) => f.vector));
   const n = faces.length;
   const BLOCK = 64;
   for (let bi = 0; bi < n; bi += BLOCK) {
@@ -71,23 +92,7 @@ function* pairBlocks(faces: readonly GroupFace[], threshold: number): Generator<
     for (let bj = bi; bj < n; bj += BLOCK) {
       const jEnd = Math.min(n, bj + BLOCK);
       for (let i = bi; i < iEnd; i++) {
-        const oi = i * dim;
-        for (let j = Math.max(bj, i + 1); j < jEnd; j++) {
-          const oj = j * dim;
-          let s0 = 0;
-          let s1 = 0;
-          let s2 = 0;
-          let s3 = 0;
-          let k = 0;
-          for (; k + 3 < dim; k += 4) {
-            s0 += data[oi + k]! * data[oj + k]!;
-            s1 += data[oi + k + 1]! * data[oj + k + 1]!;
-            s2 += data[oi + k + 2]! * data[oj + k + 2]!;
-            s3 += data[oi + k + 3]! * data[oj + k + 3]!;
-          }
-          for (; k < dim; k++) s0 += data[oi + k]! * data[oj + k]!;
-          if (s0 + s1 + s2 + s3 >= threshold) out.push([i, j]);
-        }
+        for (let j = Math.max(bj, i + 1); j < jEnd; j++) if (rowDot(data, dim, i, j) >= threshold) out.push([i, j]);
       }
     }
     yield out;
@@ -107,6 +112,34 @@ export async function similarPairsYielding(faces: readonly GroupFace[], threshol
   for (const block of pairBlocks(faces, threshold)) {
     for (const pair of block) out.push(pair);
     await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return out;
+}
+
+/**
+ * The similar pairs (i < j, with their similarity) that involve at least one of the faces marked new:
+ * each new face against every other face, each pair once; what the stored pairs (face_pairs) lack
+ * when those faces arrived. N new faces among M cost N x M dot products, not M squared; the event
+ * loop runs between blocks of new faces.
+ */
+export async function newPairsYielding(vectors: readonly ArrayLike<number>[], isNew: readonly boolean[], threshold: number): Promise<[number, number, number][]> {
+  const { data, dim } = packed(vectors);
+  const n = vectors.length;
+  const out: [number, number, number][] = [];
+  let sinceYield = 0;
+  for (let u = 0; u < n; u++) {
+    if (!isNew[u]) continue;
+    for (let j = 0; j < n; j++) {
+      // A pair of two new faces is found once, from the first of them.
+      if (j === u || (isNew[j] && j < u)) continue;
+      const similarity = rowDot(data, dim, u, j);
+      if (similarity >= threshold) out.push(u < j ? [u, j, similarity] : [j, u, similarity]);
+    }
+    sinceYield += n;
+    if (sinceYield >= 64 * 1024) {
+      sinceYield = 0;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
   }
   return out;
 }

@@ -136,8 +136,36 @@ const namedBy: Migration = {
   },
 };
 
+/**
+ * Issue 48: the similar pairs of faces are kept as faces arrive (`face_pairs`, each pair once, a < b,
+ * at or above the similarity they were found at, `people_settings.pairs_similarity`), so the
+ * re-grouping compares only the faces not yet `paired` with the others instead of every face with every
+ * face. Existing faces start unpaired: the first re-grouping after this finds their pairs once.
+ */
+const pairs: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema.alterTable('faces').addColumn('paired', 'boolean', (c) => c.notNull().defaultTo(false)).execute();
+    await db.schema.alterTable('people_settings').addColumn('pairs_similarity', 'real').execute();
+    await db.schema
+      .createTable('face_pairs')
+      .addColumn('a', 'integer', (c) => c.notNull().references('faces.id').onDelete('cascade'))
+      .addColumn('b', 'integer', (c) => c.notNull().references('faces.id').onDelete('cascade'))
+      .addColumn('similarity', 'real', (c) => c.notNull())
+      .addPrimaryKeyConstraint('face_pairs_pk', ['a', 'b'])
+      .addCheckConstraint('face_pairs_order', sql`a < b`)
+      .execute();
+    await db.schema.createIndex('face_pairs_b').on('face_pairs').column('b').execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.dropTable('face_pairs').execute();
+    await db.schema.alterTable('people_settings').dropColumn('pairs_similarity').execute();
+    await db.schema.alterTable('faces').dropColumn('paired').execute();
+  },
+};
+
 export const peopleMigrations: Record<string, Migration> = {
   '20261130_people_tables': tables,
   '20261201_people_grouping': grouping,
   '20261205_people_named_by': namedBy,
+  '20261208_people_pairs': pairs,
 };

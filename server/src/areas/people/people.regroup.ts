@@ -2,7 +2,7 @@ import { peopleMessages } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import type { Executor } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
-import { GROUP_SIMILARITY, groupFaces, similarPairsYielding } from './people.grouping.ts';
+import { GROUP_SIMILARITY, groupFaces, newPairsYielding } from './people.grouping.ts';
 import * as repo from './people.repository.ts';
 
 /**
@@ -10,13 +10,15 @@ import * as repo from './people.repository.ts';
  * (people.grouping.ts), the members' decisions kept: a confirmed person (or a hidden one) keeps its
  * faces and its id, and may gain faces; the other people are dissolved and made again, each new group
  * keeping the id of the unconfirmed person that gave it most faces (so a page's address mostly
- * survives), or a new id. The quadratic part (the similar pairs of faces) runs outside any transaction
- * and lets the event loop run between blocks; the result is written in one transaction under the
+ * survives), or a new id. The similar pairs of faces are kept (face_pairs, storePairs): only faces
+ * not yet paired are compared, each with every other face, outside any transaction and letting the
+ * event loop run between blocks; the result is written in one transaction under the
  * clustering lock, only if the faces and the people are still as they were read (a face indexed or a
  * member's decision meanwhile: this run is dropped, `{ stale: true }`, and the next one sees it). The
  * people worker runs it after each batch of indexing, `people.regroup` on demand.
  */
 export async function regroup(db: Executor): Promise<{ faces: number; people: number; moved: number; stale?: true }> {
+  if (!(await storePairs(db))) return { faces: 0, people: 0, moved: 0, stale: true };
   const read = (ex: Executor) =>
     Promise.all([
       ex.selectFrom('faces').select(['id', 'picture_id', 'person_id', 'embedding']).where('removed', '=', false).orderBy('id').execute(),
@@ -25,8 +27,7 @@ export async function regroup(db: Executor): Promise<{ faces: number; people: nu
   const [faces, people] = await read(db);
   const kept = new Set(people.filter((p) => p.confirmed || p.hidden).map((p) => p.id));
   const input = faces.map((f) => ({ vector: f.embedding, picture: f.picture_id, fixed: f.person_id !== null && kept.has(f.person_id) ? f.person_id : null }));
-  const pairs = await similarPairsYielding(input, GROUP_SIMILARITY);
-  const groups = groupFaces(input, { pairs });
+  const groups = groupFaces(input, { pairs: await storedPairs(db, faces) });
   const fingerprint = (f: typeof faces, p: typeof people) =>
     JSON.stringify([f.map((x) => [x.id, x.person_id, x.picture_id]), p.map((x) => [x.id, x.confirmed, x.hidden])]);
   const before = fingerprint(faces, people);
@@ -81,6 +82,60 @@ export async function regroup(db: Executor): Promise<{ faces: number; people: nu
     for (const person of changed) await repo.recomputePerson(trx, person);
     return { faces: faces.length, people: members.size, moved };
   });
+}
+
+/** The stored pairs at or above GROUP_SIMILARITY between `faces`, as indexes into it (a face not in it, taken out, is left out). */
+async function storedPairs(db: Executor, faces: readonly { id: number }[]): Promise<[number, number][]> {
+  const index = new Map(faces.map((f, i) => [f.id, i]));
+  // Stored as 4-byte reals: a similarity of exactly the threshold may read back a hair under it.
+  const rows = await db.selectFrom('face_pairs').select(['a', 'b']).where('similarity', '>=', GROUP_SIMILARITY - 1e-6).execute();
+  const pairs: [number, number][] = [];
+  for (const { a, b } of rows) {
+    const i = index.get(a);
+    const j = index.get(b);
+    if (i !== undefined && j !== undefined) pairs.push(i < j ? [i, j] : [j, i]);
+  }
+  return pairs;
+}
+
+/**
+ * Finds and stores the similar pairs of the faces not yet paired (each with every other face, taken
+ * out or not); true when done, false when a face went meanwhile (its picture deleted: the next run
+ * finds the pairs again). When GROUP_SIMILARITY is lower than the pairs were found at (a new release
+ * tuned it), every pair is found again.
+ */
+export async function storePairs(db: Executor): Promise<boolean> {
+  const settings = await db.selectFrom('people_settings').select('pairs_similarity').executeTakeFirst();
+  const at = settings?.pairs_similarity;
+  if (at === null || at === undefined || at > GROUP_SIMILARITY + 1e-6) {
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('face_pairs').execute();
+      await trx.updateTable('faces').set({ paired: false }).where('paired', '=', true).execute();
+      await trx.updateTable('people_settings').set({ pairs_similarity: GROUP_SIMILARITY }).execute();
+    });
+  }
+  const faces = await db.selectFrom('faces').select(['id', 'embedding', 'paired']).orderBy('id').execute();
+  const fresh = faces.filter((f) => !f.paired).map((f) => f.id);
+  if (fresh.length === 0) return true;
+  const found = await newPairsYielding(
+    faces.map((f) => f.embedding),
+    faces.map((f) => !f.paired),
+    GROUP_SIMILARITY,
+  );
+  try {
+    await db.transaction().execute(async (trx) => {
+      const rows = found.map(([i, j, similarity]) => ({ a: faces[i]!.id, b: faces[j]!.id, similarity }));
+      for (let k = 0; k < rows.length; k += 1000) {
+        await trx.insertInto('face_pairs').values(rows.slice(k, k + 1000)).onConflict((oc) => oc.columns(['a', 'b']).doNothing()).execute();
+      }
+      for (let k = 0; k < fresh.length; k += 1000) await trx.updateTable('faces').set({ paired: true }).where('id', 'in', fresh.slice(k, k + 1000)).execute();
+    });
+    return true;
+  } catch (error) {
+    // A face deleted since it was read (its picture went): its pairs cannot be stored; none were.
+    if ((error as { code?: string }).code === '23503') return false;
+    throw error;
+  }
 }
 
 /** `people.regroup`: the grouping job now (an owner's button; the worker also runs it after each batch). */

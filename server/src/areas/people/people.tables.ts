@@ -30,6 +30,15 @@ export interface FacesTable {
   score: number;
   /** A member took this face out of its person: it never joins anyone again by itself. */
   removed: Generated<boolean>;
+  /** Its similar pairs with every face stored before it are in face_pairs (the re-grouping finds them once). */
+  paired: Generated<boolean>;
+}
+
+/** Two faces (a < b) at least people_settings.pairs_similarity alike: what the re-grouping joins from. */
+export interface FacePairsTable {
+  a: number;
+  b: number;
+  similarity: number;
 }
 
 /** A thing in a picture: the detector's label (with its confidence) or a member's own tag. */
@@ -62,6 +71,8 @@ export interface PictureIndexTable {
 export interface PeopleSettingsTable {
   id: Generated<boolean>;
   enabled: Generated<boolean>;
+  /** The similarity face_pairs holds pairs from (null: none found yet); a lower grouping threshold finds them again. */
+  pairs_similarity: number | null;
 }
 
 /** Two people a member said are not the same (a < b): never suggested again, never grouped together. */
@@ -74,6 +85,7 @@ export interface PeopleTables {
   people_apart: PeopleApartTable;
   people: PeopleTable;
   faces: FacesTable;
+  face_pairs: FacePairsTable;
   picture_tags: PictureTagsTable;
   picture_index: PictureIndexTable;
   people_settings: PeopleSettingsTable;
