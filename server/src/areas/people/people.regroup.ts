@@ -21,12 +21,13 @@ export async function regroup(db: Executor): Promise<{ faces: number; people: nu
   if (!(await storePairs(db))) return { faces: 0, people: 0, moved: 0, stale: true };
   const read = (ex: Executor) =>
     Promise.all([
-      ex.selectFrom('faces').select(['id', 'picture_id', 'person_id', 'embedding']).where('removed', '=', false).orderBy('id').execute(),
+      ex.selectFrom('faces').select(['id', 'picture_id', 'person_id']).where('removed', '=', false).orderBy('id').execute(),
       ex.selectFrom('people').select(['id', 'confirmed', 'hidden']).orderBy('id').execute(),
     ]);
   const [faces, people] = await read(db);
+  const embeddings = await embeddingsOf(db, faces);
   const kept = new Set(people.filter((p) => p.confirmed || p.hidden).map((p) => p.id));
-  const input = faces.map((f) => ({ vector: f.embedding, picture: f.picture_id, fixed: f.person_id !== null && kept.has(f.person_id) ? f.person_id : null }));
+  const input = faces.map((f, i) => ({ vector: embeddings[i]!, picture: f.picture_id, fixed: f.person_id !== null && kept.has(f.person_id) ? f.person_id : null }));
   const groups = groupFaces(input, { pairs: await storedPairs(db, faces) });
   const fingerprint = (f: typeof faces, p: typeof people) =>
     JSON.stringify([f.map((x) => [x.id, x.person_id, x.picture_id]), p.map((x) => [x.id, x.confirmed, x.hidden])]);
@@ -67,8 +68,7 @@ export async function regroup(db: Executor): Promise<{ faces: number; people: nu
     for (const [g, indexes] of members) {
       let person = target.get(g) ?? null;
       if (person === null) {
-        const first = faces[indexes[0]!]!;
-        const created = await trx.insertInto('people').values({ name: null, centroid: first.embedding, face_count: 1 }).returning('id').executeTakeFirstOrThrow();
+        const created = await trx.insertInto('people').values({ name: null, centroid: Array.from(embeddings[indexes[0]!]!), face_count: 1 }).returning('id').executeTakeFirstOrThrow();
         person = created.id;
       }
       const moving = indexes.filter((i) => faces[i]!.person_id !== person).map((i) => faces[i]!.id);
@@ -82,6 +82,16 @@ export async function regroup(db: Executor): Promise<{ faces: number; people: nu
     for (const person of changed) await repo.recomputePerson(trx, person);
     return { faces: faces.length, people: members.size, moved };
   });
+}
+
+/** The embeddings of `faces`, in their order (read in slices: a face gone meanwhile makes the run stale at its end). */
+async function embeddingsOf(db: Executor, faces: readonly { id: number }[]): Promise<number[][]> {
+  const byId = new Map<number, number[]>();
+  for (let k = 0; k < faces.length; k += 2000) {
+    const ids = faces.slice(k, k + 2000).map((f) => f.id);
+    for (const row of await db.selectFrom('faces').select(['id', 'embedding']).where('id', 'in', ids).execute()) byId.set(row.id, row.embedding);
+  }
+  return faces.map((f) => byId.get(f.id) ?? []);
 }
 
 /** The stored pairs at or above GROUP_SIMILARITY between `faces`, as indexes into it (a face not in it, taken out, is left out). */
@@ -114,9 +124,9 @@ export async function storePairs(db: Executor): Promise<boolean> {
       await trx.updateTable('people_settings').set({ pairs_similarity: GROUP_SIMILARITY }).execute();
     });
   }
+  if (!(await db.selectFrom('faces').select('id').where('paired', '=', false).limit(1).executeTakeFirst())) return true;
   const faces = await db.selectFrom('faces').select(['id', 'embedding', 'paired']).orderBy('id').execute();
   const fresh = faces.filter((f) => !f.paired).map((f) => f.id);
-  if (fresh.length === 0) return true;
   const found = await newPairsYielding(
     faces.map((f) => f.embedding),
     faces.map((f) => !f.paired),
