@@ -7,6 +7,7 @@ export * from './server-paths.ts';
 export * from './area.ts';
 export * from './permissions.ts';
 export * from './legacy-api.ts';
+export * from './scopes.ts';
 // Each area's schemas, messages and rows: one line per area.
 export * from './about/index.ts';
 export * from './auth/index.ts';
