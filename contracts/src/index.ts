@@ -35,4 +35,5 @@ export * from './admin/index.ts';
 export * from './backups/index.ts';
 export * from './finance/index.ts';
 export * from './dev-dashboard/index.ts';
+export * from './developers/index.ts';
 export * from './old-home/index.ts';

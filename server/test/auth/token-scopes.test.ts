@@ -21,7 +21,7 @@ async function call(app: FastifyInstance, token: string, path: string, input?: u
 
 async function get(app: FastifyInstance, token: string, url: string) {
   const res = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
-  return { status: res.statusCode, message: res.headers['content-type']?.includes('json') ? (res.json().message as string | undefined) : undefined };
+  return { status: res.statusCode, message: String(res.headers['content-type'] ?? '').includes('json') ? (res.json().message as string | undefined) : undefined };
 }
 
 const levelTooLow = [403, accessMessages.levelTooLow];
