@@ -22,6 +22,16 @@ function Prose({ text }: { text: string }) {
   );
 }
 
+/** A block of code or JSON; it scrolls when long, so it takes the keyboard's focus too. */
+function Code({ children }: { children: string }) {
+  return (
+    // Focusable: a region that scrolls must be reachable by keyboard (axe: scrollable-region-focusable).
+    <pre className="api-code" tabIndex={0}>
+      {children}
+    </pre>
+  );
+}
+
 function Badge({ children, kind }: { children: ReactNode; kind: string }) {
   return <span className={`api-badge api-badge-${kind}`}>{children}</span>;
 }
@@ -84,7 +94,7 @@ function TryIt({ entry, input, onInput }: { entry: Entry; input: string; onInput
           <p>
             Status <strong>{answer.status}</strong>
           </p>
-          <pre className="api-code">{answer.text}</pre>
+          <Code>{answer.text}</Code>
         </div>
       )}
     </div>
@@ -125,7 +135,7 @@ function OperationView({ entry }: { entry: Entry }) {
             </code>
           </p>
           <h4>Input</h4>
-          {schema ? <pre className="api-code">{JSON.stringify(schema, null, 2)}</pre> : <p>None.</p>}
+          {schema ? <Code>{JSON.stringify(schema, null, 2)}</Code> : <p>None.</p>}
           <h4>Answer</h4>
           <p>
             {entry.path.startsWith('/trpc/') ? (
@@ -143,11 +153,11 @@ function OperationView({ entry }: { entry: Entry }) {
           {examples && (
             <div className="api-examples">
               <h4>curl</h4>
-              <pre className="api-code">{examples.curl}</pre>
+              <Code>{examples.curl}</Code>
               <h4>Python (requests)</h4>
-              <pre className="api-code">{examples.python}</pre>
+              <Code>{examples.python}</Code>
               <h4>TypeScript</h4>
-              <pre className="api-code">{examples.typescript}</pre>
+              <Code>{examples.typescript}</Code>
             </div>
           )}
         </div>
@@ -172,13 +182,14 @@ export default function ApiPage() {
     <main className="page api-page">
       <header className="page-hero">
         <h1>API reference</h1>
-        <p className="lead">
-          Every call a script can make, generated from the server itself. Make a token on the <Link to="/personal/account">Account page</Link> (every right, read only or
-          some areas) and send it as <code>Authorization: Bearer TOKEN</code>.
-        </p>
+        <p className="lead">Every call a script can make, generated from the server itself.</p>
       </header>
       <section className="card" aria-labelledby="api-how-title">
         <h2 id="api-how-title">How to call</h2>
+        <p>
+          Make a token on the <Link to="/personal/account">Account page</Link> (every right, read only or some areas) and send it as{' '}
+          <code>Authorization: Bearer TOKEN</code>.
+        </p>
         <p>
           A query is <code>GET /trpc/NAME?input=JSON</code>, a mutation <code>POST /trpc/NAME</code> with a JSON body. The whole document:{' '}
           <a href={OPENAPI_PATH}>{OPENAPI_PATH}</a> (OpenAPI 3.1). TypeScript scripts can use the typed client <code>createSiteClient</code> of the{' '}
