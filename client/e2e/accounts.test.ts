@@ -2,7 +2,7 @@ import { DESKTOP, PHONE, closeWelcome, describeInBrowser, expect, logIn, signUp,
 import { it } from 'vitest';
 
 /** The links a Friend (level 1) sees in the hub's Cool Stuff section on an ordinary port. */
-const LEVEL_1_LINKS = ['5eTools', 'Pictures', 'YT-DL', 'TODO', 'Game Servers', 'Settings', 'Changelog'];
+const LEVEL_1_LINKS = ['5eTools', 'Pictures', 'YT-DL', 'TODO', 'Game Servers', 'Settings', 'API reference', 'Changelog'];
 
 describeInBrowser('accounts: sign-up, pending, admin raise, login', () => {
   const site = useSite();

@@ -15,7 +15,8 @@ describe('routes table', () => {
   it('lists hub links by level, in the spec order', () => {
     expect(labels('cool', null)).toEqual([]);
     expect(labels('cool', 0)).toEqual([]);
-    expect(labels('cool', 1)).toEqual(['5eTools', 'Pictures', 'YT-DL', 'TODO', 'Game Servers', 'Settings', 'Changelog']);
+    // The spec's list, and the API reference (docs/api.md) after Settings.
+    expect(labels('cool', 1)).toEqual(['5eTools', 'Pictures', 'YT-DL', 'TODO', 'Game Servers', 'Settings', 'API reference', 'Changelog']);
     expect(labels('cool', 2)).toEqual([
       'Climb Passes',
       'House TODO',
@@ -29,6 +30,7 @@ describe('routes table', () => {
       'Game Servers',
       'Windows Keys',
       'Settings',
+      'API reference',
       'Changelog',
     ]);
     expect(labels('cool', 3)).toEqual([...labels('cool', 2), 'Recipes', 'Trade Game', 'Microsoft Tower']);
@@ -44,6 +46,7 @@ describe('routes table', () => {
       'TODO',
       'Game Servers',
       'Settings',
+      'API reference',
       'Changelog',
       'Recipes',
       'Trade Game',

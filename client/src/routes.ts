@@ -36,6 +36,7 @@ const loaders: Record<PagePath, () => Promise<PageModule>> = {
   '/personal/windows-registry': () => import('./features/windows-keys/WindowsRegistryPage.tsx'),
   '/personal/youtube': () => import('./features/ytdl/YtdlPage.tsx'),
   '/personal/settings': () => import('./features/settings/SettingsPage.tsx'),
+  '/personal/api': () => import('./features/developers/ApiPage.tsx'),
   '/personal/notifications': () => import('./features/notifications/NotificationsPage.tsx'),
   '/personal/changelog': () => import('./features/changelog/ChangelogPage.tsx'),
   '/personal/dungeon-crawler': () => import('./features/tower/TowerPage.tsx'),

@@ -59,6 +59,8 @@ export type HttpRow = {
   multipart?: boolean;
   /** Answers with a stream that stays open (Server-Sent Events): tests read its start, then hang up. */
   stream?: boolean;
+  /** Open to a personal API token whatever its scopes (the OpenAPI document that lists them). */
+  anyScope?: true;
 };
 
 /**

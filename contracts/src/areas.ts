@@ -5,6 +5,7 @@ import { backupsRoutes } from './backups/backups.routes.ts';
 import { changelogRoutes } from './changelog/changelog.routes.ts';
 import { climbingRoutes } from './climbing/climbing.routes.ts';
 import { devDashboardRoutes } from './dev-dashboard/dev-dashboard.routes.ts';
+import { developersRoutes } from './developers/developers.routes.ts';
 import { financeRoutes } from './finance/finance.routes.ts';
 import { fivetoolsRoutes } from './fivetools/fivetools.routes.ts';
 import { gameServersRoutes } from './game-servers/game-servers.routes.ts';
@@ -49,6 +50,7 @@ export const areaRoutes = [
   gameServersRoutes,
   windowsKeysRoutes,
   settingsRoutes,
+  developersRoutes,
   changelogRoutes,
   recipesRoutes,
   tradeGameRoutes,

@@ -7,6 +7,7 @@ export * from './server-paths.ts';
 export * from './area.ts';
 export * from './permissions.ts';
 export * from './legacy-api.ts';
+export * from './scopes.ts';
 // Each area's schemas, messages and rows: one line per area.
 export * from './about/index.ts';
 export * from './auth/index.ts';
@@ -34,4 +35,5 @@ export * from './admin/index.ts';
 export * from './backups/index.ts';
 export * from './finance/index.ts';
 export * from './dev-dashboard/index.ts';
+export * from './developers/index.ts';
 export * from './old-home/index.ts';

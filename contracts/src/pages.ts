@@ -6,6 +6,7 @@ import { authPages } from './auth/auth.pages.ts';
 import { changelogPages } from './changelog/changelog.pages.ts';
 import { climbingPages } from './climbing/climbing.pages.ts';
 import { devDashboardPages } from './dev-dashboard/dev-dashboard.pages.ts';
+import { developersPages } from './developers/developers.pages.ts';
 import { financePages } from './finance/finance.pages.ts';
 import { fivetoolsPages } from './fivetools/fivetools.pages.ts';
 import { gameServersPages } from './game-servers/game-servers.pages.ts';
@@ -48,6 +49,7 @@ export const pages = /* @__PURE__ */ mergeRecords([
   gameServersPages,
   windowsKeysPages,
   settingsPages,
+  developersPages,
   changelogPages,
   recipesPages,
   tradeGamePages,

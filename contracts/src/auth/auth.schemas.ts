@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { rowId } from '../row-id.ts';
 import { text } from '../text.ts';
+import { isTokenScope, scopeMessages } from '../scopes.ts';
 import { NAME_MAX, PASSWORD_MAX, SETUP_CODE_MAX } from './auth.rules.ts';
 
 /** Names and passwords are capped and refuse control characters here; the spec's checks run after. */
@@ -57,10 +58,26 @@ export const resetStatusOutput = z.object({ state: z.enum(['valid', 'used', 'exp
 export type ResetStatus = z.infer<typeof resetStatusOutput>;
 
 /** A personal API token as the account page lists it (the token itself is shown once, at creation). */
-export const apiTokenRow = z.object({ id: z.number().int(), label: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable() });
+export const apiTokenRow = z.object({
+  id: z.number().int(),
+  label: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  /** null: every right of the member (contracts/src/scopes.ts). */
+  scopes: z.array(z.string()).nullable(),
+});
 export type ApiTokenRow = z.infer<typeof apiTokenRow>;
 export const TOKEN_LABEL_MAX = 80;
-export const createTokenInput = z.object({ label: text({ label: 'Label', max: TOKEN_LABEL_MAX, trim: true, min: 1 }) });
+/** A token's scopes (contracts/src/scopes.ts): absent or null for every right of the member. */
+export const tokenScopesInput = z
+  .array(z.string().max(64).refine(isTokenScope, { message: scopeMessages.unknown }))
+  .min(1, { message: scopeMessages.none })
+  .max(200)
+  .refine((scopes) => new Set(scopes).size === scopes.length, { message: scopeMessages.duplicate });
+export const createTokenInput = z.object({
+  label: text({ label: 'Label', max: TOKEN_LABEL_MAX, trim: true, min: 1 }),
+  scopes: tokenScopesInput.nullable().optional(),
+});
 export const tokenIdInput = z.object({ id: rowId('Name the token by its id') });
 
 /** A passkey as the account page lists it (the public key and counter stay on the server). */

@@ -16,7 +16,9 @@ const usage = `Usage:
   npm run user -- set-level NAME LEVEL    set an account's level (0 pending, 1 friend, 2 family, 3 admin)
   npm run user -- setup-code              the code that creates the first (owner's) account from another machine
   npm run user -- reset-link NAME         a one-time link (24 hours) for NAME to set a new password
-  npm run user -- token NAME [--label L]  a personal API token for NAME (the last word printed)
+  npm run user -- token NAME [--label L] [--scope S]...
+                                          a personal API token for NAME (the last word printed); each
+                                          --scope (todo:read, todo:write, *:read) narrows it, none: every right
 
 Uses the same configuration as the server (DATA_DIR, DATABASE_URL). On PostgreSQL (DATABASE_URL)
 it works while the server runs, and a level change applies to that account's next request. The

@@ -6,6 +6,7 @@ import { authArea } from './auth/index.ts';
 import { backupsArea } from './backups/index.ts';
 import { climbingArea } from './climbing/index.ts';
 import { devDashboardArea } from './dev-dashboard/index.ts';
+import { developersArea } from './developers/index.ts';
 import { financeArea } from './finance/index.ts';
 import { fivetoolsArea } from './fivetools/index.ts';
 import { gameServersArea } from './game-servers/index.ts';
@@ -54,6 +55,7 @@ export const serverAreas = {
   tradeGame: tradeGameArea,
   finance: financeArea,
   devDashboard: devDashboardArea,
+  developers: developersArea,
   live: liveArea,
   notifications: notificationsArea,
   push: pushArea,

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyPluginCallback, FastifyPluginOptions, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
-import { accessMessages, allows, httpRoutes, type HttpRow, type HttpRoutePath } from '@site/contracts';
+import { accessMessages, allows, httpRoutes, httpScope, type HttpRow, type HttpRoutePath } from '@site/contracts';
 import type { AppDeps } from '../deps.ts';
 import { AppError, httpStatus } from '../errors.ts';
 import { resolveSession, type RequestSession } from '../identity/request-session.ts';
 import { servedPort } from './ports.ts';
 import type { SessionUser } from '../identity/session-user.ts';
-import { accessRefusal } from '../trpc/procedures.ts';
+import { accessRefusal, scopeRefusal } from '../trpc/procedures.ts';
 
 /** What a handler of a route gets: the account (never null unless the row says 'public') and its session. */
 export type HttpCaller<K extends HttpRoutePath> = {
@@ -31,7 +31,8 @@ export class UnlistedRouteError extends Error {}
  * The one way to register a route that is not tRPC. Its row in the permission table (contracts,
  * section `http`) gives the level, enforced here with the same session lookup as tRPC: anonymous
  * callers get 401, accounts below the level 403, before the handler runs. A key without a row is
- * refused (the server does not start), and so is a table row that no area registered.
+ * refused (the server does not start), and so is a table row that no area registered. A personal API
+ * token with scopes is refused a route outside them (contracts/src/scopes.ts), after the level.
  * Errors: an AppError answers its status and `{ message }`; anything else is a 500 logged once.
  */
 export function createHttpRegistrar(
@@ -50,6 +51,7 @@ export function createHttpRegistrar(
       if (registered.has(key)) throw new UnlistedRouteError(`HTTP route ${key} is registered twice`);
       registered.add(key);
       const [method, url] = splitKey(key);
+      const scope = row.anyScope ? undefined : httpScope(key);
       target.route({
         ...options,
         method,
@@ -59,6 +61,10 @@ export function createHttpRegistrar(
             const session = await resolveSession(deps.sessions, req, reply);
             const viewer = session.user ? { name: session.user.name, level: session.user.level } : null;
             if (!allows(row, viewer, () => servedPort(req, deps.config))) throw accessRefusal(viewer);
+            if (session.scopes !== null && scope !== undefined) {
+              const refusal = scopeRefusal(session.scopes, scope);
+              if (refusal) throw refusal;
+            }
             // What a signed-in caller gets is theirs: not kept by any cache unless the handler says otherwise.
             if (session.user) reply.header('cache-control', 'no-store');
             return await handler(req, reply, { user: session.user as never, session });

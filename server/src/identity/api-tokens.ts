@@ -21,22 +21,30 @@ export function bearerOf(header: string | undefined): string | null {
   return match?.[1] ?? null;
 }
 
+/** A personal API token's member and scopes (null: every right of the member). */
+export type ApiTokenHolder = { user: SessionUser; scopes: readonly string[] | null };
+
+/** Scopes as the api_tokens row keeps them: space-separated, or null for every right. */
+export const scopesColumn = (scopes: readonly string[] | null | undefined): string | null => (scopes ? scopes.join(' ') : null);
+export const scopesOfColumn = (column: string | null): string[] | null => (column === null ? null : column.split(' ').filter((s) => s !== ''));
+
 /**
  * The member a personal API token acts for, with the member's level now (read on every request, so a
- * level change or a revoked token applies to the very next one), or null for an unknown token.
+ * level change or a revoked token applies to the very next one), and the token's scopes; or null for
+ * an unknown token.
  */
-export async function findApiTokenUser(db: Executor, token: string): Promise<SessionUser | null> {
+export async function findApiTokenUser(db: Executor, token: string): Promise<ApiTokenHolder | null> {
   if (!TOKEN_SHAPE.test(token)) return null;
   const tokenHash = hashToken(token);
   const row = await db
     .selectFrom('api_tokens')
     .innerJoin('users', 'users.id', 'api_tokens.user_id')
-    .select(['users.id', 'users.name', 'users.level', 'api_tokens.last_used_at'])
+    .select(['users.id', 'users.name', 'users.level', 'api_tokens.last_used_at', 'api_tokens.scopes'])
     .where('api_tokens.token_hash', '=', tokenHash)
     .executeTakeFirst();
   if (!row) return null;
   if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > 60_000) {
     await db.updateTable('api_tokens').set({ last_used_at: sql<Date>`now()` }).where('token_hash', '=', tokenHash).execute();
   }
-  return { id: row.id, name: row.name, level: row.level as Level };
+  return { user: { id: row.id, name: row.name, level: row.level as Level }, scopes: scopesOfColumn(row.scopes) };
 }

@@ -37,6 +37,8 @@ export interface ApiTokensTable {
   created_at: ColumnType<Date, never, never>;
   /** Written at most once a minute per token. */
   last_used_at: Date | null;
+  /** The token's scopes, space-separated (contracts/src/scopes.ts); null: every right of the member. */
+  scopes: string | null;
 }
 
 export interface IdentityTables {

@@ -26,6 +26,8 @@ export type RequestSession = {
   via: 'cookie' | 'token' | null;
   /** Hash of the current session's token, so logout and login can end it. */
   sessionHash: string | null;
+  /** A personal API token's scopes (contracts/src/scopes.ts); null for every right (a cookie, or a token without scopes). */
+  scopes: readonly string[] | null;
   cookie: SessionCookie;
   device: DeviceCookie;
 };
@@ -97,17 +99,21 @@ export function resolveSession(sessions: SessionStore, req: FastifyRequest, repl
   if (bearer !== null) {
     // A script's request: no session, so no cookie is written or cleared either.
     const inert: SessionCookie = { set() {}, clear() {} };
-    return sessions.apiTokenUser(bearer).then((user) => ({ user, via: user ? 'token' : null, sessionHash: null, cookie: inert, device: noDevice }));
+    return sessions.apiTokenUser(bearer).then((holder) =>
+      holder
+        ? { user: holder.user, via: 'token', sessionHash: null, scopes: holder.scopes, cookie: inert, device: noDevice }
+        : { user: null, via: null, sessionHash: null, scopes: null, cookie: inert, device: noDevice },
+    );
   }
   const token = jar[SESSION_COOKIE];
-  if (!token) return { user: null, via: null, sessionHash: null, cookie, device };
+  if (!token) return { user: null, via: null, sessionHash: null, scopes: null, cookie, device };
   const settle = (found: SessionLookup | null): RequestSession => {
     if (!found) {
       cookie.clear();
-      return { user: null, via: null, sessionHash: null, cookie, device };
+      return { user: null, via: null, sessionHash: null, scopes: null, cookie, device };
     }
     if (found.renewed) cookie.set(token);
-    return { user: found.user, via: 'cookie', sessionHash: found.tokenHash, cookie, device };
+    return { user: found.user, via: 'cookie', sessionHash: found.tokenHash, scopes: null, cookie, device };
   };
   const found = findSession(sessions, token);
   return found instanceof Promise ? found.then(settle) : settle(found);

@@ -4,7 +4,7 @@ import type { Level } from '@site/contracts';
 import type { Database } from '../db/database.ts';
 import * as repo from './sessions.repository.ts';
 import { findUserById } from './users.repository.ts';
-import { findApiTokenUser } from './api-tokens.ts';
+import { findApiTokenUser, type ApiTokenHolder } from './api-tokens.ts';
 import type { SessionUser } from './session-user.ts';
 
 export type SessionLookup = { user: SessionUser; tokenHash: string; renewed: boolean };
@@ -15,7 +15,7 @@ export type SessionStore = {
   create(userId: number, client?: repo.SessionClient): Promise<{ token: string; tokenHash: string }>;
   lookup(token: string): Promise<SessionLookup | null>;
   /** The member a personal API token (`Authorization: Bearer`) acts for, read from the database each time. */
-  apiTokenUser(token: string): Promise<SessionUser | null>;
+  apiTokenUser(token: string): Promise<ApiTokenHolder | null>;
   /**
    * The answer `lookup` would give, when the cache alone gives it (a known token, fresh entries, no
    * renewal due); undefined means ask `lookup`. Lets a signed-in request skip every await.

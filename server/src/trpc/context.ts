@@ -11,6 +11,8 @@ export type Context = {
   viewer: Viewer;
   /** Hash of the current session's token, so logout and login can end it. */
   sessionHash: string | null;
+  /** A personal API token's scopes, checked by the procedure gate; null for every right (a cookie, a token without scopes, no HTTP). */
+  scopes: readonly string[] | null;
   /** Client address, for login throttling. */
   ip: string;
   /** The browser's User-Agent, kept with a new session for the account page's device list. */
@@ -34,6 +36,7 @@ export function createContextInner(
   opts: {
     user?: SessionUser | null;
     sessionHash?: string | null;
+    scopes?: readonly string[] | null;
     ip?: string;
     userAgent?: string | null;
     cookie?: SessionCookie;
@@ -49,6 +52,7 @@ export function createContextInner(
     user,
     viewer: user ? { name: user.name, level: user.level } : null,
     sessionHash: opts.sessionHash ?? null,
+    scopes: opts.scopes ?? null,
     ip: opts.ip ?? '127.0.0.1',
     userAgent: opts.userAgent ?? null,
     cookie: opts.cookie ?? noCookie,
@@ -65,7 +69,7 @@ export function createContext(deps: AppDeps, req: FastifyRequest, reply: Fastify
   // Named fields rather than a spread of `s`: this runs on every request, and V8 copies a spread slowly.
   const account = accountOf(req);
   const build = (s: RequestSession) =>
-    createContextInner(deps, { user: s.user, sessionHash: s.sessionHash, ip: req.ip, userAgent: userAgentOf(req), cookie: s.cookie, device: s.device, port: () => servedPort(req, deps.config), account, origin: originOf(req) });
+    createContextInner(deps, { user: s.user, sessionHash: s.sessionHash, scopes: s.scopes, ip: req.ip, userAgent: userAgentOf(req), cookie: s.cookie, device: s.device, port: () => servedPort(req, deps.config), account, origin: originOf(req) });
   return session instanceof Promise ? session.then(build) : build(session);
 }
 

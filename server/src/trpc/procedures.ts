@@ -1,5 +1,5 @@
 import { TRPCError } from '@trpc/server';
-import { accessMessages, allows, needsBrowser, procedures, type BrowserRule, type ProcedureAccess, type ProcedurePath } from '@site/contracts';
+import { accessMessages, allows, needsBrowser, procedures, procedureScope, scopeMessages, scopesAllow, type BrowserRule, type ProcedureAccess, type ProcedurePath } from '@site/contracts';
 import { AppError } from '../errors.ts';
 import { t } from './trpc.ts';
 
@@ -13,12 +13,27 @@ export function accessRefusal(viewer: { level: number } | null): AppError {
 }
 
 /**
+ * The refusal of a personal API token whose scopes (contracts/src/scopes.ts) do not cover a call that
+ * needs `scope` (null: a route of no area), or null when they do. Checked after the level, in the
+ * procedure gate below and the HTTP routes' gate (http/routes.ts): a scope never raises a level.
+ */
+export function scopeRefusal(scopes: readonly string[] | null, scope: string | null): AppError | null {
+  if (scopesAllow(scopes, scope)) return null;
+  return new AppError('FORBIDDEN', scope === null ? scopeMessages.everything : scopeMessages.missing(scope));
+}
+
+/**
  * One middleware per procedure (each level of middleware costs on every call): the access gate from
  * the permission table, then domain errors turned into tRPC errors in this one place; anything else
  * stays a 500. The gate runs before input validation: a refused caller learns nothing about inputs.
+ * A personal API token with scopes is refused a call outside them here too (`scopeRefusal`).
  */
 function publicGuard() {
-  return t.middleware(async ({ next }) => {
+  return t.middleware(async ({ ctx, path, type, next }) => {
+    if (ctx.scopes !== null) {
+      const refusal = scopeRefusal(ctx.scopes, procedureScope(path, type));
+      if (refusal) throw toTRPCError(refusal);
+    }
     const result = await next();
     if (!result.ok && result.error.cause instanceof AppError) throw toTRPCError(result.error.cause);
     return result;
@@ -27,9 +42,13 @@ function publicGuard() {
 
 /** The same for rules that need an account: the handler's ctx.user is then never null. */
 function memberGuard(access: Exclude<ProcedureAccess, 'public'>) {
-  return t.middleware(async ({ ctx, next }) => {
+  return t.middleware(async ({ ctx, path, type, next }) => {
     const user = ctx.user;
     if (!user || !allows(access, ctx.viewer, ctx.port)) throw toTRPCError(accessRefusal(ctx.viewer));
+    if (ctx.scopes !== null) {
+      const refusal = scopeRefusal(ctx.scopes, procedureScope(path, type));
+      if (refusal) throw toTRPCError(refusal);
+    }
     // A change the offline queue kept for one account is applied only under that account's session.
     if (ctx.account !== null && ctx.account !== user.name.toLowerCase()) throw toTRPCError(new AppError('PRECONDITION_FAILED', accessMessages.otherAccount));
     const result = await next({ ctx: { user } });

@@ -130,7 +130,7 @@ describe.each(databases)('personal API tokens (%s)', (kind) => {
     const { token, id, cookie } = await member(2);
     expect(JSON.stringify(await s.db.selectFrom('api_tokens').selectAll().execute())).not.toContain(token.slice(5));
     const listed = await trpc(s.app, 'auth.tokens', { cookie }, undefined, 'GET');
-    expect(listed.data).toEqual([{ id, label: 'Home Assistant', createdAt: expect.any(String), lastUsedAt: null }]);
+    expect(listed.data).toEqual([{ id, label: 'Home Assistant', createdAt: expect.any(String), lastUsedAt: null, scopes: null }]);
     expect((await trpc(s.app, 'todo.list', { bearer: token }, undefined, 'GET')).status).toBe(200);
     expect((await trpc(s.app, 'auth.tokens', { cookie }, undefined, 'GET')).data[0].lastUsedAt).toEqual(expect.any(String));
 

@@ -128,7 +128,7 @@ export async function fillEveryArea(deps: AppDeps, app: FastifyInstance): Promis
   });
   expect(guestUpload.statusCode).toBe(200);
   // A token and a reset link: the samples' calls need a password session and an account named 'existing'.
-  await issueToken(deps, owner.id, 'Home Assistant');
+  await issueToken(deps, owner.id, 'Home Assistant', ['todo:read', 'house:write']);
   await createResetLink(deps, 'Member');
   // A passkey as a browser's ceremony leaves it, and a ceremony under way.
   await sql`insert into auth_passkeys (user_id, credential_id, public_key, counter, transports, name)

@@ -7,7 +7,7 @@ import AccountPage from './AccountPage.tsx';
 
 function renderAccount(signedInLongAgo = false) {
   let confirmed = !signedInLongAgo;
-  let tokens = [{ id: 1, label: 'Old script', createdAt: '2026-11-01T10:00:00.000Z', lastUsedAt: null as string | null }];
+  let tokens = [{ id: 1, label: 'Old script', createdAt: '2026-11-01T10:00:00.000Z', lastUsedAt: null as string | null, scopes: null as string[] | null }];
   const view = renderWithSite(<AccountPage />, {
     path: '/personal/account',
     procedures: {
@@ -19,7 +19,7 @@ function renderAccount(signedInLongAgo = false) {
       'auth.tokens': () => tokens,
       'auth.createToken': (input) => {
         if (!confirmed) throw new FakeTrpcError(authMessages.confirmNeeded, {}, 403);
-        const made = { id: 2, label: (input as { label: string }).label, createdAt: '2026-11-26T10:00:00.000Z', lastUsedAt: null, token: `site_${'a'.repeat(43)}` };
+        const made = { id: 2, label: (input as { label: string }).label, createdAt: '2026-11-26T10:00:00.000Z', lastUsedAt: null, scopes: (input as { scopes: string[] | null }).scopes, token: `site_${'a'.repeat(43)}` };
         tokens = [made, ...tokens];
         return made;
       },
@@ -89,6 +89,26 @@ describe('AccountPage', () => {
     await expect.poll(() => within(section).queryByRole('button', { name: 'Revoke Old script' })).toBeNull();
   });
 
+  it('makes a read-only token, or one of some areas, and lists their scopes', async () => {
+    const { calls } = renderAccount();
+    const user = userEvent.setup();
+    const section = await screen.findByRole('region', { name: 'Personal API tokens' });
+    await user.type(within(section).getByLabelText('Label'), 'Reader');
+    await user.click(within(section).getByRole('radio', { name: 'Read only (every area)' }));
+    await user.click(within(section).getByRole('button', { name: 'Create token' }));
+    expect(await within(section).findByRole('row', { name: /Reader Read only/ })).toBeInTheDocument();
+    await user.clear(within(section).getByLabelText('Label'));
+    await user.type(within(section).getByLabelText('Label'), 'Shopping');
+    await user.click(within(section).getByRole('radio', { name: 'Some areas' }));
+    await user.selectOptions(within(section).getByRole('combobox', { name: 'todo' }), 'write');
+    await user.selectOptions(within(section).getByRole('combobox', { name: 'house' }), 'read');
+    await user.click(within(section).getByRole('button', { name: 'Create token' }));
+    expect(calls.filter((c) => c.path === 'auth.createToken').map((c) => c.input)).toEqual([
+      { label: 'Reader', scopes: ['*:read'] },
+      { label: 'Shopping', scopes: ['house:read', 'todo:read', 'todo:write'] },
+    ]);
+  });
+
   it('asks a session that signed in long ago for the password again, then makes the token', async () => {
     const { calls } = renderAccount(true);
     const user = userEvent.setup();
@@ -105,6 +125,6 @@ describe('AccountPage', () => {
     await user.click(within(confirm).getByRole('button', { name: 'Confirm' }));
     expect(await within(section).findByText(`site_${'a'.repeat(43)}`, { exact: false })).toBeInTheDocument();
     expect(within(section).queryByRole('form', { name: 'Confirm it is you' })).toBeNull();
-    expect(calls.filter((c) => c.path === 'auth.createToken').map((c) => c.input)).toEqual([{ label: 'Garden' }, { label: 'Garden' }]);
+    expect(calls.filter((c) => c.path === 'auth.createToken').map((c) => c.input)).toEqual([{ label: 'Garden', scopes: null }, { label: 'Garden', scopes: null }]);
   });
 });

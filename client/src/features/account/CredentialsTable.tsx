@@ -15,10 +15,12 @@ export function CredentialsTable<T extends Credential>(props: {
   what: string;
   name: { label: string; of: (row: T) => string };
   createdLabel: string;
+  /** A column after the name (a token's scopes). */
+  detail?: { label: string; of: (row: T) => string };
   /** The button's word ("Revoke", "Remove") and what it does. */
   action: { label: string; run: (row: T) => void };
 }) {
-  const { query, what, name, createdLabel, action } = props;
+  const { query, what, name, createdLabel, detail, action } = props;
   return (
     <LoadedTable
       query={query}
@@ -28,6 +30,7 @@ export function CredentialsTable<T extends Credential>(props: {
       rowKey={(row) => row.id}
       columns={[
         { label: name.label, cell: name.of },
+        ...(detail ? [{ label: detail.label, cell: detail.of }] : []),
         { label: createdLabel, cell: (row) => when(row.createdAt) },
         { label: 'Last use', cell: (row) => when(row.lastUsedAt) },
         {

@@ -136,6 +136,16 @@ const apiTokens: Migration = {
   },
 };
 
+/** Scopes of personal API tokens (contracts/src/scopes.ts): null, as every token had before, is every right. */
+const tokenScopes: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema.alterTable('api_tokens').addColumn('scopes', 'text').execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.alterTable('api_tokens').dropColumn('scopes').execute();
+  },
+};
+
 /** Passkeys (passkeys.ts): each member's WebAuthn credentials, and the challenges of ceremonies under way. */
 const passkeys: Migration = {
   async up(db: Kysely<any>) {
@@ -199,4 +209,5 @@ export const authMigrations = {
   '20261126_auth_passkeys': passkeys,
   '20261127_auth_session_confirmed': sessionConfirmed,
   '20261127_auth_reset_replaced': resetReplaced,
+  '20261129_auth_token_scopes': tokenScopes,
 };

@@ -51,7 +51,7 @@ export const authRouter = router({
   tokens: procedure('auth.tokens').query(({ ctx }) => tokens.listTokens(ctx.deps, ctx.user.id)),
   createToken: procedure('auth.createToken')
     .input(createTokenInput)
-    .mutation(({ ctx, input }) => tokens.createToken(ctx.deps, ctx, input.label)),
+    .mutation(({ ctx, input }) => tokens.createToken(ctx.deps, ctx, input.label, input.scopes ?? null)),
   revokeToken: procedure('auth.revokeToken')
     .input(tokenIdInput)
     .mutation(({ ctx, input }) => tokens.revokeToken(ctx.deps, ctx, input.id)),

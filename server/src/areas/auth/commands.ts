@@ -33,27 +33,33 @@ export async function accountCommand(deps: AppDeps, command: string, args: strin
   }
 }
 
-/** token NAME [--label L]: a new personal API token, printed as the last word of the last line. */
+/** token NAME [--label L] [--scope S]...: a new personal API token, printed as the last word of the last line. */
 async function tokenCommand(deps: AppDeps, args: string[]): Promise<string[]> {
-  const usage = 'Usage: npm run user -- token NAME [--label LABEL]';
+  const usage = 'Usage: npm run user -- token NAME [--label LABEL] [--scope AREA:read|AREA:write|*:read]...';
   const rest = [...args];
   let label = 'Command line';
-  const at = rest.indexOf('--label');
-  if (at >= 0) {
+  const scopes: string[] = [];
+  for (let at = 0; at < rest.length; ) {
+    const flag = rest[at];
+    if (flag !== '--label' && flag !== '--scope') {
+      at++;
+      continue;
+    }
     const value = rest[at + 1];
     if (value === undefined) throw new AccountCommandError(usage);
-    label = value;
+    if (flag === '--label') label = value;
+    else scopes.push(value);
     rest.splice(at, 2);
   }
   const [name, ...extra] = rest;
   if (!name || extra.length > 0) throw new AccountCommandError(usage);
-  const parsed = createTokenInput.safeParse({ label });
+  const parsed = createTokenInput.safeParse({ label, scopes: scopes.length > 0 ? scopes : null });
   if (!parsed.success) throw new AccountCommandError(parsed.error.issues[0]?.message ?? usage);
   const user = await findUserByName(deps.db, name);
   if (!user) throw new AccountCommandError(adminMessages.unknownUser);
-  const made = await issueToken(deps, user.id, parsed.data.label);
+  const made = await issueToken(deps, user.id, parsed.data.label, parsed.data.scopes ?? null);
   return [
-    `A personal API token for ${user.name} (label "${made.label}"), acting at the account's level; it is shown only now.`,
+    `A personal API token for ${user.name} (label "${made.label}"), acting at the account's level with ${made.scopes ? `the scopes ${made.scopes.join(' ')}` : 'every right'}; it is shown only now.`,
     `Send it as the header Authorization: Bearer TOKEN. Token: ${made.token}`,
   ];
 }

@@ -170,7 +170,7 @@ function credentialOf(req: FastifyRequest, deps: AppDeps, session: RequestSessio
     const bearer = bearerOf(req.headers.authorization);
     if (!bearer) return null;
     // A revoked token's row is deleted; its hash is what the deletion's notification names.
-    return { hash: hashToken(bearer), find: () => deps.sessions.apiTokenUser(bearer) };
+    return { hash: hashToken(bearer), find: () => deps.sessions.apiTokenUser(bearer).then((holder) => holder?.user ?? null) };
   }
   const token = sessionTokenOf(req);
   if (!token || !session.sessionHash) return null;

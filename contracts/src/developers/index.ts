@@ -1,0 +1,2 @@
+export * from './developers.rules.ts';
+export * from './developers.routes.ts';

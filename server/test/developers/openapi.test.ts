@@ -1,0 +1,99 @@
+import { validate, compileErrors } from '@readme/openapi-parser';
+import { describe, expect, it } from 'vitest';
+import { accessMessages, legacyApi, needsBrowser, OPENAPI_PATH, procedures, type ProcedureAccess } from '@site/contracts';
+import { issueToken } from '../../src/areas/auth/api-tokens.service.ts';
+import { buildOpenApi } from '../../src/areas/developers/openapi.ts';
+import { cookieFor, createUser, databases, useTestServer } from '../helpers.ts';
+
+type Operation = Record<string, unknown> & {
+  operationId: string;
+  security: Record<string, string[]>[];
+  parameters?: { name: string; in: string; content?: Record<string, { schema: Record<string, unknown> }> }[];
+  requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
+  responses: Record<string, unknown>;
+};
+type Doc = { openapi: string; paths: Record<string, Record<string, Operation>> };
+
+describe('the OpenAPI document', () => {
+  const doc = buildOpenApi() as unknown as Doc;
+
+  it('is valid OpenAPI 3.1', async () => {
+    const result = await validate(structuredClone(doc) as never);
+    expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true);
+    expect(doc.openapi).toBe('3.1.0');
+  });
+
+  it('has every procedure of the permission table, called as /trpc calls it, with its level, scope and errors', () => {
+    for (const [path, rule] of Object.entries(procedures) as [string, ProcedureAccess][]) {
+      const item = doc.paths[`/trpc/${path}`];
+      expect(item, path).toBeDefined();
+      const [method, op] = Object.entries(item ?? {})[0] ?? [];
+      expect(op?.operationId).toBe(path);
+      expect(op?.['x-min-level']).toBe(typeof rule === 'object' ? rule.access : rule);
+      expect(method).toBe(op?.['x-procedure-type'] === 'query' ? 'get' : 'post');
+      expect(op?.['x-scope']).toBe(`${path.split('.')[0]}:${method === 'get' ? 'read' : 'write'}`);
+      expect(Object.keys(op?.responses ?? {})).toEqual(expect.arrayContaining(['200', '403', 'default']));
+      if (needsBrowser(rule)) {
+        // Marked, and offered to a signed-in browser only.
+        expect([op?.['x-browser-only'], op?.security]).toEqual([true, [{ sessionCookie: [] }]]);
+      } else {
+        expect(op?.['x-browser-only']).toBeUndefined();
+        expect(op?.security).toContainEqual({ bearerToken: [] });
+      }
+    }
+    const procedureCount = Object.keys(doc.paths).filter((p) => p.startsWith('/trpc/')).length;
+    expect(procedureCount).toBe(Object.keys(procedures).length);
+  });
+
+  it('gives inputs as JSON Schema from the zod schemas: a query its ?input=, a mutation its body', () => {
+    const add = doc.paths['/trpc/todo.add']?.post;
+    expect(add?.requestBody?.content['application/json']?.schema).toMatchObject({ type: 'object', properties: { task: { type: 'string' } }, required: ['task'] });
+    const get = doc.paths['/trpc/recipes.get']?.get;
+    expect(get?.parameters?.[0]).toMatchObject({ name: 'input', in: 'query', content: { 'application/json': { schema: { type: 'object' } } } });
+    expect(doc.paths['/trpc/todo.list']?.get?.parameters).toBeUndefined();
+  });
+
+  it('has every documented /api path with its payload fields', () => {
+    for (const [url, route] of Object.entries(legacyApi)) {
+      const op = doc.paths[url]?.post;
+      expect(op?.['x-procedure'], url).toBe(route.procedure);
+      const fields = Object.values('input' in route ? route.input : {}).map((f) => (typeof f === 'string' ? f : f.field));
+      expect(Object.keys(op?.requestBody?.content['application/json']?.schema.properties ?? {}), url).toEqual(fields);
+    }
+    expect(Object.keys(doc.paths['/api/todo/update']?.post?.requestBody?.content['application/json']?.schema.properties ?? {})).toEqual(['id', 'task', 'status']);
+    expect(doc.paths[OPENAPI_PATH]?.get?.operationId).toBe(`GET ${OPENAPI_PATH}`);
+  });
+});
+
+describe.each(databases)('GET /api/openapi.json (%s)', (kind) => {
+  const s = useTestServer(kind);
+
+  it('answers members and their tokens of any scope, 401 to anyone else', async () => {
+    const anonymous = await s.app.inject({ method: 'GET', url: OPENAPI_PATH });
+    expect([anonymous.statusCode, anonymous.json().message]).toEqual([401, accessMessages.signInRequired]);
+    const pending = await s.app.inject({ method: 'GET', url: OPENAPI_PATH, headers: { cookie: await cookieFor(s.deps, 0) } });
+    expect(pending.statusCode).toBe(403);
+    const member = await s.app.inject({ method: 'GET', url: OPENAPI_PATH, headers: { cookie: await cookieFor(s.deps, 1) } });
+    expect([member.statusCode, member.headers['content-type'], member.json().openapi]).toEqual([200, 'application/json; charset=utf-8', '3.1.0']);
+    const user = await createUser(s.deps, 'script', 1);
+    const { token } = await issueToken(s.deps, user.id, 'Script', ['todo:read']);
+    const viaToken = await s.app.inject({ method: 'GET', url: OPENAPI_PATH, headers: { authorization: `Bearer ${token}` } });
+    expect(viaToken.statusCode).toBe(200);
+    expect(viaToken.body).toBe(member.body);
+  });
+
+  it('describes the answers the server really gives: the result envelope and the error envelope', async () => {
+    const doc = buildOpenApi() as unknown as Doc & { components: { schemas: Record<string, { properties: Record<string, { properties?: Record<string, unknown> }> }> } };
+    const user = await createUser(s.deps, 'script', 1);
+    const { token } = await issueToken(s.deps, user.id, 'Script', null);
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const ok = await s.app.inject({ method: 'POST', url: '/trpc/todo.add', headers, payload: { task: 'Milk' } });
+    expect(Object.keys(ok.json())).toEqual(Object.keys(doc.components.schemas.TrpcResult?.properties ?? {}));
+    const bad = await s.app.inject({ method: 'POST', url: '/trpc/todo.add', headers, payload: { task: ' ' } });
+    const error = bad.json().error;
+    expect(bad.statusCode).toBe(400);
+    expect(Object.keys(error).sort()).toEqual(Object.keys(doc.components.schemas.TrpcError?.properties.error?.properties ?? {}).sort());
+    expect(error.data).toEqual({ code: 'BAD_REQUEST', httpStatus: 400, path: 'todo.add' });
+    expect(typeof error.code).toBe('number');
+  });
+});
