@@ -35,3 +35,4 @@ export * from './backups/index.ts';
 export * from './finance/index.ts';
 export * from './dev-dashboard/index.ts';
 export * from './old-home/index.ts';
+export * from './webhooks/index.ts';
