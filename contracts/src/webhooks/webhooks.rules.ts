@@ -1,7 +1,7 @@
 import { NOTIFICATION_KIND_LIST, type NotificationKind } from '../notifications/notifications.rules.ts';
 
 /** The kinds a webhook may carry: every notification kind but the one that tells of a paused webhook. */
-export const WEBHOOK_EVENT_KINDS = NOTIFICATION_KIND_LIST.filter((kind) => kind !== 'webhook.paused');
+export const WEBHOOK_EVENT_KINDS: readonly NotificationKind[] = NOTIFICATION_KIND_LIST.filter((kind) => kind !== 'webhook.paused');
 
 /** The type of the message `webhooks.test` sends. */
 export const WEBHOOK_TEST_TYPE = 'webhook.test';
