@@ -151,47 +151,47 @@ export const PAUSE_AFTER_SECONDS = DAY_SECONDS;
  * a webhook failing for PAUSE_AFTER_SECONDS is paused (its waiting messages given up) and its member
  * gets a `webhook.paused` notification, in one transaction.
  */
-async function trackHealth(deps: AppDeps, c: Claimed, ok: boolean): Promise<void> {
+async function trackHealth(trx: Executor, c: Claimed, ok: boolean): Promise<void> {
   if (ok) {
-    await deps.db.updateTable('webhooks').set({ failing_since: null }).where('id', '=', c.webhook_id).where('failing_since', 'is not', null).execute();
+    await trx.updateTable('webhooks').set({ failing_since: null }).where('id', '=', c.webhook_id).where('failing_since', 'is not', null).execute();
     return;
   }
-  await deps.db.transaction().execute(async (trx) => {
-    const hook = await trx
-      .updateTable('webhooks')
-      .set({ failing_since: sql<Date>`coalesce(failing_since, now())` })
-      .where('id', '=', c.webhook_id)
-      .returning([sql<boolean>`failing_since <= now() - make_interval(secs => ${PAUSE_AFTER_SECONDS})`.as('due'), 'paused_at', 'url'])
-      .executeTakeFirst();
-    if (!hook?.due || hook.paused_at) return;
-    await trx.updateTable('webhooks').set({ paused_at: sql<Date>`now()` }).where('id', '=', c.webhook_id).execute();
-    await trx
-      .updateTable('webhook_deliveries')
-      .set({ failed: 'the webhook was paused', lease_until: null })
-      .where('webhook_id', '=', c.webhook_id)
-      .where('delivered_at', 'is', null)
-      .where('failed', 'is', null)
-      .execute();
-    await recordEvent(trx, {
-      kind: 'webhook.paused',
-      userId: c.user_id,
-      subjectId: c.webhook_id,
-      title: 'A webhook was paused',
-      body: `Every try to ${hook.url} failed for a day: see its deliveries and resume it on the Account page.`,
-      url: '/personal/account',
-    });
+  const hook = await trx
+    .updateTable('webhooks')
+    .set({ failing_since: sql<Date>`coalesce(failing_since, now())` })
+    .where('id', '=', c.webhook_id)
+    .returning([sql<boolean>`failing_since <= now() - make_interval(secs => ${PAUSE_AFTER_SECONDS})`.as('due'), 'paused_at', 'url'])
+    .executeTakeFirst();
+  if (!hook?.due || hook.paused_at) return;
+  await trx.updateTable('webhooks').set({ paused_at: sql<Date>`now()` }).where('id', '=', c.webhook_id).execute();
+  await trx
+    .updateTable('webhook_deliveries')
+    .set({ failed: 'the webhook was paused', lease_until: null })
+    .where('webhook_id', '=', c.webhook_id)
+    .where('delivered_at', 'is', null)
+    .where('failed', 'is', null)
+    .execute();
+  await recordEvent(trx, {
+    kind: 'webhook.paused',
+    userId: c.user_id,
+    subjectId: c.webhook_id,
+    title: 'A webhook was paused',
+    body: `Every try to ${hook.url} failed for a day: see its deliveries and resume it on the Account page.`,
+    url: '/personal/account',
   });
 }
 
-/** Writes what came of one try: the log, the delivery (delivered at most once), the webhook's health. */
+/** Writes what came of one try, in one transaction: the log, the delivery (delivered at most once), the webhook's health. */
 async function record(deps: AppDeps, c: Claimed, answer: WebhookAnswer): Promise<void> {
   const outcome = outcomeOf(c.attempts, new Date(c.created_at), answer);
-  await logAttempt(deps.db, c.webhook_id, { id: c.message_id, type: c.type, attempt: c.attempts }, answer);
-  const row = deps.db.updateTable('webhook_deliveries').where('id', '=', c.id).where('delivered_at', 'is', null);
-  if (outcome.kind === 'delivered') await row.set({ delivered_at: sql<Date>`now()`, lease_until: null }).execute();
-  else if (outcome.kind === 'retry') await row.set({ lease_until: null, next_at: sql<Date>`now() + make_interval(secs => ${outcome.seconds})` }).execute();
-  else await row.set({ failed: outcome.why, lease_until: null }).execute();
-  await trackHealth(deps, c, outcome.kind === 'delivered');
+  await deps.db.transaction().execute(async (trx) => {
+    await logAttempt(trx, c.webhook_id, { id: c.message_id, type: c.type, attempt: c.attempts }, answer);
+    const row = trx.updateTable('webhook_deliveries').where('id', '=', c.id).where('delivered_at', 'is', null);
+    if (outcome.kind === 'delivered') await row.set({ delivered_at: sql<Date>`now()`, lease_until: null }).execute();
+    else if (outcome.kind === 'retry') await row.set({ lease_until: null, next_at: sql<Date>`now() + make_interval(secs => ${outcome.seconds})` }).execute();
+    else await row.set({ failed: outcome.why, lease_until: null }).execute();
+    await trackHealth(trx, c, outcome.kind === 'delivered');
+  });
 }
 
 /** Sends one claimed delivery and records it; never throws. A send cut short by a stop is left to the lease (tried again after the restart). */
