@@ -27,7 +27,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('webhooks: a crash between the com
     await db?.close();
   });
 
-  it('delivers after a restart, once, with the same webhook-id', async () => {
+  it('delivers after a restart, once, with the same webhook-id', { timeout: 120_000 }, async () => {
     const deps = createDeps(testConfig(), db.db);
     const adder = await createUser(deps, 'Adder', 2);
     const owner = await createUser(deps, 'Hooked', 2);
