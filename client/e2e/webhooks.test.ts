@@ -28,7 +28,7 @@ describeInBrowser('webhooks: the Account page\'s Webhooks section', () => {
     await card.getByLabel('Address').fill('http://10.1.2.3/hook');
     await card.getByLabel('Added to House To Do / To Get').check();
     await card.getByRole('button', { name: 'Add webhook' }).click();
-    await expect(page.getByTestId('webhooks-error').textContent()).resolves.toBe(
+    await expect.poll(() => page.getByTestId('webhooks-error').textContent(), { timeout: 15_000 }).toBe(
       '10.1.2.3 is not a host webhooks may be sent to: the site\'s owner lists the allowed ones in WEBHOOK_ALLOWED_HOSTS',
     );
     const url = `${receiver.url}/ha-${label}`;
@@ -43,7 +43,8 @@ describeInBrowser('webhooks: the Account page\'s Webhooks section', () => {
     await expect(row.textContent()).resolves.toContain('Active');
 
     const from = receiver.received.length;
-    await card.getByRole('button', { name: `Send a test to ${url}` }).click();
+    await card.getByRole('button', { name: `Send test to ${url}` }).click();
+    await card.getByRole('status', { name: 'Test result' }).waitFor();
     await expect(card.getByRole('status', { name: 'Test result' }).textContent()).resolves.toMatch(/^Test sent: answered 200 in \d+ ms\.$/);
     const got = receiver.received[from];
     if (!got) throw new Error('the test did not arrive');

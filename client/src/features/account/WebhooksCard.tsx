@@ -143,7 +143,7 @@ function Webhooks({ kinds }: { kinds: NotificationKind[] }) {
                 <button type="button" className="button" aria-label={`Deliveries to ${h.url}`} aria-pressed={shown === h.id} onClick={() => setShown(shown === h.id ? null : h.id)}>
                   Deliveries
                 </button>
-                <button type="button" className="button" aria-label={`Send a test to ${h.url}`} disabled={test.isPending} onClick={() => test.mutate({ id: h.id })}>
+                <button type="button" className="button" aria-label={`Send test to ${h.url}`} disabled={test.isPending} onClick={() => test.mutate({ id: h.id })}>
                   Send test
                 </button>
                 {h.status === 'paused' && (
