@@ -26,6 +26,7 @@ import { towerDailyRoutes } from './tower-daily/tower-daily.routes.ts';
 import { tradeGameRoutes } from './trade-game/trade-game.routes.ts';
 import { windowsKeysRoutes } from './windows-keys/windows-keys.routes.ts';
 import { ytdlRoutes } from './ytdl/ytdl.routes.ts';
+import { webhooksRoutes } from './webhooks/webhooks.routes.ts';
 
 /**
  * Every area's rows, one line per area. The order is the order of the hub's and navbar's links
@@ -64,4 +65,5 @@ export const areaRoutes = [
   liveRoutes,
   notificationsRoutes,
   pushRoutes,
+  webhooksRoutes,
 ] as const;

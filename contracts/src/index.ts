@@ -37,3 +37,4 @@ export * from './finance/index.ts';
 export * from './dev-dashboard/index.ts';
 export * from './developers/index.ts';
 export * from './old-home/index.ts';
+export * from './webhooks/index.ts';

@@ -228,6 +228,12 @@ export const environment = [
     meaning:
       'Push service hosts allowed although they resolve to loopback, private or link-local addresses (a self-hosted push service), comma-separated: `host` allows every port of it, `host:port` (`[::1]:8443`) that port only; push addresses must be https either way',
   },
+  {
+    name: 'WEBHOOK_ALLOWED_HOSTS',
+    default: '(unset)',
+    meaning:
+      'The only hosts webhooks may be sent to (Home Assistant\'s LAN address, say), comma-separated as PUSH_ALLOWED_HOSTS: `host` allows every port of it, `host:port` (`192.168.1.20:8123`) that port only, on a private address too; unset means members cannot add webhooks (docs/api.md)',
+  },
 ] as const;
 
 const bool = z
@@ -327,6 +333,7 @@ const schema = z.object({
     .regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, 'VAPID_SUBJECT must be mailto:you@example.org or an https:// address')
     .optional(),
   PUSH_ALLOWED_HOSTS: z.string().default(''),
+  WEBHOOK_ALLOWED_HOSTS: z.string().default(''),
   PEOPLE_INDEXING: z.enum(['on', 'off']).default('on'),
 });
 
@@ -436,6 +443,8 @@ export type Config = {
   backupMedia: 'include' | 'skip';
   /** Web Push: the VAPID subject, and the push hosts allowed on private addresses (lower case). */
   push: { subject: string; allowedHosts: string[] };
+  /** The hosts webhooks may be sent to (WEBHOOK_ALLOWED_HOSTS, lower case): no others. */
+  webhooks: { allowedHosts: string[] };
   /** Whether this instance runs the pictures' indexing worker (faces, people, tags); the owner's switch on the Admin page turns the feature off for the whole site. */
   peopleIndexing: boolean;
 };
@@ -532,6 +541,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root: string = 
       subject: e.VAPID_SUBJECT ?? (e.PUBLIC_URL?.startsWith('https://') ? e.PUBLIC_URL.replace(/\/$/, '') : 'mailto:webpush@localhost'),
       allowedHosts: parseHosts(e.PUSH_ALLOWED_HOSTS),
     },
+    webhooks: { allowedHosts: parseHosts(e.WEBHOOK_ALLOWED_HOSTS) },
     peopleIndexing: e.PEOPLE_INDEXING === 'on',
   };
 }

@@ -10,6 +10,7 @@ import { fivetoolsParity, fivetoolsSamples } from './fivetools/fivetools.samples
 import { gameServersParity, gameServersSamples } from './game-servers/game-servers.samples.ts';
 import { houseParity, houseSamples } from './house/house.samples.ts';
 import { notificationsSamples, pushSamples } from './notifications/notifications.samples.ts';
+import { webhooksSamples } from './webhooks/webhooks.samples.ts';
 import { calendarSamples, choresSamples, planSamples } from './plan/plan.samples.ts';
 import { picturesParity, picturesSamples } from './pictures/pictures.samples.ts';
 import { peopleSamples } from './people/people.samples.ts';
@@ -58,6 +59,7 @@ export const samples = {
   ...devDashboardSamples,
   ...notificationsSamples,
   ...pushSamples,
+  ...webhooksSamples,
 } satisfies Record<ProcedurePath, unknown>;
 
 export const parity: Record<LegacyPath, Parity> = {

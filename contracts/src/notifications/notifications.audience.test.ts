@@ -6,7 +6,7 @@ describe('receivableKinds: the kinds a level can receive (docs/notifications.md,
     expect(receivableKinds({ name: 'friend', level: 1 })).toEqual(['picture.approved', 'picture.social', 'server.down', 'server.up', 'ytdl.done', 'onthisday']);
   });
 
-  it('Family (level 2): also House and the planning kinds', () => {
+  it('Family (level 2): also House, the planning kinds and their webhooks', () => {
     expect(receivableKinds({ name: 'family', level: 2 })).toEqual([
       'house.added',
       'picture.approved',
@@ -17,6 +17,7 @@ describe('receivableKinds: the kinds a level can receive (docs/notifications.md,
       'onthisday',
       'chore.due',
       'dinner.tonight',
+      'webhook.paused',
     ]);
   });
 
@@ -33,6 +34,7 @@ describe('receivableKinds: the kinds a level can receive (docs/notifications.md,
       'onthisday',
       'chore.due',
       'dinner.tonight',
+      'webhook.paused',
     ]);
   });
 

@@ -19,6 +19,7 @@ export const NOTIFICATION_KINDS = {
   onthisday: { label: 'On this day: pictures from earlier years (08:00)', audience: 'pictures.onThisDay', to: 'member' },
   'chore.due': { label: 'A chore is yours to do today (08:00)', audience: 'chores.list', to: 'member' },
   'dinner.tonight': { label: 'You cook dinner tonight (15:00)', audience: 'plan.week', to: 'member' },
+  'webhook.paused': { label: 'A webhook of yours was paused after failing for a day', audience: 'webhooks.list', to: 'member' },
 } as const satisfies Record<string, { label: string; audience: ProcedurePath; to: 'others' | 'member' | 'followers' }>;
 
 export type NotificationKind = keyof typeof NOTIFICATION_KINDS;

@@ -14,6 +14,7 @@ import { houseArea } from './house/index.ts';
 import { calendarArea, choresArea, planArea } from './plan/index.ts';
 import { liveArea } from './live/index.ts';
 import { notificationsArea, pushArea } from './notifications/index.ts';
+import { webhooksArea } from './webhooks/index.ts';
 import { picturesArea } from './pictures/index.ts';
 import { peopleArea, tagsArea } from './people/index.ts';
 import { albumsArea, sharesArea } from './albums/index.ts';
@@ -59,6 +60,7 @@ export const serverAreas = {
   live: liveArea,
   notifications: notificationsArea,
   push: pushArea,
+  webhooks: webhooksArea,
 } satisfies Record<string, ServerArea>;
 
 export type ServerAreas = typeof serverAreas;

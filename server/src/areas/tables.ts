@@ -21,6 +21,7 @@ import type { TradeGameTables } from './trade-game/trade-game.tables.ts';
 import type { WindowsKeysTables } from './windows-keys/windows-keys.tables.ts';
 import type { TowerDailyTables } from './tower-daily/tower-daily.tables.ts';
 import type { YtdlTables } from './ytdl/ytdl.tables.ts';
+import type { WebhooksTables } from './webhooks/webhooks.tables.ts';
 
 /**
  * The whole database, composed from the tables each area declares in areas/<area>/<area>.tables.ts:
@@ -52,6 +53,7 @@ declare module '../db/database.ts' {
       DevDashboardTables,
       BackupsTables,
       NotificationsTables,
+      WebhooksTables,
       MediaTables,
       ClientChangesTables {}
 }

@@ -160,6 +160,15 @@ export async function fillEveryArea(deps: AppDeps, app: FastifyInstance): Promis
     , i as (insert into notification_inbox (event_id, user_id) select id, ${owner.id} from e)
     insert into push_deliveries (event_id, subscription_id, attempts, next_at)
       select e.id, s.id, 2, now() + interval '1 day' from e, push_subscriptions s where s.endpoint = 'https://push.example.org/send/abc'`.execute(db);
+  // Webhooks: one to Home Assistant with its secret, an event it took, a delivery waiting for a retry and its first attempt logged.
+  await sql`with w as (insert into webhooks (user_id, url, events, secret, failing_since)
+      values (${owner.id}, 'http://homeassistant.local:8123/api/webhook/site-ÿ', '["house.added","server.down"]', 'c2VjcmV0LWtleS1vZi0zMi1ieXRlcy1sb25nLi4uLi4=', now()) returning id)
+    , e as (select id from notification_events order by id desc limit 1)
+    , s as (insert into webhook_events_seen (event_id) select id from e)
+    , d as (insert into webhook_deliveries (webhook_id, event_id, message_id, type, payload, attempts, next_at)
+      select w.id, e.id, 'msg_2Lzq0vJ3bS9m', 'onthisday', ${JSON.stringify({ type: 'onthisday', timestamp: '2026-11-25T08:00:00.000Z', data: { title: 'On this day ☀' } })}, 1, now() + interval '30 seconds' from w, e)
+    insert into webhook_attempts (webhook_id, message_id, type, attempt, status, problem, duration_ms)
+      select w.id, 'msg_2Lzq0vJ3bS9m', 'onthisday', 1, 503, null, 412 from w`.execute(db);
   await sql`insert into tower_daily_results (user_id, date, rounds, floors, won, actions)
     values (${owner.id}, '2026-11-24', 12, 2, false, ${JSON.stringify([{ type: 'pass' }])}::jsonb)`.execute(db);
 }

@@ -6,6 +6,7 @@ import { ApiTokensCard } from './ApiTokensCard.tsx';
 import { PasskeysCard } from './PasskeysCard.tsx';
 import { NotificationsCard } from './NotificationsCard.tsx';
 import { CalendarFeedCard } from './CalendarFeedCard.tsx';
+import { WebhooksCard } from './WebhooksCard.tsx';
 
 /** /personal/account: the signed-in member's own account (every level, pending ones too). */
 export default function AccountPage() {
@@ -27,6 +28,7 @@ export default function AccountPage() {
       <DevicesCard />
       <PasskeysCard />
       <ApiTokensCard />
+      <WebhooksCard />
       {status.data?.user && status.data.level >= 1 && <NotificationsCard />}
       <CalendarFeedCard />
     </main>

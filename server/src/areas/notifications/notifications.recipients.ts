@@ -66,6 +66,7 @@ async function subjectRule(db: Executor, kind: NotificationKind, event: Notifica
     case 'ytdl.done':
     case 'onthisday':
     case 'chore.due':
+    case 'webhook.paused':
       return all;
   }
 }

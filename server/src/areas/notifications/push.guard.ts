@@ -2,6 +2,7 @@ import { notificationMessages as m } from '@site/contracts';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../errors.ts';
 import { addressGuard, type NetPolicy } from '../../net/address-guard.ts';
+import { hostListed } from '../../net/allowed-hosts.ts';
 
 /**
  * A push endpoint is a URL a browser hands us, and the server will POST to it: it is checked like a
@@ -16,23 +17,9 @@ export const pushGuard = addressGuard({
   privateHost: m.privatePushHost,
 });
 
-/** A PUSH_ALLOWED_HOSTS entry: `host`, `host:port`, `[v6]` or `[v6]:port` (a bare IPv6 address names the host only). */
-export function parseAllowedHost(entry: string): { host: string; port: string | null } {
-  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
-  if (bracketed) return { host: bracketed[1] as string, port: bracketed[2] ?? null };
-  const withPort = /^([^:]+):(\d+)$/.exec(entry);
-  if (withPort) return { host: withPort[1] as string, port: withPort[2] as string };
-  return { host: entry, port: null };
-}
-
 /** Whether PUSH_ALLOWED_HOSTS allows this URL's host and port on a private address. */
 export function allowedPrivate(config: Config, url: URL): boolean {
-  const host = url.hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
-  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  return config.push.allowedHosts.some((entry) => {
-    const allowed = parseAllowedHost(entry);
-    return allowed.host === host && (allowed.port === null || allowed.port === port);
-  });
+  return hostListed(config.push.allowedHosts, url);
 }
 
 export function pushPolicy(config: Config, url: URL, lookup?: NetPolicy['lookup']): NetPolicy {

@@ -1,0 +1,2 @@
+export * from './webhooks.schemas.ts';
+export * from './webhooks.routes.ts';
