@@ -1,15 +1,14 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { SHELL_ENTRY, SHELL_LAZY_AT_START, readManifest, staticClosure, type Manifest } from './first-load.ts';
+import { SHELL_ENTRY, readManifest, staticClosure, type Manifest } from './first-load.ts';
 
 /**
  * What a phone waits for before the first page is painted, asked for as soon as the HTML arrives
  * instead of one after another (each step after the shell's script is a round trip on a slow network):
  *
- * - index.html gets a `modulepreload` of the chunks the app imports as soon as it runs
- *   (SHELL_LAZY_AT_START: the offline reading) and a `preload` of the shell's three startup calls,
- *   the exact batch address tRPC asks for (STARTUP_BATCH_URL), so their answer is there when the
- *   shell's script has run;
+ * - index.html gets a `preload` of the shell's three startup calls, the exact batch address tRPC
+ *   asks for (STARTUP_BATCH_URL), so their answer is there when the shell's script has run (the
+ *   offline reading, SHELL_LAZY_AT_START, is not asked for: the app loads it after the load, idle);
  * - ROUTE_PRELOADS holds, per page of routes.ts (by its href), the `<link>`s of that page's chunks
  *   and styles beyond the shell; the server adds them to index.html for an address of that page
  *   (server/src/http/static.ts).
@@ -62,19 +61,16 @@ export function preloadLinks(files: RoutePreload): string {
 export async function writeStartHints(dist: string, routesSource: string): Promise<void> {
   const app = readManifest(dist, 'manifest.json');
   const shell = staticClosure(app, SHELL_ENTRY);
-  const atStart = new Set<string>();
-  for (const key of SHELL_LAZY_AT_START) for (const k of beyond(app, key, shell)) atStart.add(k);
-  const loaded = new Set([...shell, ...atStart]);
   const routes: Record<string, string> = {};
   for (const [href, key] of Object.entries(pageModules(routesSource))) {
     if (!app[key]) throw new Error(`routes.ts imports ${key} for ${href}, which the build's manifest does not have`);
-    routes[href] = preloadLinks(filesOf(app, beyond(app, key, loaded)));
+    routes[href] = preloadLinks(filesOf(app, beyond(app, key, shell)));
   }
   await fs.writeFile(path.join(dist, ROUTE_PRELOADS), `${JSON.stringify(routes, null, 1)}\n`);
 
   const file = path.join(dist, 'index.html');
   const html = await fs.readFile(file, 'utf8');
-  const hints = `${preloadLinks(filesOf(app, atStart))}<link rel="preload" as="fetch" href="${STARTUP_BATCH_URL.replaceAll('&', '&amp;')}" crossorigin>`;
+  const hints = `<link rel="preload" as="fetch" href="${STARTUP_BATCH_URL.replaceAll('&', '&amp;')}" crossorigin>`;
   if (!html.includes('</head>')) throw new Error(`${file} has no </head>`);
   await fs.writeFile(file, html.replace('</head>', `${hints}</head>`));
 }
