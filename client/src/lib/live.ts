@@ -157,6 +157,12 @@ function follow(late: boolean): () => void {
   };
 }
 
+/**
+ * The first connection waits for the browser's first idle moment after the load, this long at most:
+ * a change made meanwhile shows at its first `ready` (the page reads again), so the wait is short.
+ */
+const CONNECT_WITHIN_MS = 500;
+
 /** The connection asked for before the page's load and idle moment: cancels that wait. */
 let cancelSoon: (() => void) | null = null;
 
@@ -172,7 +178,7 @@ function startSoon() {
     ran = true;
     cancelSoon = null;
     if (watched.size > 0) start(waited);
-  });
+  }, CONNECT_WITHIN_MS);
   waited = true;
   if (!ran) cancelSoon = cancel;
 }
