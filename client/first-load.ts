@@ -66,7 +66,7 @@ export function sizeOf(dist: string, manifest: Manifest, keys: Iterable<string>)
   return { files, gzipKb: gzip / 1024, brotliKb: brotli / 1024 };
 }
 
-/** The app's entry, and the modules it imports as soon as it runs (App.tsx: the offline reading). */
+/** The app's entry, and the modules it imports once the first page has loaded and the browser is idle (App.tsx: the offline reading). */
 export const SHELL_ENTRY = 'index.html';
 export const SHELL_LAZY_AT_START: readonly string[] = ['src/lib/persist.ts'];
 export const HUB_ROUTE = 'src/features/hub/HubPage.tsx';

@@ -47,3 +47,23 @@ export function aboutPrecache(about: Manifest): string[] {
   }
   return [...files];
 }
+
+/** The service worker's own parallel fetch of its precache (imported by sw.js: vite.config.ts), written by the build. */
+export const PRECACHE_WARM_FILE = 'precache-warm.js';
+
+/**
+ * The script the service worker imports before Workbox's runtime: when it installs, it fetches every
+ * file of `urls` (the hashed files of its precache) at once, while Workbox's precache asks for them
+ * one after another (workbox#2528), so each of Workbox's requests finds its file in the browser's
+ * HTTP cache or joins the request already on its way. The page itself fetches nothing for the
+ * worker and evaluates nothing it does not show (issue 53: it used to import the offline pages'
+ * chunks, which ran them on the first visit's main thread).
+ */
+export function precacheWarmScript(urls: readonly string[]): string {
+  return `// Made by the build (client/offline-precache.ts): the precache's hashed files, fetched in parallel when the worker installs.
+self.addEventListener('install', (event) => {
+  const files = ${JSON.stringify(urls)};
+  event.waitUntil(Promise.all(files.map((url) => fetch(url, { credentials: 'same-origin' }).then((response) => response.arrayBuffer()).catch(() => undefined))));
+});
+`;
+}

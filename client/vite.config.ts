@@ -13,7 +13,7 @@ import { colorsToCss } from './src/lib/colors.ts';
 import { compressBuild } from './precompress.ts';
 import { ABOUT_REPORT, APP_REPORT, readManifest } from './first-load.ts';
 import { writeStartHints } from './start-hints.ts';
-import { ABOUT_HTML, aboutPrecache, offlinePrecache } from './offline-precache.ts';
+import { ABOUT_HTML, PRECACHE_WARM_FILE, aboutPrecache, offlinePrecache, precacheWarmScript } from './offline-precache.ts';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const apiTarget = process.env.API_URL ?? `http://localhost:${process.env.PORT ?? '8080'}`;
@@ -223,6 +223,8 @@ function serviceWorker() {
           const manifest = entries.filter((entry) => wanted.has(entry.url));
           const missing = [...wanted].filter((url) => !manifest.some((entry) => entry.url === url));
           if (missing.length > 0) throw new Error(`the service worker's precache misses ${missing.join(', ')}`);
+          // The hashed files (no revision: their name is one), fetched in parallel by the worker as it installs.
+          await writeFile(path.join(outDir, PRECACHE_WARM_FILE), precacheWarmScript(manifest.filter((entry) => !entry.revision).map((entry) => entry.url)));
           return { manifest, warnings: [] };
         },
       ],
@@ -236,8 +238,9 @@ function serviceWorker() {
       cleanupOutdatedCaches: true,
       // Web Push: shows a pushed notification and opens its page on click (public/push-sw.js); the
       // share sheet's files, kept for the upload page (public/share-target-sw.js: before Workbox's
-      // own fetch listener, which answers GETs only).
-      importScripts: ['push-sw.js', 'share-target-sw.js'],
+      // own fetch listener, which answers GETs only); the precache fetched in parallel at install
+      // (PRECACHE_WARM_FILE, written below: its install listener runs before Workbox's).
+      importScripts: ['push-sw.js', 'share-target-sw.js', PRECACHE_WARM_FILE],
       runtimeCaching: [
         // The other pages' files, kept as they load (a hashed name never changes): a page opened online
         // opens offline too. The oldest go first, so old deploys' files do not pile up.

@@ -6,7 +6,6 @@ import { App, createQueryClient, fetchStartup } from './app/App.tsx';
 import { preloadPage } from './app/router.tsx';
 import { createTrpcClient } from './lib/trpc.ts';
 import { registerServiceWorker } from './lib/pwa.ts';
-import { OFFLINE_PAGES } from './offline-pages.ts';
 
 /**
  * How long the first render waits for the startup calls and the first page's chunk. index.html asks
@@ -40,6 +39,6 @@ void Promise.race([
   });
 });
 
-// The build's service worker (offline reading, new versions); the dev server has none.
-// A first visit fetches the offline pages beside its own, so the worker's precache (sequential) finds them in the browser's cache.
-if (import.meta.env.PROD) registerServiceWorker(() => void Promise.all(OFFLINE_PAGES.map((href) => preloadPage(href))));
+// The build's service worker (offline reading, new versions); the dev server has none. It fetches
+// its precache (the offline pages' chunks among it) itself: the page evaluates none of them.
+if (import.meta.env.PROD) registerServiceWorker();

@@ -2,6 +2,8 @@ import { useEffect } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createTRPCQueryUtils } from '@trpc/react-query';
 import { BrowserRouter } from 'react-router-dom';
+import { afterLoadWhenIdle } from '../lib/idle.ts';
+import { isOnline, onOnlineChange } from '../lib/online.ts';
 import { trpc, type TrpcClient } from '../lib/trpc.ts';
 import { AppRoutes } from './router.tsx';
 
@@ -25,15 +27,31 @@ export function fetchStartup(queryClient: QueryClient, client: TrpcClient): Prom
 }
 
 export function App({ queryClient, trpcClient }: { queryClient: QueryClient; trpcClient: TrpcClient }) {
-  // The answers offline reading needs, kept in IndexedDB (lib/persist.ts): its own chunk, after the first render.
+  // The answers offline reading needs, kept in IndexedDB (lib/persist.ts): its own chunk, loaded once
+  // the page has loaded and the browser is idle (it writes what the page read by then), at once when
+  // the page starts offline (it reads the kept answers back).
   useEffect(() => {
     let stop: (() => void) | undefined;
     let live = true;
-    void import('../lib/persist.ts').then(({ keepForOffline }) => {
-      if (live) stop = keepForOffline(queryClient);
-    });
+    let started = false;
+    const keep = () => {
+      if (started) return;
+      started = true;
+      void import('../lib/persist.ts').then(({ keepForOffline }) => {
+        if (live) stop = keepForOffline(queryClient);
+      });
+    };
+    const cancel = afterLoadWhenIdle(keep);
+    // Offline, or the site unreachable before then: the kept answers are needed now.
+    const now = () => {
+      if (!isOnline()) keep();
+    };
+    now();
+    const stopWatching = onOnlineChange(now);
     return () => {
       live = false;
+      cancel();
+      stopWatching();
       stop?.();
     };
   }, [queryClient]);

@@ -8,6 +8,8 @@ import { SkipLink, SkipTarget } from '../components/SkipLink.tsx';
 import { Navbar, type NavLinkComponent } from '../components/navbar/Navbar.tsx';
 import { applyColors } from '../lib/colors.ts';
 import { trpc } from '../lib/trpc.ts';
+import { useAfterLoadIdle } from '../lib/use-after-load.ts';
+import { BellLink } from './BellLink.tsx';
 import { PageErrors } from './errors.tsx';
 import { usePageLoading } from './page-loads.ts';
 
@@ -27,7 +29,10 @@ export function Shell() {
   const colors = trpc.settings.colors.useQuery();
   const navbarStyle = trpc.settings.navbarStyle.useQuery();
   const admin = status.data?.user != null && status.data.level >= 3;
-  const waiting = trpc.admin.waitingCount.useQuery(undefined, { enabled: admin });
+  // What the first paint and first taps do not need (the admins' waiting count and its live feed, the
+  // bell's count and its feed) starts once the page has loaded and the browser is idle.
+  const later = useAfterLoadIdle();
+  const waiting = trpc.admin.waitingCount.useQuery(undefined, { enabled: admin && later });
 
   useEffect(() => {
     if (colors.data) applyColors(colors.data);
@@ -54,7 +59,7 @@ export function Shell() {
     <>
       {pageLoading && <PageProgress />}
       <SkipLink />
-      {admin && (
+      {admin && later && (
         <Suspense fallback={null}>
           <LiveAccounts />
         </Suspense>
@@ -66,9 +71,13 @@ export function Shell() {
         waiting={admin ? (waiting.data?.count ?? 0) : 0}
         bell={
           status.data?.user != null && status.data.level >= 1 ? (
-            <Suspense fallback={null}>
-              <NotificationBell />
-            </Suspense>
+            later ? (
+              <Suspense fallback={<BellLink count={0} />}>
+                <NotificationBell />
+              </Suspense>
+            ) : (
+              <BellLink count={0} />
+            )
           ) : undefined
         }
       />

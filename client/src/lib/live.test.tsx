@@ -26,12 +26,31 @@ describe('useLive', () => {
     // The server answers /healthz unless a test says otherwise.
     vi.stubGlobal('fetch', vi.fn(async () => new Response('ok')));
     vi.useFakeTimers();
+    // The page has loaded and is idle: the connection opens as the page asks for it (see 'waits for …').
+    vi.stubGlobal('requestIdleCallback', (run: () => void) => {
+      run();
+      return 0;
+    });
   });
   afterEach(() => {
     reportReachable(true);
     // Let any connection left by a test end (the linger time), so the next starts from none.
     vi.advanceTimersByTime(60_000);
     vi.unstubAllGlobals();
+  });
+
+  it('waits for the browser to be idle after the load before it connects, then reads the live areas again at its first ready', () => {
+    vi.stubGlobal('requestIdleCallback', (run: () => void) => setTimeout(run, 50));
+    const { wrapper, stale } = setup();
+    const hook = renderHook(() => useLive(['house']), { wrapper });
+    expect(FakeEventSource.open()).toEqual([]);
+    vi.advanceTimersByTime(50);
+    const source = FakeEventSource.open()[0]!;
+    expect(stale(houseKey)).toBe(false);
+    // What the page read before the connection may have changed meanwhile.
+    source.emit('ready');
+    expect([stale(houseKey), stale(todoKey)]).toEqual([true, false]);
+    hook.unmount();
   });
 
   it("turns a change of a page's area into a fresh read of that area only", () => {

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { LIVE_EVENTS, LIVE_PATH, isLiveArea, type LiveArea } from '@site/contracts/live';
+import { afterLoadWhenIdle } from './idle.ts';
 import { liveReconnected } from './live-reconnect.ts';
 import { checkReachable, reportReachable } from './online.ts';
 
@@ -11,7 +12,8 @@ export { onLiveReconnect } from './live-reconnect.ts';
  * tab follows the server's change feed (`GET /events`, Server-Sent Events), and each change turns into
  * a react-query invalidation of that area's queries, so the page reads them again through its usual
  * calls (never a second copy of the data). After a dropped connection it reconnects by itself and
- * reads every live area again, since changes may have been missed meanwhile.
+ * reads every live area again, since changes may have been missed meanwhile. The connection opens
+ * once the page has loaded and the browser is idle, and then reads the live areas once more.
  *
  * The tabs of one browser share one connection (a browser opens at most 6 per site over HTTP/1.1):
  * the tab holding the Web Lock `site-live` connects and passes each event to the others over a
@@ -95,7 +97,7 @@ function share(message: Message) {
  * Follows the feed over one EventSource until `stop` is called. Catch-up: every (re)connection after
  * the first asks every tab to read its live areas again.
  */
-function follow(): () => void {
+function follow(late: boolean): () => void {
   let source: EventSource | null = null;
   let opens = 0;
   let failures = 0;
@@ -115,6 +117,10 @@ function follow(): () => void {
       if (opens++ > 0) {
         share({ type: 'resync' });
         if (!planned) liveReconnected();
+      } else if (late) {
+        // The connection opened after the page's load and idle moment (startSoon): what the page
+        // read before may have changed meanwhile, unseen; it reads its live areas once more.
+        share({ type: 'resync' });
       }
       planned = false;
     });
@@ -151,12 +157,41 @@ function follow(): () => void {
   };
 }
 
-/** Takes part in the shared connection: connects when this tab holds the lock, else waits for it. */
-function start() {
+/**
+ * The first connection waits for the browser's first idle moment after the load, this long at most:
+ * a change made meanwhile shows at its first `ready` (the page reads again), so the wait is short.
+ */
+const CONNECT_WITHIN_MS = 500;
+
+/** The connection asked for before the page's load and idle moment: cancels that wait. */
+let cancelSoon: (() => void) | null = null;
+
+/**
+ * Connects once the page has loaded and the browser is idle (lib/idle.ts): the feed is not needed
+ * to paint the page or answer its first taps, and its first `ready` reads the live areas again.
+ */
+function startSoon() {
+  if (stopConnection || cancelSoon) return;
+  let waited = false;
+  let ran = false;
+  const cancel = afterLoadWhenIdle(() => {
+    ran = true;
+    cancelSoon = null;
+    if (watched.size > 0) start(waited);
+  }, CONNECT_WITHIN_MS);
+  waited = true;
+  if (!ran) cancelSoon = cancel;
+}
+
+/**
+ * Takes part in the shared connection: connects when this tab holds the lock, else waits for it.
+ * `late`: the page asked for it a while ago; its first `ready` reads the live areas again.
+ */
+function start(late = false) {
   if (stopConnection) return;
   const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
   if (typeof BroadcastChannel === 'undefined' || !locks) {
-    stopConnection = follow();
+    stopConnection = follow(late);
     return;
   }
   channel = new BroadcastChannel(LOCK);
@@ -166,7 +201,7 @@ function start() {
   const held = new Promise<void>((resolve) => (release = resolve));
   locks
     .request(LOCK, { signal: abort.signal }, async () => {
-      const stop = follow();
+      const stop = follow(late);
       await held;
       stop();
     })
@@ -180,6 +215,8 @@ function start() {
 }
 
 function stop() {
+  cancelSoon?.();
+  cancelSoon = null;
   stopConnection?.();
   stopConnection = null;
 }
@@ -219,7 +256,7 @@ export function useLive(areas: readonly LiveArea[]): void {
     if (!accountWatchers.has(client)) accountWatchers.set(client, watchAccount(client));
     for (const area of mine) watched.set(area, (watched.get(area) ?? 0) + 1);
     clearTimeout(lingering);
-    start();
+    startSoon();
     return () => {
       for (const area of mine) {
         const left = (watched.get(area) ?? 1) - 1;

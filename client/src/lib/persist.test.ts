@@ -50,6 +50,20 @@ describe('offline reading: kept answers', () => {
     expect((await kept())?.account).toBe('family');
   });
 
+  it('started after the page has read its answers (after the load: App.tsx), writes them at once and takes the account as known', async () => {
+    const page = client();
+    await page.fetchQuery({ queryKey: key('auth.status'), queryFn: () => ({ user: 'Family', level: 1 }) });
+    page.setQueryData(key('house.list'), [{ id: 1, task: 'Milk' }]);
+    await enqueue({ clientId: 'c2', account: 'other', procedure: 'todo.add', input: { task: 'Theirs', clientId: 'c2' }, label: 'Theirs', createdAt: 1 });
+    stops.push(keepForOffline(page));
+    await written();
+    expect(await keptPaths()).toEqual(['auth.status', 'house.list']);
+    // Another account's waiting changes go, as when the login status answers after it started.
+    await vi.waitFor(async () => expect(await pending('other')).toEqual([]));
+    expect(await takeNotice('other')).toBe(1);
+    await closeQueueForTests();
+  });
+
   it('writes a new answer at once, not after the quiet period, and the last state when the page is left', async () => {
     const page = client();
     stops.push(keepForOffline(page));

@@ -1,6 +1,6 @@
 import { createStore, del, get, update, type UseStore } from 'idb-keyval';
 import { hydrate, onlineManager, type DehydratedState, type Query, type QueryClient, type QueryKey } from '@tanstack/react-query';
-import { persistQueryClientSubscribe, type PersistedClient, type Persister } from '@tanstack/react-query-persist-client';
+import { persistQueryClientSave, persistQueryClientSubscribe, type PersistedClient, type Persister } from '@tanstack/react-query-persist-client';
 import { dropOtherAccounts } from './offline-queue.ts';
 import { isOnline, onOnlineChange } from './online.ts';
 import { throttle } from './throttle.ts';
@@ -136,6 +136,12 @@ function lazyStore(): () => UseStore {
  */
 export function forgetOtherAccounts(queryClient: QueryClient, persister: AccountPersister): () => void {
   let known: Account | undefined;
+  // Started after the page's load (App.tsx): the login status the server gave it by then is this account's.
+  const answered = queryClient.getQueryCache().findAll({ queryKey: [['auth', 'status']] }).find((q) => q.state.status === 'success' && q.state.data);
+  if (answered) {
+    known = (answered.state.data as { user: Account }).user;
+    void dropOtherAccounts(known === null ? null : known.toLowerCase()).catch(() => {});
+  }
   return queryClient.getQueryCache().subscribe((event) => {
     if ((event.type !== 'updated' && event.type !== 'added') || pathOf(event.query.queryKey) !== 'auth.status') return;
     const data = (event.query as Query<{ user: Account }>).state.data;
@@ -205,18 +211,21 @@ export function keepForOffline(queryClient: QueryClient): () => void {
   // still written at the next save. Not a gcTime of weeks: a timer above 2^31 ms fires at once.
   for (const path of PERSISTED_PATHS) queryClient.setQueryDefaults([path.split('.')], { gcTime: Infinity });
   const persister = createIdbPersister();
+  const persisting = {
+    queryClient,
+    persister,
+    buster: PERSIST_VERSION,
+    dehydrateOptions: { shouldDehydrateQuery: (query: Query) => query.state.status === 'success' && isPersistedKey(query.queryKey) },
+  };
   // react-query pauses calls while the site is unreachable, not only while the browser says offline,
   // and calls again (refetchOnReconnect) once it answers.
   onlineManager.setEventListener((setOnline) => onOnlineChange(() => setOnline(isOnline())));
   const stops = [
     forgetOtherAccounts(queryClient, persister),
     fillFromKept(queryClient, persister),
-    persistQueryClientSubscribe({
-      queryClient,
-      persister,
-      buster: PERSIST_VERSION,
-      dehydrateOptions: { shouldDehydrateQuery: (query) => query.state.status === 'success' && isPersistedKey(query.queryKey) },
-    }),
+    persistQueryClientSubscribe(persisting),
   ];
+  // What the page read before this started (after its load: App.tsx) is written now, not at the next change.
+  void persistQueryClientSave(persisting);
   return () => stops.forEach((stop) => stop());
 }

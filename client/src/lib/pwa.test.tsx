@@ -118,20 +118,19 @@ describe('a new version', () => {
     }
   });
 
-  it("on a first visit, fetches what the installing worker will precache beside it, and is 'preparing' until the worker is active", async () => {
+  it("on a first visit, registers the worker after the load and is 'preparing' until the worker is active (the worker fetches its precache itself)", async () => {
     const registration = new FakeRegistration();
     const worker = new FakeWorker();
     registration.installing = worker;
     let activate = () => {};
     const ready = new Promise((resolve) => (activate = () => resolve(registration)));
     const register = vi.fn(async () => registration);
-    const warm = vi.fn();
     Object.defineProperty(navigator, 'serviceWorker', { configurable: true, value: Object.assign(new FakeContainer(), { register, ready }) });
     Object.defineProperty(window, 'isSecureContext', { configurable: true, value: true });
     try {
-      registerServiceWorker(warm);
+      registerServiceWorker();
       expect(offlineReadiness()).toBe('preparing');
-      await vi.waitFor(() => expect(warm).toHaveBeenCalledOnce());
+      await vi.waitFor(() => expect(register).toHaveBeenCalledOnce());
       expect(offlineReadiness()).toBe('preparing');
       activate();
       await vi.waitFor(() => expect(offlineReadiness()).toBe('ready'));
@@ -141,17 +140,15 @@ describe('a new version', () => {
     }
   });
 
-  it('fetches nothing more when a worker is already active (a later visit, a reload that bypassed it)', async () => {
+  it("is 'ready' when a worker is already active (a later visit, a reload that bypassed it)", async () => {
     const registration = Object.assign(new FakeRegistration(), { active: new FakeWorker() });
     const register = vi.fn(async () => registration);
-    const warm = vi.fn();
     Object.defineProperty(navigator, 'serviceWorker', { configurable: true, value: Object.assign(new FakeContainer(), { register, ready: Promise.resolve(registration) }) });
     Object.defineProperty(window, 'isSecureContext', { configurable: true, value: true });
     try {
-      registerServiceWorker(warm);
+      registerServiceWorker();
       await vi.waitFor(() => expect(register).toHaveBeenCalled());
       await vi.waitFor(() => expect(offlineReadiness()).toBe('ready'));
-      expect(warm).not.toHaveBeenCalled();
     } finally {
       Reflect.deleteProperty(navigator, 'serviceWorker');
       Reflect.deleteProperty(window, 'isSecureContext');

@@ -1,10 +1,11 @@
 import { useSyncExternalStore } from 'react';
+import { afterLoadWhenIdle } from './idle.ts';
 import { onLiveReconnect } from './live-reconnect.ts';
 
 /**
  * The service worker (made by the build: client/vite.config.ts, Workbox) and its updates.
  *
- * The page registers /sw.js once it has loaded. A new deploy brings a new sw.js: the browser installs
+ * The page registers /sw.js once it has loaded and the browser is idle. A new deploy brings a new sw.js: the browser installs
  * it beside the running one, where it waits (the build does not skip waiting), so an open tab never
  * mixes two versions. The page then offers "Reload for the new version", which tells the waiting
  * worker to take over and reloads once it has. The page looks for a new version when the live feed
@@ -18,6 +19,8 @@ import { onLiveReconnect } from './live-reconnect.ts';
 export const SW_URL = '/sw.js';
 export const NEW_VERSION_TEXT = 'Reload for the new version';
 const HOURLY_MS = 60 * 60 * 1000;
+/** The registration waits for the browser's first idle moment after the load, this long at most. */
+const REGISTER_WITHIN_MS = 1000;
 
 let registration: ServiceWorkerRegistration | null = null;
 let waiting: ServiceWorker | null = null;
@@ -121,20 +124,17 @@ export function followReadiness(reg: ServiceWorkerRegistration, container: Pick<
 }
 
 /**
- * Registers the service worker after the page has loaded (never competing with the first load). When
- * it is the browser's first worker, installing, `warm` runs too: it fetches, in parallel, what the
- * worker will precache one file after another, so the worker finds it in the browser's cache.
+ * Registers the service worker once the page has loaded and the browser is idle (never competing
+ * with the first load or its first taps). The worker fetches its own precache, in parallel (the
+ * build's precache-warm.js): the page fetches and evaluates nothing for it.
  */
-export function registerServiceWorker(warm: () => void = () => {}): void {
+export function registerServiceWorker(): void {
   if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
-  const first = !navigator.serviceWorker.controller;
-  setReadiness(first ? 'preparing' : 'ready');
-  const register = () => {
+  setReadiness(navigator.serviceWorker.controller ? 'ready' : 'preparing');
+  afterLoadWhenIdle(() => {
     navigator.serviceWorker
       .register(SW_URL, { scope: '/' })
       .then((reg) => {
-        // The browser's first worker is installing: what it will precache, fetched beside it.
-        if (first && reg.installing && !reg.active) warm();
         followReadiness(reg);
         watchRegistration(reg);
         onLiveReconnect(() => void checkForNewVersion());
@@ -147,9 +147,7 @@ export function registerServiceWorker(warm: () => void = () => {}): void {
         // No worker (a private window that refuses one, a blocked script): the site works online as before.
         setReadiness('unsupported');
       });
-  };
-  if (document.readyState === 'complete') register();
-  else window.addEventListener('load', register, { once: true });
+  }, REGISTER_WITHIN_MS);
 }
 
 /** For tests: forget the registration and the waiting worker. */
