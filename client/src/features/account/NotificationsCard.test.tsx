@@ -32,17 +32,17 @@ describe('NotificationsCard: only the kinds the member can receive', () => {
     ]);
   });
 
-  it('Family (level 2) also gets House and the planning kinds, not the approvals', async () => {
+  it('Family (level 2) also gets House, the planning kinds and their webhooks\' pauses, not the approvals', async () => {
     const shown = await kindsShown(2);
-    expect(shown).toHaveLength(9);
-    expect(shown).toEqual(expect.arrayContaining(['Added to House To Do / To Get', 'A chore is yours to do today (08:00)', 'You cook dinner tonight (15:00)']));
+    expect(shown).toHaveLength(10);
+    expect(shown).toEqual(expect.arrayContaining(['Added to House To Do / To Get', 'A chore is yours to do today (08:00)', 'You cook dinner tonight (15:00)', 'A webhook of yours was paused after failing for a day']));
     expect(shown).not.toContain('A picture waits for approval');
     expect(shown).not.toContain('An account waits for approval');
   });
 
-  it('an Admin (level 3) gets all 11', async () => {
+  it('an Admin (level 3) gets all 12', async () => {
     const shown = await kindsShown(3);
-    expect(shown).toHaveLength(11);
+    expect(shown).toHaveLength(12);
     expect(shown).toEqual(expect.arrayContaining(['A picture waits for approval', 'An account waits for approval']));
   });
 });
