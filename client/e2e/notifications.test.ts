@@ -52,14 +52,14 @@ describeInBrowser('notifications: the bell, the inbox and the settings', () => {
     await page.waitForURL('**/personal');
     await page.goto('/personal/account');
     await waitForShell(page);
-    const house = page.getByLabel('Added to House To Do / To Get');
+    const house = page.getByRole('region', { name: 'Notifications' }).getByLabel('Added to House To Do / To Get');
     await expect(house.isChecked()).resolves.toBe(true);
     const saved = page.waitForResponse((r) => r.url().includes('notifications.setSettings') && r.ok());
     await house.uncheck();
     await saved;
     // The planning kinds are switches like the others (listed from the contracts' NOTIFICATION_KINDS).
-    await expect(page.getByLabel('A chore is yours to do today (08:00)').isChecked()).resolves.toBe(true);
-    const dinner = page.getByLabel('You cook dinner tonight (15:00)');
+    await expect(page.getByRole('region', { name: 'Notifications' }).getByLabel('A chore is yours to do today (08:00)').isChecked()).resolves.toBe(true);
+    const dinner = page.getByRole('region', { name: 'Notifications' }).getByLabel('You cook dinner tonight (15:00)');
     await expect(dinner.isChecked()).resolves.toBe(true);
     const dinnerSaved = page.waitForResponse((r) => r.url().includes('notifications.setSettings') && r.ok());
     await dinner.uncheck();
@@ -71,8 +71,8 @@ describeInBrowser('notifications: the bell, the inbox and the settings', () => {
     await site.screenshot(page, 'notifications-settings-phone', { fullPage: true });
     await page.reload();
     await waitForShell(page);
-    await expect(page.getByLabel('Added to House To Do / To Get').isChecked()).resolves.toBe(false);
-    await expect(page.getByLabel('You cook dinner tonight (15:00)').isChecked()).resolves.toBe(false);
+    await expect(page.getByRole('region', { name: 'Notifications' }).getByLabel('Added to House To Do / To Get').isChecked()).resolves.toBe(false);
+    await expect(page.getByRole('region', { name: 'Notifications' }).getByLabel('You cook dinner tonight (15:00)').isChecked()).resolves.toBe(false);
     await expect(page.getByLabel('From', { exact: true }).inputValue()).resolves.toBe('22:30');
     await expect(page.getByLabel('To', { exact: true }).inputValue()).resolves.toBe('07:00');
     // Headless Chromium here answers the permission request with a refusal (or has no push at all).
@@ -104,7 +104,7 @@ describeInBrowser('notifications: the bell, the inbox and the settings', () => {
     await expect(note.textContent()).resolves.toBe("Not saved yet: your first change here keeps this device's zone, Asia/Bangkok.");
     // The first save, of a switch, fills the zone from this phone.
     const firstSave = phone.waitForResponse((r) => r.url().includes('notifications.setSettings') && r.ok());
-    await phone.getByLabel('Added to House To Do / To Get').uncheck();
+    await phone.getByRole('region', { name: 'Notifications' }).getByLabel('Added to House To Do / To Get').uncheck();
     await firstSave;
     await expect(note.textContent()).resolves.toBe('Quiet hours and the daily notifications (chores at 08:00, dinner at 15:00, On this day) follow it. It changes only here.');
     await expect(phone.getByText('Times are in your time zone, Asia/Bangkok.').count()).resolves.toBe(1);
@@ -127,11 +127,11 @@ describeInBrowser('notifications: the bell, the inbox and the settings', () => {
       "Quiet hours and the daily notifications (chores at 08:00, dinner at 15:00, On this day) follow it. It changes only here, not with this device's zone (UTC).",
     );
     const desktopSave = desktop.waitForResponse((r) => r.url().includes('notifications.setSettings') && r.ok());
-    await desktop.getByLabel('You cook dinner tonight (15:00)').uncheck();
+    await desktop.getByRole('region', { name: 'Notifications' }).getByLabel('You cook dinner tonight (15:00)').uncheck();
     await desktopSave;
     await desktop.reload();
     await waitForShell(desktop);
-    await expect(desktop.getByLabel('You cook dinner tonight (15:00)').isChecked()).resolves.toBe(false);
+    await expect(desktop.getByRole('region', { name: 'Notifications' }).getByLabel('You cook dinner tonight (15:00)').isChecked()).resolves.toBe(false);
     await expect(desktopZone.inputValue()).resolves.toBe('Asia/Bangkok');
 
     // Chosen on purpose on the phone: it changes, and the desktop reads the new one.
