@@ -52,7 +52,8 @@ type Group = {
 
 /** The faces as one Float32Array, row after row (dot products over contiguous memory). */
 function packed(vectors: readonly ArrayLike<number>[]): { data: Float32Array; dim: number } {
-  const dim = vectors[0]?.length ?? 0;
+  // The longest (all are 1024 long; one read as empty because its face went meanwhile is all zeros).
+  const dim = vectors.reduce((d, v) => Math.max(d, v.length), 0);
   const data = new Float32Array(vectors.length * dim);
   vectors.forEach((vector, i) => data.set(vector, i * dim));
   return { data, dim };

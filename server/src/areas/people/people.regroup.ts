@@ -18,14 +18,22 @@ import * as repo from './people.repository.ts';
  * people worker runs it after each batch of indexing, `people.regroup` on demand.
  */
 export async function regroup(db: Executor): Promise<{ faces: number; people: number; moved: number; stale?: true }> {
-  if (!(await storePairs(db))) return { faces: 0, people: 0, moved: 0, stale: true };
+  await pairsFoundAt(db);
   const read = (ex: Executor) =>
     Promise.all([
       ex.selectFrom('faces').select(['id', 'picture_id', 'person_id']).where('removed', '=', false).orderBy('id').execute(),
       ex.selectFrom('people').select(['id', 'confirmed', 'hidden']).orderBy('id').execute(),
     ]);
+  // Every face's embedding, read once (in slices): the new faces' pairs are found among all of them,
+  // the grouping is of those not taken out.
+  const all = await db.selectFrom('faces').select(['id', 'paired']).orderBy('id').execute();
+  const vectors = await embeddingsOf(db, all);
+  if (!(await storePairs(db, all, vectors))) return { faces: 0, people: 0, moved: 0, stale: true };
   const [faces, people] = await read(db);
-  const embeddings = await embeddingsOf(db, faces);
+  const vectorOf = new Map(all.map((f, i) => [f.id, vectors[i]!]));
+  const embeddings = faces.map((f) => vectorOf.get(f.id));
+  // A face indexed since `all` was read: the next run groups it.
+  if (embeddings.some((e) => e === undefined)) return { faces: faces.length, people: 0, moved: 0, stale: true };
   const kept = new Set(people.filter((p) => p.confirmed || p.hidden).map((p) => p.id));
   const input = faces.map((f, i) => ({ vector: embeddings[i]!, picture: f.picture_id, fixed: f.person_id !== null && kept.has(f.person_id) ? f.person_id : null }));
   const groups = groupFaces(input, { pairs: await storedPairs(db, faces) });
@@ -109,12 +117,10 @@ async function storedPairs(db: Executor, faces: readonly { id: number }[]): Prom
 }
 
 /**
- * Finds and stores the similar pairs of the faces not yet paired (each with every other face, taken
- * out or not); true when done, false when a face went meanwhile (its picture deleted: the next run
- * finds the pairs again). When GROUP_SIMILARITY is lower than the pairs were found at (a new release
- * tuned it), every pair is found again.
+ * When GROUP_SIMILARITY is lower than the stored pairs were found at (a new release tuned it), or none
+ * were found yet, every face is unpaired: the next storePairs finds all pairs again.
  */
-export async function storePairs(db: Executor): Promise<boolean> {
+async function pairsFoundAt(db: Executor): Promise<void> {
   const settings = await db.selectFrom('people_settings').select('pairs_similarity').executeTakeFirst();
   const at = settings?.pairs_similarity;
   if (at === null || at === undefined || at > GROUP_SIMILARITY + 1e-6) {
@@ -124,11 +130,18 @@ export async function storePairs(db: Executor): Promise<boolean> {
       await trx.updateTable('people_settings').set({ pairs_similarity: GROUP_SIMILARITY }).execute();
     });
   }
-  if (!(await db.selectFrom('faces').select('id').where('paired', '=', false).limit(1).executeTakeFirst())) return true;
-  const faces = await db.selectFrom('faces').select(['id', 'embedding', 'paired']).orderBy('id').execute();
+}
+
+/**
+ * Finds and stores the similar pairs of the faces not yet paired, each with every other face (taken
+ * out or not; `vectors` are their embeddings); true when done, false when a face went meanwhile (its
+ * picture deleted: the next run finds the pairs again).
+ */
+async function storePairs(db: Executor, faces: readonly { id: number; paired: boolean }[], vectors: readonly number[][]): Promise<boolean> {
   const fresh = faces.filter((f) => !f.paired).map((f) => f.id);
+  if (fresh.length === 0) return true;
   const found = await newPairsYielding(
-    faces.map((f) => f.embedding),
+    vectors,
     faces.map((f) => !f.paired),
     GROUP_SIMILARITY,
   );
