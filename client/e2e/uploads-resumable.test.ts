@@ -93,7 +93,11 @@ describeInBrowser('resumable uploads and the share sheet', () => {
     page.on('request', (request) => {
       if (request.url().includes('/uploads/')) tusRequests.push(`${request.method()} ${request.headers()['upload-offset'] ?? ''}`.trim());
     });
-    await page.getByLabel('Choose pictures or videos, or drop them here').setInputFiles({ name: `${caption}.jpg`, mimeType: 'image/jpeg', buffer: photo });
+    // The upload page's chunk comes through the proxy: on a loaded CI box (two browser files at once)
+    // its form once took longer than the 30 s an action waits by default.
+    const chooser = page.getByLabel('Choose pictures or videos, or drop them here');
+    await chooser.waitFor({ state: 'attached', timeout: 90_000 });
+    await chooser.setInputFiles({ name: `${caption}.jpg`, mimeType: 'image/jpeg', buffer: photo });
     const row = page.getByTestId('upload-list').locator('li').first();
     await expect.poll(() => row.getByLabel('Year').inputValue()).toBe('2020');
 
