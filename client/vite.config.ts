@@ -270,8 +270,19 @@ function serviceWorker() {
   return [outDirOf, ...plugins];
 }
 
-export default defineConfig(() => ({
+/**
+ * react-router 7 ships a development and a production build, and its package's exports name only the
+ * development one (the same code with its warnings on: route checks and console warnings run on each
+ * navigation). A build takes the production one.
+ */
+const reactRouterProduction = [
+  { find: /^react-router$/, replacement: path.join(root, '../node_modules/react-router/dist/production/index.mjs') },
+  { find: /^react-router\/dom$/, replacement: path.join(root, '../node_modules/react-router/dist/production/dom-export.mjs') },
+];
+
+export default defineConfig(({ command }) => ({
   plugins: [react(), pageTemplate(), pureContractSchemas(), webManifestFile(), bundleReport(APP_REPORT), aboutPage(), serviceWorker()],
+  resolve: { alias: command === 'build' ? reactRouterProduction : [] },
   build: {
     manifest: true,
     target: 'es2022',
