@@ -362,6 +362,10 @@ describe.each(databases)('notifications: the planning kinds, chore.due and dinne
     const bad = await trpc(s.app, 'notifications.setSettings', ann.cookie, { muted: [], timeZone: 'Asia/Atlantis', deviceTimeZone: 'UTC' });
     expect([bad.status, bad.message]).toEqual([400, 'timeZone: Unknown time zone: choose one from the list (an IANA name such as Europe/Amsterdam)']);
     expect(await query(s.app, 'notifications.settings', ann.cookie)).toEqual({ muted: ['house.added'], quietFrom: '22:00', quietTo: '07:00', timeZone: 'Asia/Bangkok' });
+    // Quiet hours are weighed at the real clock when a push goes out (22:00-07:00 in Bangkok is 15:00-24:00
+    // UTC): cleared, so what follows does not depend on the hour the test runs at.
+    await ok(trpc(s.app, 'notifications.setSettings', ann.cookie, { muted: ['house.added'], quietFrom: null, quietTo: null, deviceTimeZone: 'UTC' }));
+    expect(await zoneOf(ann)).toBe('Asia/Bangkok');
     // The daily chore is told at 08:00 in Bangkok (01:00 UTC), not at 08:00 UTC.
     await chore(ann, 'Bins', { one: 'ann' }, '2026-03-14');
     const from = push.current.received.length;

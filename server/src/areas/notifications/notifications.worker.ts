@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { AppDeps } from '../../deps.ts';
 import type { ChannelListener } from '../../db/notifications.ts';
+import { claimLeased } from '../../db/claim-leased.ts';
 import { readSettings } from './notifications.repository.ts';
 import { recipientsOf } from './notifications.recipients.ts';
 import { inQuietHours, isMuted } from './notifications.quiet.ts';
@@ -68,37 +69,17 @@ export async function fanOutOne(deps: AppDeps, now = new Date()): Promise<boolea
 
 type Claimed = { id: number; event_id: number; attempts: number; endpoint: string; p256dh: string; auth: string; user_id: number; subscription_id: number };
 
-/**
- * Takes up to `limit` due deliveries for this worker (leased, so two instances never send the same
- * one), one per device at most and none for a device with a request still in flight (a delivery of
- * it leased): a device that answers slowly holds one sending place, not one per event.
- */
-async function claimDue(deps: AppDeps, limit: number): Promise<Claimed[]> {
-  const result = await sql<Claimed>`
-    with candidates as (
-      select distinct on (p.subscription_id) p.id, p.next_at from push_deliveries p
-      where p.delivered_at is null and p.failed is null and p.next_at <= now() and (p.lease_until is null or p.lease_until < now())
-        and not exists (
-          select 1 from push_deliveries o
-          where o.subscription_id = p.subscription_id and o.delivered_at is null and o.failed is null and o.lease_until >= now())
-      order by p.subscription_id, p.next_at, p.id
-    ), due as (
-      -- The conditions again: the candidates are read from the statement's snapshot, and a row another
-      -- instance claimed and committed since is locked here all the same; FOR UPDATE checks these
-      -- against the row as it is now (a delivery sent twice under load, before).
-      select id from push_deliveries
-      where id in (select id from candidates order by next_at, id limit ${limit})
-        and delivered_at is null and failed is null and (lease_until is null or lease_until < now())
-      for update skip locked
-    ), claimed as (
-      update push_deliveries d set lease_until = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = d.attempts + 1
-      from due where d.id = due.id
-      returning d.id, d.event_id, d.attempts, d.subscription_id
-    )
-    select c.id, c.event_id, c.attempts, c.subscription_id, s.endpoint, s.p256dh, s.auth, s.user_id
-    from claimed c join push_subscriptions s on s.id = c.subscription_id
-    order by c.id`.execute(deps.db);
-  return result.rows;
+/** Up to `limit` due deliveries for this worker (claimLeased): one per device at most, none for a device with one in flight. */
+function claimDue(deps: AppDeps, limit: number): Promise<Claimed[]> {
+  return claimLeased<Claimed>(deps.db, {
+    table: 'push_deliveries',
+    group: 'subscription_id',
+    returning: ['id', 'event_id', 'attempts', 'subscription_id'],
+    select: sql`select c.id, c.event_id, c.attempts, c.subscription_id, s.endpoint, s.p256dh, s.auth, s.user_id
+      from claimed c join push_subscriptions s on s.id = c.subscription_id order by c.id`,
+    limit,
+    leaseSeconds: LEASE_SECONDS,
+  });
 }
 
 /**

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { allows, procedures, WEBHOOK_LOG_SIZE, type Level } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import type { Executor } from '../../db/database.ts';
+import { claimLeased } from '../../db/claim-leased.ts';
 import { recipientsOf, type NotificationEventRecord } from '../notifications/notifications.port.ts';
 import { recordEvent } from '../notifications/notifications.events.ts';
 import { startWorkerLoop } from '../worker-loop.ts';
@@ -86,35 +87,19 @@ type Claimed = {
 };
 
 /**
- * Takes up to `limit` due deliveries for this worker (leased, so two instances never send the same
- * one), one per webhook at most and none for a webhook with a request still in flight, as the push
- * deliveries are claimed (notifications.worker.ts).
+ * Up to `limit` due deliveries for this worker (claimLeased, as the push deliveries are claimed): one
+ * per webhook at most, none for a webhook with one in flight or paused.
  */
-async function claimDue(deps: AppDeps, limit: number): Promise<Claimed[]> {
-  const result = await sql<Claimed>`
-    with candidates as (
-      select distinct on (d.webhook_id) d.id, d.next_at from webhook_deliveries d
-      join webhooks w on w.id = d.webhook_id and w.paused_at is null
-      where d.delivered_at is null and d.failed is null and d.next_at <= now() and (d.lease_until is null or d.lease_until < now())
-        and not exists (
-          select 1 from webhook_deliveries o
-          where o.webhook_id = d.webhook_id and o.delivered_at is null and o.failed is null and o.lease_until >= now())
-      order by d.webhook_id, d.next_at, d.id
-    ), due as (
-      -- The conditions again: the candidates come from the statement's snapshot, and a row another
-      -- instance claimed and committed since is locked here all the same; FOR UPDATE checks these
-      -- against the row as it is now.
-      select id from webhook_deliveries
-      where id in (select id from candidates order by next_at, id limit ${limit})
-        and delivered_at is null and failed is null and (lease_until is null or lease_until < now())
-      for update skip locked
-    ), claimed as (
-      update webhook_deliveries d set lease_until = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = d.attempts + 1
-      from due where d.id = due.id
-      returning d.id, d.webhook_id, d.event_id, d.message_id, d.type, d.payload, d.attempts, d.created_at
-    )
-    select c.*, w.url, w.secret, w.user_id from claimed c join webhooks w on w.id = c.webhook_id order by c.id`.execute(deps.db);
-  return result.rows;
+function claimDue(deps: AppDeps, limit: number): Promise<Claimed[]> {
+  return claimLeased<Claimed>(deps.db, {
+    table: 'webhook_deliveries',
+    group: 'webhook_id',
+    join: sql`join webhooks w on w.id = d.webhook_id and w.paused_at is null`,
+    returning: ['id', 'webhook_id', 'event_id', 'message_id', 'type', 'payload', 'attempts', 'created_at'],
+    select: sql`select c.*, w.url, w.secret, w.user_id from claimed c join webhooks w on w.id = c.webhook_id order by c.id`,
+    limit,
+    leaseSeconds: LEASE_SECONDS,
+  });
 }
 
 type Outcome = { kind: 'delivered' } | { kind: 'retry'; seconds: number } | { kind: 'failed'; why: string };
