@@ -5,8 +5,9 @@ import Supercluster from 'supercluster';
 import { feature } from 'topojson-client';
 import type { FeatureCollection, Geometry } from 'geojson';
 import type { GeometryCollection, Topology } from 'topojson-specification';
-// Natural Earth's countries at 1:50m (world-atlas), served by this site as a file of the build: no tile server, no other host.
-import worldUrl from 'world-atlas/countries-50m.json?url';
+// Natural Earth's countries at 1:110m and 1:50m (world-atlas), served by this site as files of the build: no tile server, no other host.
+import coarseWorldUrl from 'world-atlas/countries-110m.json?url';
+import detailedWorldUrl from 'world-atlas/countries-50m.json?url';
 import { MAP_PICTURES_MAX, type Picture } from '@site/contracts/pictures';
 import { LoadProblem } from '../../components/Loaded.tsx';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
@@ -31,23 +32,40 @@ const projection = geoMercator()
   .translate([WORLD / 2, WORLD / 2]);
 const path = geoPath(projection);
 
-function useWorld() {
-  const [countries, setCountries] = useState<string[] | null>(null);
+/**
+ * Past this scale (the world 4 times the 1,024 px of zoom 1 across), Natural Earth's 1:50m borders
+ * (740 KB, 241 countries) replace the 1:110m ones (105 KB, 177) that draw the first view: the whole
+ * world needs no more, and making the fine one's paths held a phone's main thread for a second.
+ */
+const DETAIL_FROM_SCALE = 4;
+/** Countries drawn into paths per slice of work, the main thread free between slices. */
+const COUNTRIES_PER_SLICE = 24;
+
+/** The countries' SVG paths in the map's own unit: the coarse world at once, the detailed one once `detailed` is asked for. */
+function useWorld(detailed: boolean) {
+  const [countries, setCountries] = useState<{ detailed: boolean; paths: string[] } | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
+  const wanted = detailed || countries?.detailed === true;
   useEffect(() => {
     let live = true;
-    fetch(worldUrl)
+    fetch(wanted ? detailedWorldUrl : coarseWorldUrl)
       .then((res) => (res.ok ? (res.json() as Promise<Topology<{ countries: GeometryCollection }>>) : Promise.reject(new Error(String(res.status)))))
-      .then((world) => {
-        const shapes = feature(world, world.objects.countries) as FeatureCollection<Geometry>;
-        if (live) setCountries(shapes.features.map((f) => path(f) ?? ''));
+      .then(async (world) => {
+        const shapes = (feature(world, world.objects.countries) as FeatureCollection<Geometry>).features;
+        const paths: string[] = [];
+        for (let i = 0; i < shapes.length; i += COUNTRIES_PER_SLICE) {
+          if (i > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+          if (!live) return;
+          for (const shape of shapes.slice(i, i + COUNTRIES_PER_SLICE)) paths.push(path(shape) ?? '');
+        }
+        if (live) setCountries({ detailed: wanted, paths });
       })
       .catch(() => live && setFailed('The world map could not be loaded.'));
     return () => {
       live = false;
     };
-  }, []);
-  return { countries, failed };
+  }, [wanted]);
+  return { countries: countries?.paths ?? null, failed };
 }
 
 function clamp(value: number, low: number, high: number) {
@@ -60,7 +78,6 @@ export default function MapPage() {
   const admin = viewer !== null && viewer.level >= 3;
   const located = trpc.pictures.map.useQuery();
   const utils = trpc.useUtils();
-  const { countries, failed } = useWorld();
   const box = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState({ width: 800, height: 500 });
   const [view, setView] = useState<View | null>(null);
@@ -82,6 +99,7 @@ export default function MapPage() {
     return () => observer.disconnect();
   }, []);
   const shown: View = view ?? { k: size.width / WORLD, x: 0, y: (size.height - WORLD * (size.width / WORLD)) / 2 };
+  const { countries, failed } = useWorld(shown.k >= DETAIL_FROM_SCALE);
 
   const index = useMemo(() => {
     const data = located.data;
