@@ -71,6 +71,17 @@ function rawSchema(serverDir: string): { raw: Definition; answersNothing: (area:
   // Only the one symbol: buildGenerator would visit every declaration of every file the program reads (seconds).
   const args = { ...getDefaultArgs(), required: true, strictNullChecks: true, ref: true, aliasRef: false, ignoreErrors: true };
   const generator = new JsonSchemaGenerator([{ name: 'Outputs', typeName: 'Outputs', fullyQualifiedName: 'Outputs', symbol }], { Outputs: type }, { Outputs: symbol }, {}, checker, args);
+  // typescript-json-schema reads an index signature from its declaration only, so a mapped
+  // `Record<string, T>` (tRPC's Serialize makes every record one) would lose its values: read them
+  // from the checker instead. Its methods are private in its types, not at run time.
+  const internals = generator as unknown as { getClassDefinition(t: ts.Type, d: Definition): Definition; getTypeDefinition(t: ts.Type): Definition };
+  const classDefinition = internals.getClassDefinition.bind(generator);
+  internals.getClassDefinition = (objectType, definition) => {
+    const out = classDefinition(objectType, definition);
+    const index = checker.getIndexInfosOfType(objectType).find((info) => (info.keyType.flags & (ts.TypeFlags.String | ts.TypeFlags.Number)) !== 0);
+    if (index && out.additionalProperties === undefined) out.additionalProperties = internals.getTypeDefinition.call(generator, index.type);
+    return out;
+  };
   const propertyType = (of: ts.Type, ...names: string[]): ts.Type | undefined => {
     const [name, ...rest] = names;
     if (name === undefined) return of;
@@ -142,7 +153,8 @@ function intersection(members: Schema[]): Schema {
 
 /**
  * Says that an object has no other fields (`additionalProperties: false`) where the type says so: an
- * object type without an index signature, outside an `allOf` (whose members each see only part).
+ * object type with fields and without an index signature, outside an `allOf` (whose members each
+ * see only part); an object of unknown fields (`object`) stays open.
  * The answers are exactly these fields, so a test finds a field that is not in the types.
  */
 function close(node: unknown, inAllOf = false): unknown {
@@ -150,7 +162,7 @@ function close(node: unknown, inAllOf = false): unknown {
   if (node === null || typeof node !== 'object') return node;
   const out: Schema = {};
   for (const [key, value] of Object.entries(node as Schema)) out[key] = key === 'allOf' && Array.isArray(value) ? value.map((v) => close(v, true)) : key === 'properties' ? mapValues(value as Schema, (v) => close(v)) : close(value);
-  if (out.type === 'object' && !inAllOf && !('additionalProperties' in out)) out.additionalProperties = false;
+  if (out.type === 'object' && 'properties' in out && !inAllOf && !('additionalProperties' in out)) out.additionalProperties = false;
   return out;
 }
 
