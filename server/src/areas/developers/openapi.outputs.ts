@@ -100,7 +100,14 @@ function rawSchema(serverDir: string): { raw: Definition; answersNothing: (area:
     if (handler && (handler.flags & (ts.TypeFlags.Void | ts.TypeFlags.Undefined)) !== 0) return true;
     throw new Error(`${area}.${procedure} answers ${handler ? checker.typeToString(handler) : 'a type'} that JSON cannot carry`);
   };
-  return { raw: generator.getSchemaForSymbol('Outputs'), answersNothing };
+  // It warns of each such literal it cannot evaluate (`{ ok: true as const }`): noise here, `default` is dropped.
+  const warn = console.warn;
+  console.warn = (...parts: unknown[]) => (String(parts[0]).startsWith('initializer is expression') ? undefined : warn(...parts));
+  try {
+    return { raw: generator.getSchemaForSymbol('Outputs'), answersNothing };
+  } finally {
+    console.warn = warn;
+  }
 }
 
 const refName = (ref: string): string => decodeURIComponent(ref.slice(DEFINITIONS.length));
@@ -132,7 +139,8 @@ function convert(node: unknown, context: Context, inlining: readonly string[], i
   }
   const out: Schema = {};
   for (const [key, value] of Object.entries(source)) {
-    if (key === '$schema' || key === 'definitions') continue;
+    // `default`: typescript-json-schema takes a handler's object literal (`{ ok: true }`) for one; an answer has none.
+    if (key === '$schema' || key === 'definitions' || key === 'default') continue;
     if (key === 'items' && Array.isArray(value)) out.prefixItems = convert(value, context, inlining);
     else if (key === 'additionalItems') out.items = convert(value, context, inlining);
     else if (key === 'allOf' && Array.isArray(value)) Object.assign(out, intersection(value.map((v) => convert(v, context, inlining, true) as Schema)));
