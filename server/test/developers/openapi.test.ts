@@ -81,6 +81,23 @@ describe('the OpenAPI document', () => {
     expect(legacy.content['application/json']?.schema).toMatchObject({ type: 'array', items: { properties: { id: { type: 'number' }, task: { type: 'string' } }, required: ['id', 'task', 'status'] } });
   });
 
+  it('leaves no answer untyped (an `any` would be `{}`), but the free values of a JSON-LD export', () => {
+    const untyped: string[] = [];
+    const walk = (node: unknown, where: string): void => {
+      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${where}/${i}`));
+      if (node === null || typeof node !== 'object') return;
+      if (Object.keys(node).every((k) => k === 'description')) untyped.push(where);
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'properties') for (const [field, schema] of Object.entries(value as object)) walk(schema, `${where}.${field}`);
+        else walk(value, `${where}/${key}`);
+      }
+    };
+    const { components } = doc as unknown as { components: { schemas: Record<string, unknown> } };
+    for (const path of Object.keys(procedures)) walk(Object.values(doc.paths[`/trpc/${path}`] ?? {})[0]?.responses['200'], path);
+    for (const [name, schema] of Object.entries(components.schemas)) walk(schema, name);
+    expect(untyped).toEqual(['recipes.exportJsonLd/content/application/json/schema.result.data/additionalProperties']);
+  });
+
   it('has every documented /api path with its payload fields', () => {
     for (const [url, route] of Object.entries(legacyApi)) {
       const op = doc.paths[url]?.post;
