@@ -2,7 +2,7 @@ import { validate, compileErrors } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { accessMessages, legacyApi, needsBrowser, OPENAPI_PATH, procedures, type ProcedureAccess } from '@site/contracts';
 import { issueToken } from '../../src/areas/auth/api-tokens.service.ts';
-import { buildOpenApi } from '../../src/areas/developers/openapi.ts';
+import { buildOpenApi, readOutputSchemas } from '../../src/areas/developers/openapi.ts';
 import { cookieFor, createUser, databases, useTestServer } from '../helpers.ts';
 
 type Operation = Record<string, unknown> & {
@@ -79,6 +79,13 @@ describe('the OpenAPI document', () => {
     // An /api path answers the procedure's fields, renamed and typed.
     const legacy = doc.paths['/api/todo/get']?.post?.responses['200'] as { content: Record<string, { schema: unknown }> };
     expect(legacy.content['application/json']?.schema).toMatchObject({ type: 'array', items: { properties: { id: { type: 'number' }, task: { type: 'string' } }, required: ['id', 'task', 'status'] } });
+  });
+
+  it("cannot be made without the answers' schemas the build writes, nor from an older build", () => {
+    expect(() => readOutputSchemas('/nowhere/openapi-outputs.json')).toThrow('/nowhere/openapi-outputs.json is missing: the server\'s build writes it (npm run build -w server)');
+    const outputs = readOutputSchemas();
+    const { 'todo.add': _added, ...older } = outputs.procedures;
+    expect(() => buildOpenApi({ ...outputs, procedures: older })).toThrow('has no answer for todo.add: it is older than the procedures (npm run build -w server)');
   });
 
   it('leaves no answer untyped (an `any` would be `{}`), but the free values of a JSON-LD export', () => {
