@@ -17,6 +17,8 @@ describeInBrowser("the developers' door: the API reference and a scoped token", 
     const add = page.locator('details', { has: page.locator('summary', { hasText: 'todo.add' }) });
     await add.locator('summary').click();
     await expect(add.getByText('todo:write').first().isVisible()).resolves.toBe(true);
+    // What it answers, from the document: the JSON Schema of its data, with the task's statuses.
+    await expect(add.locator('pre', { hasText: '"Abandoned"' }).textContent()).resolves.toMatch(/"task": \{\s*"type": "string"\s*\}.*"additionalProperties": false/s);
     await add.getByLabel('Input (JSON)').fill('{ "task": "From the reference" }');
     await add.getByRole('button', { name: 'Send POST' }).click();
     const answer = add.getByRole('status', { name: 'Answer of todo.add' });

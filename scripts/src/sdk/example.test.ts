@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scopeMessages } from '@site/contracts';
 import { spawnServer, type SpawnedServer } from '@site/server/testing/spawn-server';
@@ -65,6 +66,13 @@ describe('the sdk example script against the real server', () => {
     expect([list.method, list.path]).toEqual(['get', '/trpc/todo.list']);
     const listed = (await (await fetch(`${server.url}${list.path}`, { headers: auth })).json()) as { result: { data: { task: string }[] } };
     expect(listed.result.data.map((t) => t.task)).toContain('From the document');
+    // Both answers are as the document's 200 schemas say (JSON Schema 2020-12, as OpenAPI 3.1 has it).
+    const ajv = new Ajv2020({ strict: false, validateFormats: false }).addSchema(doc, 'openapi.json');
+    const answer = (p: string, method: string) => ajv.compile({ $ref: `openapi.json#/paths/${p.replaceAll('/', '~1')}/${method}/responses/200/content/application~1json/schema` });
+    const [addAnswer, listAnswer] = [answer(add.path, 'post'), answer(list.path, 'get')];
+    expect(addAnswer(await added.json()), ajv.errorsText(addAnswer.errors)).toBe(true);
+    expect(listAnswer(listed), ajv.errorsText(listAnswer.errors)).toBe(true);
+    expect(listAnswer({ result: { data: [{ ...listed.result.data[0], task: 7 }] } })).toBe(false);
     // A query with input sends it as ?input=<JSON>.
     const update = find('todo.update');
     expect(update.method).toBe('post');

@@ -2,7 +2,7 @@ import { validate, compileErrors } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { accessMessages, legacyApi, needsBrowser, OPENAPI_PATH, procedures, type ProcedureAccess } from '@site/contracts';
 import { issueToken } from '../../src/areas/auth/api-tokens.service.ts';
-import { buildOpenApi } from '../../src/areas/developers/openapi.ts';
+import { buildOpenApi, readOutputSchemas } from '../../src/areas/developers/openapi.ts';
 import { cookieFor, createUser, databases, useTestServer } from '../helpers.ts';
 
 type Operation = Record<string, unknown> & {
@@ -53,6 +53,58 @@ describe('the OpenAPI document', () => {
     expect(doc.paths['/trpc/todo.list']?.get?.parameters).toBeUndefined();
   });
 
+  it("gives every procedure's answer as JSON Schema, made from its TypeScript answer type", () => {
+    type Answer = { properties: { result: { properties: { data?: Record<string, unknown> }; additionalProperties: boolean } } };
+    const answer = (path: string) => Object.values(doc.paths[path] ?? {})[0]?.responses['200'] as { content: Record<string, { schema: Answer }> } | undefined;
+    for (const path of Object.keys(procedures)) {
+      expect(answer(`/trpc/${path}`)?.content['application/json']?.schema.properties.result.additionalProperties, path).toBe(false);
+    }
+    const data = (path: string) => answer(path)?.content['application/json']?.schema.properties.result.properties.data;
+    // Closed objects, nulls as a type of their own, a union of literals as an enum, descriptions from the JSDoc.
+    expect(data('/trpc/todo.list')).toEqual({
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { id: { type: 'number' }, task: { type: 'string' }, status: { type: 'string', enum: ['Abandoned', 'Active', 'Completed', 'Inactive'] } },
+        required: ['id', 'status', 'task'],
+        additionalProperties: false,
+      },
+    });
+    expect(data('/trpc/admin.resetLink')).toMatchObject({ properties: { url: { type: ['null', 'string'] }, expiresAt: { type: 'string' } } });
+    // A named type is a component, shared by the procedures that answer it.
+    expect(data('/trpc/house.add')).toEqual({ $ref: '#/components/schemas/HouseChangeResult' });
+    expect((doc as unknown as { components: { schemas: Record<string, { description?: string }> } }).components.schemas.HouseChangeResult?.description).toMatch(/^A house write's answer/);
+    // A procedure that answers nothing: `{ "result": {} }`.
+    expect(data('/trpc/tags.add')).toBeUndefined();
+    // An /api path answers the procedure's fields, renamed and typed.
+    const legacy = doc.paths['/api/todo/get']?.post?.responses['200'] as { content: Record<string, { schema: unknown }> };
+    expect(legacy.content['application/json']?.schema).toMatchObject({ type: 'array', items: { properties: { id: { type: 'number' }, task: { type: 'string' } }, required: ['id', 'task', 'status'] } });
+  });
+
+  it("cannot be made without the answers' schemas the build writes, nor from an older build", () => {
+    expect(() => readOutputSchemas('/nowhere/openapi-outputs.json')).toThrow('/nowhere/openapi-outputs.json is missing: the server\'s build writes it (npm run build -w server)');
+    const outputs = readOutputSchemas();
+    const { 'todo.add': _added, ...older } = outputs.procedures;
+    expect(() => buildOpenApi({ ...outputs, procedures: older })).toThrow('has no answer for todo.add: it is older than the procedures (npm run build -w server)');
+  });
+
+  it('leaves no answer untyped (an `any` would be `{}`), but the free values of a JSON-LD export', () => {
+    const untyped: string[] = [];
+    const walk = (node: unknown, where: string): void => {
+      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${where}/${i}`));
+      if (node === null || typeof node !== 'object') return;
+      if (Object.keys(node).every((k) => k === 'description')) untyped.push(where);
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'properties') for (const [field, schema] of Object.entries(value as object)) walk(schema, `${where}.${field}`);
+        else walk(value, `${where}/${key}`);
+      }
+    };
+    const { components } = doc as unknown as { components: { schemas: Record<string, unknown> } };
+    for (const path of Object.keys(procedures)) walk(Object.values(doc.paths[`/trpc/${path}`] ?? {})[0]?.responses['200'], path);
+    for (const [name, schema] of Object.entries(components.schemas)) walk(schema, name);
+    expect(untyped).toEqual(['recipes.exportJsonLd/content/application/json/schema.result.data/additionalProperties']);
+  });
+
   it('has every documented /api path with its payload fields', () => {
     for (const [url, route] of Object.entries(legacyApi)) {
       const op = doc.paths[url]?.post;
@@ -82,13 +134,11 @@ describe.each(databases)('GET /api/openapi.json (%s)', (kind) => {
     expect(viaToken.body).toBe(member.body);
   });
 
-  it('describes the answers the server really gives: the result envelope and the error envelope', async () => {
+  it('describes the error envelope the server really gives', async () => {
     const doc = buildOpenApi() as unknown as Doc & { components: { schemas: Record<string, { properties: Record<string, { properties?: Record<string, unknown> }> }> } };
     const user = await createUser(s.deps, 'script', 1);
     const { token } = await issueToken(s.deps, user.id, 'Script', null);
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const ok = await s.app.inject({ method: 'POST', url: '/trpc/todo.add', headers, payload: { task: 'Milk' } });
-    expect(Object.keys(ok.json())).toEqual(Object.keys(doc.components.schemas.TrpcResult?.properties ?? {}));
     const bad = await s.app.inject({ method: 'POST', url: '/trpc/todo.add', headers, payload: { task: ' ' } });
     const error = bad.json().error;
     expect(bad.statusCode).toBe(400);

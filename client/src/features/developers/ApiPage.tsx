@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { OPENAPI_PATH } from '@site/contracts/developers';
 import { ErrorBubble } from '../../components/ErrorBubble.tsx';
-import { entriesByArea, examplesOf, inputSchemaOf, levelText, requestOf, sampleOf, triable, type Entry, type OpenApiDocument } from './openapi-view.ts';
+import { answerSchemaOf, entriesByArea, examplesOf, inputSchemaOf, levelText, requestOf, sampleOf, triable, type Entry, type OpenApiDocument } from './openapi-view.ts';
 import './developers.css';
 
 async function loadDocument(): Promise<OpenApiDocument> {
@@ -101,7 +101,41 @@ function TryIt({ entry, input, onInput }: { entry: Entry; input: string; onInput
   );
 }
 
-function OperationView({ entry }: { entry: Entry }) {
+/** What a call answers: the schema of its answer, then the envelope around it and the refusals. */
+function AnswerView({ entry, doc }: { entry: Entry; doc: OpenApiDocument }) {
+  const answer = answerSchemaOf(entry, doc);
+  const procedure = entry.path.startsWith('/trpc/');
+  return (
+    <>
+      {answer === 'nothing' ? (
+        <p>
+          Nothing: <code>{'{ "result": {} }'}</code>.
+        </p>
+      ) : answer === null ? (
+        <p>Not JSON (a file or a page).</p>
+      ) : (
+        <>
+          <p>{procedure ? <>Its <code>data</code>, as this JSON Schema says (no other fields):</> : <>This JSON (no other fields):</>}</p>
+          <Code>{JSON.stringify(answer, null, 2)}</Code>
+        </>
+      )}
+      <p>
+        {procedure ? (
+          <>
+            Sent as <code>{'{ "result": { "data": ... } }'}</code>, or on a refusal <code>{'{ "error": { "message", "code", "data": { "code", "httpStatus", "path" } } }'}</code> with the
+            status of <code>data.httpStatus</code>.
+          </>
+        ) : (
+          <>
+            On a refusal <code>{'{ "message" }'}</code> with its status.
+          </>
+        )}
+      </p>
+    </>
+  );
+}
+
+function OperationView({ entry, doc }: { entry: Entry; doc: OpenApiDocument }) {
   const { op } = entry;
   const schema = inputSchemaOf(op);
   const [input, setInput] = useState(() => (schema ? JSON.stringify(sampleOf(schema), null, 2) : ''));
@@ -137,18 +171,7 @@ function OperationView({ entry }: { entry: Entry }) {
           <h4>Input</h4>
           {schema ? <Code>{JSON.stringify(schema, null, 2)}</Code> : <p>None.</p>}
           <h4>Answer</h4>
-          <p>
-            {entry.path.startsWith('/trpc/') ? (
-              <>
-                <code>{'{ "result": { "data": ... } }'}</code>, or on a refusal <code>{'{ "error": { "message", "code", "data": { "code", "httpStatus", "path" } } }'}</code> with the
-                status of <code>data.httpStatus</code>.
-              </>
-            ) : (
-              <>
-                JSON, or on a refusal <code>{'{ "message" }'}</code> with its status.
-              </>
-            )}
-          </p>
+          <AnswerView entry={entry} doc={doc} />
           {triable(entry) && <TryIt entry={entry} input={input} onInput={setInput} />}
           {examples && (
             <div className="api-examples">
@@ -173,7 +196,8 @@ export default function ApiPage() {
   useEffect(() => {
     document.title = 'API reference';
   }, []);
-  const areas = useMemo(() => (doc.data ? entriesByArea(doc.data) : new Map<string, Entry[]>()), [doc.data]);
+  const loaded = doc.data;
+  const areas = useMemo(() => (loaded ? entriesByArea(loaded) : new Map<string, Entry[]>()), [loaded]);
   const needle = filter.trim().toLowerCase();
   const shown = [...areas.entries()]
     .map(([area, entries]) => [area, needle === '' ? entries : entries.filter((e) => `${e.op.operationId} ${e.path} ${area}`.toLowerCase().includes(needle))] as const)
@@ -202,11 +226,11 @@ export default function ApiPage() {
       </section>
       {doc.isPending && <p role="status">Loading the API document...</p>}
       <ErrorBubble message={doc.error ? doc.error.message : null} />
-      {shown.map(([area, entries]) => (
+      {loaded && shown.map(([area, entries]) => (
         <section key={area} className="card api-area" aria-labelledby={`api-area-${area}`}>
           <h2 id={`api-area-${area}`}>{area === 'api' ? '/api paths' : area === 'http' ? 'Other HTTP routes' : area}</h2>
           {entries.map((entry) => (
-            <OperationView key={`${entry.method} ${entry.path}`} entry={entry} />
+            <OperationView key={`${entry.method} ${entry.path}`} entry={entry} doc={loaded} />
           ))}
         </section>
       ))}

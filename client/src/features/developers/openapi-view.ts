@@ -15,6 +15,9 @@ export type JsonSchema = {
   allOf?: JsonSchema[];
   minimum?: number;
   exclusiveMinimum?: number;
+  additionalProperties?: boolean | JsonSchema;
+  description?: string;
+  $ref?: string;
 };
 
 export type Operation = {
@@ -24,6 +27,7 @@ export type Operation = {
   description?: string;
   parameters?: { name: string; in: string; required?: boolean; content?: Record<string, { schema: JsonSchema }>; schema?: JsonSchema }[];
   requestBody?: { content: Record<string, { schema: JsonSchema }> };
+  responses?: Record<string, { description?: string; content?: Record<string, { schema: JsonSchema }> }>;
   'x-min-level'?: 'public' | Level;
   'x-scope'?: string;
   'x-browser-only'?: boolean;
@@ -31,7 +35,11 @@ export type Operation = {
   'x-procedure'?: string;
 };
 
-export type OpenApiDocument = { info: { title: string; description?: string }; paths: Record<string, Record<string, Operation>> };
+export type OpenApiDocument = {
+  info: { title: string; description?: string };
+  paths: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, JsonSchema> };
+};
 
 /** One operation with where it is. */
 export type Entry = { method: string; path: string; op: Operation; area: string };
@@ -57,6 +65,36 @@ export const levelText = (level: Operation['x-min-level']) =>
 export function inputSchemaOf(op: Operation): JsonSchema | null {
   const param = op.parameters?.find((p) => p.name === 'input' && p.in === 'query');
   return param?.content?.['application/json']?.schema ?? op.requestBody?.content['application/json']?.schema ?? null;
+}
+
+const COMPONENTS = '#/components/schemas/';
+
+/** A schema with its named parts (`$ref` to the document's components) written out, to read it in one place; a type that holds itself stays a `$ref`. */
+export function withNamedTypes(schema: JsonSchema, doc: OpenApiDocument, inside: readonly string[] = []): JsonSchema {
+  const visit = (node: unknown, stack: readonly string[]): unknown => {
+    if (Array.isArray(node)) return node.map((n) => visit(n, stack));
+    if (node === null || typeof node !== 'object') return node;
+    const { $ref, ...rest } = node as JsonSchema;
+    const name = typeof $ref === 'string' && $ref.startsWith(COMPONENTS) ? $ref.slice(COMPONENTS.length) : null;
+    const named = name !== null && !stack.includes(name) ? doc.components?.schemas?.[name] : undefined;
+    const out: Record<string, unknown> = named ? (visit(named, [...stack, name as string]) as Record<string, unknown>) : $ref === undefined ? {} : { $ref };
+    for (const [key, value] of Object.entries(rest)) out[key] = visit(value, stack);
+    return out;
+  };
+  return visit(schema, inside) as JsonSchema;
+}
+
+/**
+ * What an operation answers when it succeeds, as JSON Schema: a procedure's `data` (of
+ * `{ "result": { "data": ... } }`), an /api path's body; `nothing` for a procedure that answers
+ * `{ "result": {} }`; null when the document gives no JSON answer (a file, a page).
+ */
+export function answerSchemaOf(entry: Entry, doc: OpenApiDocument): JsonSchema | 'nothing' | null {
+  const schema = entry.op.responses?.['200']?.content?.['application/json']?.schema;
+  if (!schema) return null;
+  if (!entry.path.startsWith('/trpc/')) return withNamedTypes(schema, doc);
+  const data = schema.properties?.result?.properties?.data;
+  return data ? withNamedTypes(data, doc) : 'nothing';
 }
 
 /** A value the schema accepts, as a starting point for "Try it": required fields only, plain values. */

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 import {
   accessMessages,
@@ -17,20 +19,23 @@ import {
   type HttpRow,
   type ProcedureAccess,
 } from '@site/contracts';
+import { findRepoRoot } from '../../config.ts';
 import { findProcedure } from '../../trpc/invoke.ts';
+import type { OutputSchemas } from './openapi.outputs.ts';
 
 /**
  * The OpenAPI 3.1 document of the site, generated from what the server runs, never written by hand:
  * - every procedure of the permission table (contracts), as it is called today: a query is
  *   `GET /trpc/<name>?input=<JSON>`, a mutation `POST /trpc/<name>` with a JSON body; its input is
- *   the JSON Schema zod makes of the procedure's own input schema; operationId is its name; its
- *   minimum level, scope and whether a browser is needed are `x-` extensions;
+ *   the JSON Schema zod makes of the procedure's own input schema; its answer the JSON Schema of its
+ *   TypeScript answer type, made at build (openapi.outputs.ts, read from `OUTPUTS_FILE`: procedures
+ *   declare no zod output); operationId is its name; its minimum level, scope and whether a browser
+ *   is needed are `x-` extensions;
  * - every documented /api path (contracts/src/legacy-api.ts) with its payload and answer fields;
  * - the HTTP routes under /api that are not tRPC (uploads, downloads, this document).
- * Procedures declare no output schemas, so an answer's `data` is described, not typed: the sdk's
- * `AppRouter` type carries it for TypeScript.
  */
 type Schema = Record<string, unknown>;
+const COMPONENTS = '#/components/schemas/';
 type Operation = Record<string, unknown>;
 
 const envelopeError: Schema = {
@@ -96,16 +101,33 @@ function inputSchema(schema: unknown): Schema {
   return json;
 }
 
-type ProcedureFacts = { type: 'query' | 'mutation'; input: Schema | null; inputRequired: boolean };
+/** Where server/build.mjs writes the answers' schemas (openapi.outputs.ts), from the repository's root. */
+export const OUTPUTS_FILE = path.join('server', 'dist', 'openapi-outputs.json');
 
-function factsOf(path: string): ProcedureFacts {
+/** The answers' schemas the build wrote; the document cannot be made without them. */
+export function readOutputSchemas(file = path.join(findRepoRoot(), OUTPUTS_FILE)): OutputSchemas {
+  if (!fs.existsSync(file)) throw new Error(`${file} is missing: the server's build writes it (npm run build -w server)`);
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as OutputSchemas;
+}
+
+/** A procedure's answer as `{ "result": { "data": <output> } }`; a procedure that answers nothing (null) `{ "result": {} }`. */
+function resultEnvelope(output: Schema | null): Schema {
+  const result = output === null ? { type: 'object', properties: {}, additionalProperties: false } : { type: 'object', required: ['data'], properties: { data: output }, additionalProperties: false };
+  return { type: 'object', required: ['result'], properties: { result }, additionalProperties: false };
+}
+
+type ProcedureFacts = { type: 'query' | 'mutation'; input: Schema | null; inputRequired: boolean; output: Schema | null };
+
+function factsOf(path: string, outputs: OutputSchemas): ProcedureFacts {
   const proc = findProcedure(path);
   if (!proc) throw new Error(`The permission table names ${path}, which has no procedure`);
   const def = proc._def as unknown as { type: 'query' | 'mutation'; inputs: unknown[] };
   const schemas = def.inputs.map(inputSchema);
   const input = schemas.length === 0 ? null : schemas.length === 1 ? (schemas[0] ?? null) : { allOf: schemas };
   const inputRequired = def.inputs.some((s) => !(s as z.ZodType).safeParse(undefined).success);
-  return { type: def.type, input, inputRequired };
+  const output = outputs.procedures[path];
+  if (output === undefined) throw new Error(`${OUTPUTS_FILE} has no answer for ${path}: it is older than the procedures (npm run build -w server)`);
+  return { type: def.type, input, inputRequired, output };
 }
 
 const ruleOf = (rule: ProcedureAccess): { access: Access; alsoOnPort?: number; browserOnly: boolean } =>
@@ -135,8 +157,8 @@ function procedureOperation(path: string, rule: ProcedureAccess, facts: Procedur
     ...(browserOnly ? { [X.browserOnly]: true } : {}),
     responses: {
       '200': {
-        description: 'The answer: `{ "result": { "data": ... } }`.',
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/TrpcResult' } } },
+        description: facts.output === null ? 'Done; it answers nothing: `{ "result": {} }`.' : 'The answer: `{ "result": { "data": ... } }`, `data` as the schema says.',
+        content: { 'application/json': { schema: resultEnvelope(facts.output) } },
       },
       ...errorsOf(access, browserOnly, 'TrpcError', facts.input !== null),
     },
@@ -163,10 +185,10 @@ function convertedSchema(schema: Schema | undefined, as: 'int' | 'boolean' | 'te
 }
 
 /** A documented /api path: its payload fields (named and typed from the procedure's input) and its answer fields. */
-function legacyOperation(url: string, route: { procedure: string; input?: FieldMap; output?: FieldMap }): Operation {
+function legacyOperation(url: string, route: { procedure: string; input?: FieldMap; output?: FieldMap }, outputs: OutputSchemas): Operation {
   const rule = procedures[route.procedure as keyof typeof procedures] as ProcedureAccess;
   const { access, browserOnly } = ruleOf(rule);
-  const facts = factsOf(route.procedure);
+  const facts = factsOf(route.procedure, outputs);
   const inputFields = ((facts.input?.properties as Record<string, Schema> | undefined) ?? {});
   const operation: Operation = {
     operationId: `POST ${url}`,
@@ -181,7 +203,7 @@ function legacyOperation(url: string, route: { procedure: string; input?: FieldM
     responses: {
       '200': {
         description: route.output ? `The answer of ${route.procedure} (each element, when it is a list), with these fields.` : `The answer of ${route.procedure}, as it is.`,
-        content: { 'application/json': { schema: route.output ? legacyAnswer(route.output) : {} } },
+        content: { 'application/json': { schema: route.output ? legacyAnswer(route.output, facts.output ?? {}, outputs) : (facts.output ?? {}) } },
       },
       ...errorsOf(access, browserOnly, 'ApiError', route.input !== undefined),
     },
@@ -197,10 +219,21 @@ function legacyOperation(url: string, route: { procedure: string; input?: FieldM
   return operation;
 }
 
-function legacyAnswer(output: FieldMap): Schema {
-  const properties = Object.fromEntries(Object.entries(output).map(([to, source]) => [to, { description: `\`${fieldOf(source).field}\` of the answer` }]));
-  const one = { type: 'object', properties };
-  return { anyOf: [one, { type: 'array', items: one }] };
+/** The answer of an /api path: the procedure's answer (an object, or a list of them) with its fields renamed and typed as the procedure's. */
+function legacyAnswer(output: FieldMap, answer: Schema, outputs: OutputSchemas): Schema {
+  const named = (s: Schema): Schema => (typeof s.$ref === 'string' ? (outputs.schemas[s.$ref.slice(COMPONENTS.length)] ?? {}) : s);
+  const renamed = (object: Schema): Schema => {
+    const fields = (object.properties ?? {}) as Record<string, Schema>;
+    const required = new Set((object.required as string[] | undefined) ?? []);
+    const properties: Record<string, Schema> = {};
+    for (const [to, source] of Object.entries(output)) {
+      const { field, as } = fieldOf(source);
+      properties[to] = { ...(as === 'text' ? { type: 'string' } : (fields[field] ?? {})), description: `\`${field}\` of the answer` };
+    }
+    return { type: 'object', properties, required: Object.keys(output).filter((to) => required.has(fieldOf(output[to] as FieldMap[string]).field)), additionalProperties: false };
+  };
+  const whole = named(answer);
+  return whole.type === 'array' ? { type: 'array', items: renamed(named((whole.items ?? {}) as Schema)) } : renamed(whole);
 }
 
 /** An HTTP route under /api that is not tRPC (an upload, a download, this document). */
@@ -230,17 +263,19 @@ function httpOperation(key: string, row: HttpRow): [method: string, path: string
 
 export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, Operation>> };
 
-/** Builds the document from the permission table and the procedures the server serves. */
-export function buildOpenApi(): OpenApiDocument {
+/** Builds the document from the permission table, the procedures the server serves and the answers' schemas the build wrote. */
+export function buildOpenApi(outputs: OutputSchemas = readOutputSchemas()): OpenApiDocument {
+  const taken = ['TrpcError', 'ApiError'].filter((name) => name in outputs.schemas);
+  if (taken.length > 0) throw new Error(`An answer type is named ${taken.join(', ')}, as the document's own error schemas: rename it`);
   const paths: OpenApiDocument['paths'] = {};
   const tags = new Set<string>();
   for (const [path, rule] of Object.entries(procedures) as [string, ProcedureAccess][]) {
-    const [method, operation] = procedureOperation(path, rule, factsOf(path));
+    const [method, operation] = procedureOperation(path, rule, factsOf(path, outputs));
     paths[`/trpc/${path}`] = { [method]: operation };
     tags.add(path.slice(0, path.indexOf('.')));
   }
   for (const [url, route] of Object.entries(legacyApi) as [string, { procedure: string; input?: FieldMap; output?: FieldMap }][]) {
-    paths[url] = { post: legacyOperation(url, route) };
+    paths[url] = { post: legacyOperation(url, route, outputs) };
   }
   for (const [key, row] of Object.entries(httpRoutes) as [string, HttpRow][]) {
     if (!/^[A-Z]+ \/api\//.test(key)) continue;
@@ -252,7 +287,7 @@ export function buildOpenApi(): OpenApiDocument {
     info: {
       title: 'Site API',
       version: '1.0.0',
-      description: `Every procedure of the site, generated from its permission table and input schemas. Sign in (a session cookie) or send a personal API token as \`Authorization: Bearer site_...\`. The document itself: \`GET ${OPENAPI_PATH}\`.`,
+      description: `Every procedure of the site, generated from its permission table, its input schemas and its answer types. Sign in (a session cookie) or send a personal API token as \`Authorization: Bearer site_...\`. The document itself: \`GET ${OPENAPI_PATH}\`.`,
     },
     servers: [{ url: '/' }],
     tags: [...[...tags].map((name) => ({ name })), { name: 'api', description: 'The documented /api paths' }, { name: 'http', description: 'Routes that are not tRPC' }],
@@ -263,7 +298,7 @@ export function buildOpenApi(): OpenApiDocument {
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'sid', description: 'A signed-in browser.' },
       },
       schemas: {
-        TrpcResult: { type: 'object', required: ['result'], properties: { result: { type: 'object', required: ['data'], properties: { data: { description: "The procedure's answer." } } } } },
+        ...outputs.schemas,
         TrpcError: envelopeError,
         ApiError: legacyError,
       },
