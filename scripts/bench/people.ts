@@ -36,6 +36,7 @@ import { addToMean, assignFaces, unit, JOIN_SIMILARITY, type Candidate } from '@
 import { groupFaces, pairwiseScores, similarPairs, GROUP_SIMILARITY, type GroupFace } from '@site/server/areas/people/people.grouping';
 import { SUGGEST_SIMILARITY } from '@site/server/areas/people/people.suggestions';
 import { regroup } from '@site/server/areas/people/people.regroup';
+import { vectorBytes } from '@site/server/areas/people/people.vectors';
 import { readTuningEmbeddings, tuningFaces, tuningPhotos, writeTuningEmbeddings, TUNING_DIR, TUNING_EMBEDDINGS } from '@site/server/areas/people/people.tuning';
 import { openBenchSite, serveUntilStdinEnds, type BenchSite } from './bench-site.ts';
 import { buildLabel, startBenchProcess } from './server-process.ts';
@@ -437,7 +438,7 @@ async function regroupingStored(n: number): Promise<void> {
               ordinal: 0,
               person_id: null,
               box: [0.1, 0.1, 0.2, 0.2],
-              embedding: Array.from(f.vector),
+              embedding: vectorBytes(f.vector),
               score: 0.9,
               paired,
             })),

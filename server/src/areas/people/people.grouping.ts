@@ -41,7 +41,9 @@ export type GroupOptions = {
 };
 
 type Group = {
-  sum: Float64Array;
+  /** The sum of its faces' vectors; null while it is one face (`vector` is that face's: no copy made). */
+  sum: Float64Array | null;
+  vector: ArrayLike<number>;
   size: number;
   pictures: Set<number>;
   fixed: number | null;
@@ -50,8 +52,11 @@ type Group = {
   neighbours: Set<number>;
 };
 
-/** The faces as one Float32Array, row after row (dot products over contiguous memory). */
-function packed(vectors: readonly ArrayLike<number>[]): { data: Float32Array; dim: number } {
+/** Vectors as one Float32Array, row after row (dot products over contiguous memory). */
+export type Packed = { data: Float32Array; dim: number };
+
+/** The faces as one Float32Array, row after row. */
+export function packed(vectors: readonly ArrayLike<number>[]): Packed {
   // The longest (all are 1024 long; one read as empty because its face went meanwhile is all zeros).
   const dim = vectors.reduce((d, v) => Math.max(d, v.length), 0);
   const data = new Float32Array(vectors.length * dim);
@@ -123,9 +128,8 @@ export async function similarPairsYielding(faces: readonly GroupFace[], threshol
  * when those faces arrived. N new faces among M cost N x M dot products, not M squared; the event
  * loop runs between blocks of new faces.
  */
-export async function newPairsYielding(vectors: readonly ArrayLike<number>[], isNew: readonly boolean[], threshold: number): Promise<[number, number, number][]> {
-  const { data, dim } = packed(vectors);
-  const n = vectors.length;
+export async function newPairsYielding({ data, dim }: Packed, isNew: readonly boolean[], threshold: number): Promise<[number, number, number][]> {
+  const n = isNew.length;
   const out: [number, number, number][] = [];
   let sinceYield = 0;
   for (let u = 0; u < n; u++) {
@@ -184,9 +188,10 @@ class Heap {
   }
 }
 
-function dot(a: Float64Array, b: Float64Array): number {
+/** The dot product of two groups' sums (or single vectors), `dim` long, in order (the same sum whatever the arrays' types). */
+function dot(a: ArrayLike<number>, b: ArrayLike<number>, dim: number): number {
   let s = 0;
-  for (let k = 0; k < a.length; k++) s += a[k]! * b[k]!;
+  for (let k = 0; k < dim; k++) s += a[k]! * b[k]!;
   return s;
 }
 
@@ -199,18 +204,35 @@ export function groupFaces(faces: readonly GroupFace[], options: GroupOptions = 
   const dim = faces[0]?.vector.length ?? 0;
   const groups: Group[] = [];
   const groupOf: number[] = [];
+  // A group's sum is made when a second face joins it (most faces are alone or join once).
+  const add = (group: Group, vector: ArrayLike<number>) => {
+    let sum = group.sum;
+    if (sum === null) {
+      sum = group.sum = new Float64Array(dim);
+      for (let k = 0; k < dim; k++) sum[k] = group.vector[k]!;
+    }
+    for (let k = 0; k < dim; k++) sum[k]! += vector[k]!;
+  };
   const fixedGroup = new Map<number, number>();
+  // A vector shorter than the first is read as ending in zeros.
+  const full = (v: ArrayLike<number>): ArrayLike<number> => {
+    if (v.length >= dim) return v;
+    const out = new Float64Array(dim);
+    for (let k = 0; k < v.length; k++) out[k] = v[k]!;
+    return out;
+  };
   faces.forEach((face, i) => {
     let g = face.fixed === null ? undefined : fixedGroup.get(face.fixed);
     if (g === undefined) {
       g = groups.length;
-      groups.push({ sum: new Float64Array(dim), size: 0, pictures: new Set(), fixed: face.fixed, alive: true, version: 0, neighbours: new Set() });
+      groups.push({ sum: null, vector: full(face.vector), size: 1, pictures: new Set([face.picture]), fixed: face.fixed, alive: true, version: 0, neighbours: new Set() });
       if (face.fixed !== null) fixedGroup.set(face.fixed, g);
+    } else {
+      const group = groups[g]!;
+      add(group, full(face.vector));
+      group.size++;
+      group.pictures.add(face.picture);
     }
-    const group = groups[g]!;
-    for (let k = 0; k < dim; k++) group.sum[k]! += face.vector[k] ?? 0;
-    group.size++;
-    group.pictures.add(face.picture);
     groupOf[i] = g;
   });
 
@@ -221,7 +243,7 @@ export function groupFaces(faces: readonly GroupFace[], options: GroupOptions = 
     for (const p of small) if (large.has(p)) return false;
     return true;
   };
-  const score = (a: Group, b: Group) => dot(a.sum, b.sum) / (a.size * b.size);
+  const score = (a: Group, b: Group) => dot(a.sum ?? a.vector, b.sum ?? b.vector, dim) / (a.size * b.size);
 
   const into = groups.map((_, g) => g);
   const heap = new Heap();
@@ -249,7 +271,7 @@ export function groupFaces(faces: readonly GroupFace[], options: GroupOptions = 
     if (!allowed(a, b)) continue;
     // b joins a (a fixed group keeps its person).
     const [keep, gone, keepIndex, goneIndex] = b.fixed !== null ? [b, a, top.b, top.a] : [a, b, top.a, top.b];
-    for (let k = 0; k < dim; k++) keep.sum[k]! += gone.sum[k]!;
+    add(keep, gone.sum ?? gone.vector);
     keep.size += gone.size;
     for (const p of gone.pictures) keep.pictures.add(p);
     if (gone.fixed !== null) keep.fixed = gone.fixed;
