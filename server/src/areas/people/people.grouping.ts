@@ -188,11 +188,39 @@ class Heap {
   }
 }
 
-/** The dot product of two groups' sums (or single vectors), `dim` long, in order (the same sum whatever the arrays' types). */
-function dot(a: ArrayLike<number>, b: ArrayLike<number>, dim: number): number {
-  let s = 0;
-  for (let k = 0; k < dim; k++) s += a[k]! * b[k]!;
-  return s;
+/**
+ * The dot products of `a` with each of `bs` (groups' sums, or single vectors), `dim` long. Each is
+ * summed in order, term after term, so the scores are exactly those of one loop per pair; four are
+ * summed side by side, which is about three times as fast (one sum waits on each addition).
+ */
+function dots(a: ArrayLike<number>, bs: readonly ArrayLike<number>[], dim: number): number[] {
+  const out: number[] = [];
+  let j = 0;
+  for (; j + 3 < bs.length; j += 4) {
+    const b0 = bs[j]!;
+    const b1 = bs[j + 1]!;
+    const b2 = bs[j + 2]!;
+    const b3 = bs[j + 3]!;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    for (let k = 0; k < dim; k++) {
+      const x = a[k]!;
+      s0 += x * b0[k]!;
+      s1 += x * b1[k]!;
+      s2 += x * b2[k]!;
+      s3 += x * b3[k]!;
+    }
+    out.push(s0, s1, s2, s3);
+  }
+  for (; j < bs.length; j++) {
+    const b = bs[j]!;
+    let s = 0;
+    for (let k = 0; k < dim; k++) s += a[k]! * b[k]!;
+    out.push(s);
+  }
+  return out;
 }
 
 /**
@@ -206,12 +234,15 @@ export function groupFaces(faces: readonly GroupFace[], options: GroupOptions = 
   const groupOf: number[] = [];
   // A group's sum is made when a second face joins it (most faces are alone or join once).
   const add = (group: Group, vector: ArrayLike<number>) => {
-    let sum = group.sum;
+    const sum = group.sum;
     if (sum === null) {
-      sum = group.sum = new Float64Array(dim);
-      for (let k = 0; k < dim; k++) sum[k] = group.vector[k]!;
+      // 0 + first + second, as a sum started at zero would be.
+      const made = (group.sum = new Float64Array(dim));
+      const first = group.vector;
+      for (let k = 0; k < dim; k++) made[k] = first[k]! + vector[k]!;
+    } else {
+      for (let k = 0; k < dim; k++) sum[k]! += vector[k]!;
     }
-    for (let k = 0; k < dim; k++) sum[k]! += vector[k]!;
   };
   const fixedGroup = new Map<number, number>();
   // A vector shorter than the first is read as ending in zeros.
@@ -243,7 +274,13 @@ export function groupFaces(faces: readonly GroupFace[], options: GroupOptions = 
     for (const p of small) if (large.has(p)) return false;
     return true;
   };
-  const score = (a: Group, b: Group) => dot(a.sum ?? a.vector, b.sum ?? b.vector, dim) / (a.size * b.size);
+  // The average similarity of `a` with each of `others`.
+  const scores = (a: Group, others: readonly Group[]): number[] =>
+    dots(
+      a.sum ?? a.vector,
+      others.map((b) => b.sum ?? b.vector),
+      dim,
+    ).map((d, k) => d / (a.size * others[k]!.size));
 
   const into = groups.map((_, g) => g);
   const heap = new Heap();
@@ -255,11 +292,13 @@ export function groupFaces(faces: readonly GroupFace[], options: GroupOptions = 
     groups[b]!.neighbours.add(a);
   }
   groups.forEach((group, a) => {
-    for (const b of group.neighbours) {
-      if (b < a) continue;
-      const s = score(group, groups[b]!);
-      if (s >= threshold) heap.push({ score: s, a, b, va: 0, vb: 0 });
-    }
+    const later = [...group.neighbours].filter((b) => b > a);
+    scores(
+      group,
+      later.map((b) => groups[b]!),
+    ).forEach((s, k) => {
+      if (s >= threshold) heap.push({ score: s, a, b: later[k]!, va: 0, vb: 0 });
+    });
   });
 
   // Best join first; an entry made before either group last changed is stale and skipped.
@@ -279,6 +318,7 @@ export function groupFaces(faces: readonly GroupFace[], options: GroupOptions = 
     keep.version++;
     for (const n of gone.neighbours) if (n !== keepIndex) keep.neighbours.add(n);
     keep.neighbours.delete(goneIndex);
+    const alive: number[] = [];
     for (const n of [...keep.neighbours]) {
       const other = groups[n]!;
       if (!other.alive) {
@@ -287,9 +327,13 @@ export function groupFaces(faces: readonly GroupFace[], options: GroupOptions = 
       }
       other.neighbours.delete(goneIndex);
       other.neighbours.add(keepIndex);
-      const s = score(keep, other);
-      if (s >= threshold && allowed(keep, other)) heap.push({ score: s, a: keepIndex, b: n, va: keep.version, vb: other.version });
+      alive.push(n);
     }
+    const others = alive.map((n) => groups[n]!);
+    scores(keep, others).forEach((s, k) => {
+      const other = others[k]!;
+      if (s >= threshold && allowed(keep, other)) heap.push({ score: s, a: keepIndex, b: alive[k]!, va: keep.version, vb: other.version });
+    });
     into[goneIndex] = keepIndex;
   }
   const root = (g: number): number => {

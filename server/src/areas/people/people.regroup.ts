@@ -116,7 +116,7 @@ async function embeddingsOf(db: Executor, faces: readonly { id: number }[]): Pro
       .execute();
     for (const row of found) {
       const at = rowOf.get(row.id);
-      if (at !== undefined) vectorOfHex(row.hex.slice(0, dim * 8), data, at * dim);
+      if (at !== undefined) vectorOfHex(row.hex.length > dim * 8 ? row.hex.slice(0, dim * 8) : row.hex, data, at * dim);
     }
   }
   return { data, dim };
