@@ -191,7 +191,7 @@ class Heap {
 /**
  * The dot products of `a` with each of `bs` (groups' sums, or single vectors), `dim` long. Each is
  * summed in order, term after term, so the scores are exactly those of one loop per pair; four are
- * summed side by side, which is about three times as fast (one sum waits on each addition).
+ * summed side by side, about twice as fast (a single sum waits on each addition).
  */
 function dots(a: ArrayLike<number>, bs: readonly ArrayLike<number>[], dim: number): number[] {
   const out: number[] = [];
