@@ -7,6 +7,9 @@ import { GROUP_SIMILARITY, groupFaces, newPairsYielding, type Packed } from './p
 import * as repo from './people.repository.ts';
 import { hexOf, vectorBytes, vectorOfHex } from './people.vectors.ts';
 
+/** What `regroup` has just done, for a caller that times its steps (the benchmark). */
+export type RegroupStep = 'embeddings read' | 'new pairs stored' | 'faces and pairs read' | 'grouped';
+
 /**
  * The grouping job (issue 48): every face that is not taken out is grouped again with average linkage
  * (people.grouping.ts), the members' decisions kept: a confirmed person (or a hidden one) keeps its
@@ -19,7 +22,7 @@ import { hexOf, vectorBytes, vectorOfHex } from './people.vectors.ts';
  * member's decision meanwhile: this run is dropped, `{ stale: true }`, and the next one sees it). The
  * people worker runs it after each batch of indexing, `people.regroup` on demand.
  */
-export async function regroup(db: Executor): Promise<{ faces: number; people: number; moved: number; stale?: true }> {
+export async function regroup(db: Executor, step: (done: RegroupStep) => void = () => {}): Promise<{ faces: number; people: number; moved: number; stale?: true }> {
   await pairsFoundAt(db);
   const read = (ex: Executor) =>
     Promise.all([
@@ -30,7 +33,9 @@ export async function regroup(db: Executor): Promise<{ faces: number; people: nu
   // the grouping is of those not taken out.
   const all = await db.selectFrom('faces').select(['id', 'paired']).orderBy('id').execute();
   const matrix = await embeddingsOf(db, all);
+  step('embeddings read');
   if (!(await storePairs(db, all, matrix))) return { faces: 0, people: 0, moved: 0, stale: true };
+  step('new pairs stored');
   const [faces, people] = await read(db);
   const rowOf = new Map(all.map((f, i) => [f.id, i]));
   const rows = faces.map((f) => rowOf.get(f.id));
@@ -40,7 +45,10 @@ export async function regroup(db: Executor): Promise<{ faces: number; people: nu
   const embeddings = rows.map((r) => data.subarray(r! * dim, (r! + 1) * dim));
   const kept = new Set(people.filter((p) => p.confirmed || p.hidden).map((p) => p.id));
   const input = faces.map((f, i) => ({ vector: embeddings[i]!, picture: f.picture_id, fixed: f.person_id !== null && kept.has(f.person_id) ? f.person_id : null }));
-  const groups = groupFaces(input, { pairs: await storedPairs(db, faces) });
+  const pairs = await storedPairs(db, faces);
+  step('faces and pairs read');
+  const groups = groupFaces(input, { pairs });
+  step('grouped');
   const fingerprint = (f: typeof faces, p: typeof people) =>
     JSON.stringify([f.map((x) => [x.id, x.person_id, x.picture_id]), p.map((x) => [x.id, x.confirmed, x.hidden])]);
   const before = fingerprint(faces, people);
