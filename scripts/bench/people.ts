@@ -36,6 +36,7 @@ import { addToMean, assignFaces, unit, JOIN_SIMILARITY, type Candidate } from '@
 import { groupFaces, pairwiseScores, similarPairs, GROUP_SIMILARITY, type GroupFace } from '@site/server/areas/people/people.grouping';
 import { SUGGEST_SIMILARITY } from '@site/server/areas/people/people.suggestions';
 import { regroup } from '@site/server/areas/people/people.regroup';
+import { vectorBytes } from '@site/server/areas/people/people.vectors';
 import { readTuningEmbeddings, tuningFaces, tuningPhotos, writeTuningEmbeddings, TUNING_DIR, TUNING_EMBEDDINGS } from '@site/server/areas/people/people.tuning';
 import { openBenchSite, serveUntilStdinEnds, type BenchSite } from './bench-site.ts';
 import { buildLabel, startBenchProcess } from './server-process.ts';
@@ -437,7 +438,7 @@ async function regroupingStored(n: number): Promise<void> {
               ordinal: 0,
               person_id: null,
               box: [0.1, 0.1, 0.2, 0.2],
-              embedding: Array.from(f.vector),
+              embedding: vectorBytes(f.vector),
               score: 0.9,
               paired,
             })),
@@ -471,16 +472,32 @@ async function regroupingStored(n: number): Promise<void> {
     // A batch arrives: new faces, not yet paired, as the indexing stores them.
     await insertFaces(n - BATCH, n, false);
 
+    // Each step's time, from the previous step's end (the last, writing the result, to the end).
+    const steps: string[] = [];
+    const timed = () => {
+      let last = performance.now();
+      return (done?: string) => {
+        const now = performance.now();
+        steps.push(`${done ?? 'written'} ${((now - last) / 1000).toFixed(1)} s`);
+        last = now;
+      };
+    };
     start = performance.now();
-    const result = await regroup(db);
+    let step = timed();
+    const result = await regroup(db, step);
+    step();
     const ms = performance.now() - start;
     const paired = Number((await db.selectFrom('faces').select((eb) => eb.fn.countAll<string>().as('n')).where('paired', '=', true).executeTakeFirstOrThrow()).n);
     console.log(
       `  ${n} synthetic faces (${people} people) on PGlite, ${n - BATCH} grouped with their pairs stored (${stored.length}; across people at most ${acrossMax.toFixed(2)} alike in a sample; ${first.people} people), then ${BATCH} new: re-grouped in ${(ms / 1000).toFixed(1)} s (goal < 10 s), ${result.people} people, ${result.moved} faces placed, ${paired} paired (setup ${setupS.toFixed(0)} s)`,
     );
+    console.log(`    steps: ${steps.splice(0).join(', ')}`);
     start = performance.now();
-    const again = await regroup(db);
+    step = timed();
+    const again = await regroup(db, step);
+    step();
     console.log(`  again with nothing new: ${((performance.now() - start) / 1000).toFixed(1)} s, ${again.moved} faces moved`);
+    console.log(`    steps: ${steps.join(', ')}`);
   } finally {
     await site.close();
   }

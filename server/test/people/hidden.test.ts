@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { peopleMessages } from '@site/contracts';
 import { callerFor, createUser, databases, useTestServer, type TestServer } from '../helpers.ts';
 import { pictureRow } from '../pictures/pictures.fixtures.ts';
+import { vectorBytes } from '../../src/areas/people/people.vectors.ts';
 
 /**
  * What hiding a person is (contracts/src/people/people.routes.ts): out of everyone's view (cards, faces,
@@ -11,12 +12,12 @@ import { pictureRow } from '../pictures/pictures.fixtures.ts';
 async function personIn(s: TestServer, pictureId: number, person: { name: string; hidden: boolean; namedBy: number | null }, ordinal = 0): Promise<number> {
   const row = await s.db
     .insertInto('people')
-    .values({ name: person.name, hidden: person.hidden, named_by: person.namedBy, centroid: [1, 0], face_count: 1 })
+    .values({ name: person.name, hidden: person.hidden, named_by: person.namedBy, centroid: vectorBytes([1, 0]), face_count: 1 })
     .returning('id')
     .executeTakeFirstOrThrow();
   await s.db
     .insertInto('faces')
-    .values({ picture_id: pictureId, ordinal, person_id: row.id, box: [0.1 + ordinal * 0.4, 0.1, 0.3, 0.3], embedding: [1, 0], score: 0.9 })
+    .values({ picture_id: pictureId, ordinal, person_id: row.id, box: [0.1 + ordinal * 0.4, 0.1, 0.3, 0.3], embedding: vectorBytes([1, 0]), score: 0.9 })
     .execute();
   return row.id;
 }

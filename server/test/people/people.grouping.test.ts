@@ -3,6 +3,7 @@ import { accessMessages } from '@site/contracts';
 import { saveIndex } from '../../src/areas/people/people.repository.ts';
 import { GROUP_SIMILARITY, pairwiseScores, similarPairs } from '../../src/areas/people/people.grouping.ts';
 import { readTuningEmbeddings, tuningFaces } from '../../src/areas/people/people.tuning.ts';
+import { vectorOf } from '../../src/areas/people/people.vectors.ts';
 import { callerFor, createUser, databases, useTestServer, type TestServer } from '../helpers.ts';
 import { pictureRow } from '../pictures/pictures.fixtures.ts';
 
@@ -72,7 +73,7 @@ describe.each(databases)('people grouping (%s)', { timeout: 240_000 }, (kind) =>
     const half = Math.floor(photos.length / 2);
     const allPairs = async () => {
       const faces = await s.db.selectFrom('faces').select(['id', 'embedding']).orderBy('id').execute();
-      return similarPairs(faces.map((f) => ({ vector: f.embedding, picture: 0, fixed: null })), GROUP_SIMILARITY).map(([i, j]) => `${faces[i]!.id}-${faces[j]!.id}`);
+      return similarPairs(faces.map((f) => ({ vector: vectorOf(f.embedding), picture: 0, fixed: null })), GROUP_SIMILARITY).map(([i, j]) => `${faces[i]!.id}-${faces[j]!.id}`);
     };
     const stored = async () => (await s.db.selectFrom('face_pairs').select(['a', 'b']).execute()).map((p) => `${p.a}-${p.b}`).sort();
     const unpaired = async () => (await s.db.selectFrom('faces').select('id').where('paired', '=', false).execute()).length;

@@ -163,10 +163,10 @@ describe.each(databases)('pictures.search (%s)', (kind) => {
     const crepe = await add('Crêpes at Æbelø, Straße, with Rene\u0301e', [2019, 2, 1]);
     await savePlace(s.db, malaga, { lat: 36.7213, lon: -4.4214, town: 'Málaga', country: 'Spain' });
     await savePlace(s.db, zurich, { lat: 47.3769, lon: 8.5417, town: 'Zürich', country: 'Switzerland' });
-    const [person] = await s.db.insertInto('people').values({ name: 'Chloé Zoë Brontë', centroid: sql`array[0]::real[]` }).returning('id').execute();
+    const [person] = await s.db.insertInto('people').values({ name: 'Chloé Zoë Brontë', centroid: new Uint8Array(4) }).returning('id').execute();
     await s.db
       .insertInto('faces')
-      .values({ picture_id: portrait, ordinal: 0, person_id: person!.id, box: sql`array[0, 0, 1, 1]::real[]`, embedding: sql`array[0]::real[]`, score: 1 })
+      .values({ picture_id: portrait, ordinal: 0, person_id: person!.id, box: sql`array[0, 0, 1, 1]::real[]`, embedding: new Uint8Array(4), score: 1 })
       .execute();
     const call = callerFor(s.deps, friend);
     expect(await found(call, 'Malaga')).toEqual([malaga]);
@@ -209,10 +209,10 @@ describe.each(databases)('pictures.search (%s)', (kind) => {
     const duomo = await add('The dome', [2021, 8, 1]);
     const berlin = await add('Wall', [2020, 8, 1]);
     const person = async (name: string, pictureId: number) => {
-      const [row] = await s.db.insertInto('people').values({ name, centroid: sql`array[0]::real[]` }).returning('id').execute();
+      const [row] = await s.db.insertInto('people').values({ name, centroid: new Uint8Array(4) }).returning('id').execute();
       await s.db
         .insertInto('faces')
-        .values({ picture_id: pictureId, ordinal: 0, person_id: row!.id, box: sql`array[0, 0, 1, 1]::real[]`, embedding: sql`array[0]::real[]`, score: 1 })
+        .values({ picture_id: pictureId, ordinal: 0, person_id: row!.id, box: sql`array[0, 0, 1, 1]::real[]`, embedding: new Uint8Array(4), score: 1 })
         .execute();
     };
     await person('Sheldon Cooper', sofa);

@@ -22,7 +22,7 @@ export function unit(vector: readonly number[]): number[] {
 }
 
 /** Cosine similarity of a unit vector and any vector (a centroid is a mean of unit vectors, shorter than one). */
-export function similarity(unitFace: readonly number[], centroid: readonly number[]): number {
+export function similarity(unitFace: readonly number[], centroid: ArrayLike<number>): number {
   let dot = 0;
   let norm = 0;
   for (let i = 0; i < unitFace.length; i++) {
@@ -34,11 +34,11 @@ export function similarity(unitFace: readonly number[], centroid: readonly numbe
 }
 
 /** The mean of `count` vectors whose mean was `centroid`, with `face` added. */
-export function addToMean(centroid: readonly number[], count: number, face: readonly number[]): number[] {
+export function addToMean(centroid: ArrayLike<number>, count: number, face: readonly number[]): number[] {
   return face.map((v, i) => ((centroid[i] ?? 0) * count + v) / (count + 1));
 }
 
-export function meanOf(vectors: readonly (readonly number[])[]): number[] {
+export function meanOf(vectors: readonly ArrayLike<number>[]): number[] {
   const first = vectors[0];
   if (!first) return [];
   const out = new Array<number>(first.length).fill(0);
@@ -46,7 +46,7 @@ export function meanOf(vectors: readonly (readonly number[])[]): number[] {
   return out;
 }
 
-export type Candidate = { id: number; centroid: number[]; faceCount: number };
+export type Candidate = { id: number; centroid: ArrayLike<number>; faceCount: number };
 
 /**
  * Who each of one picture's faces is: an existing person's id, or null for a new person. Faces are

@@ -41,7 +41,9 @@ export type GroupOptions = {
 };
 
 type Group = {
-  sum: Float64Array;
+  /** The sum of its faces' vectors; null while it is one face (`vector` is that face's: no copy made). */
+  sum: Float64Array | null;
+  vector: ArrayLike<number>;
   size: number;
   pictures: Set<number>;
   fixed: number | null;
@@ -50,8 +52,11 @@ type Group = {
   neighbours: Set<number>;
 };
 
-/** The faces as one Float32Array, row after row (dot products over contiguous memory). */
-function packed(vectors: readonly ArrayLike<number>[]): { data: Float32Array; dim: number } {
+/** Vectors as one Float32Array, row after row (dot products over contiguous memory). */
+export type Packed = { data: Float32Array; dim: number };
+
+/** The faces as one Float32Array, row after row. */
+export function packed(vectors: readonly ArrayLike<number>[]): Packed {
   // The longest (all are 1024 long; one read as empty because its face went meanwhile is all zeros).
   const dim = vectors.reduce((d, v) => Math.max(d, v.length), 0);
   const data = new Float32Array(vectors.length * dim);
@@ -123,9 +128,8 @@ export async function similarPairsYielding(faces: readonly GroupFace[], threshol
  * when those faces arrived. N new faces among M cost N x M dot products, not M squared; the event
  * loop runs between blocks of new faces.
  */
-export async function newPairsYielding(vectors: readonly ArrayLike<number>[], isNew: readonly boolean[], threshold: number): Promise<[number, number, number][]> {
-  const { data, dim } = packed(vectors);
-  const n = vectors.length;
+export async function newPairsYielding({ data, dim }: Packed, isNew: readonly boolean[], threshold: number): Promise<[number, number, number][]> {
+  const n = isNew.length;
   const out: [number, number, number][] = [];
   let sinceYield = 0;
   for (let u = 0; u < n; u++) {
@@ -184,10 +188,39 @@ class Heap {
   }
 }
 
-function dot(a: Float64Array, b: Float64Array): number {
-  let s = 0;
-  for (let k = 0; k < a.length; k++) s += a[k]! * b[k]!;
-  return s;
+/**
+ * The dot products of `a` with each of `bs` (groups' sums, or single vectors), `dim` long. Each is
+ * summed in order, term after term, so the scores are exactly those of one loop per pair; four are
+ * summed side by side, about twice as fast (a single sum waits on each addition).
+ */
+function dots(a: ArrayLike<number>, bs: readonly ArrayLike<number>[], dim: number): number[] {
+  const out: number[] = [];
+  let j = 0;
+  for (; j + 3 < bs.length; j += 4) {
+    const b0 = bs[j]!;
+    const b1 = bs[j + 1]!;
+    const b2 = bs[j + 2]!;
+    const b3 = bs[j + 3]!;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    for (let k = 0; k < dim; k++) {
+      const x = a[k]!;
+      s0 += x * b0[k]!;
+      s1 += x * b1[k]!;
+      s2 += x * b2[k]!;
+      s3 += x * b3[k]!;
+    }
+    out.push(s0, s1, s2, s3);
+  }
+  for (; j < bs.length; j++) {
+    const b = bs[j]!;
+    let s = 0;
+    for (let k = 0; k < dim; k++) s += a[k]! * b[k]!;
+    out.push(s);
+  }
+  return out;
 }
 
 /**
@@ -199,18 +232,38 @@ export function groupFaces(faces: readonly GroupFace[], options: GroupOptions = 
   const dim = faces[0]?.vector.length ?? 0;
   const groups: Group[] = [];
   const groupOf: number[] = [];
+  // A group's sum is made when a second face joins it (most faces are alone or join once).
+  const add = (group: Group, vector: ArrayLike<number>) => {
+    const sum = group.sum;
+    if (sum === null) {
+      // 0 + first + second, as a sum started at zero would be.
+      const made = (group.sum = new Float64Array(dim));
+      const first = group.vector;
+      for (let k = 0; k < dim; k++) made[k] = first[k]! + vector[k]!;
+    } else {
+      for (let k = 0; k < dim; k++) sum[k]! += vector[k]!;
+    }
+  };
   const fixedGroup = new Map<number, number>();
+  // A vector shorter than the first is read as ending in zeros.
+  const full = (v: ArrayLike<number>): ArrayLike<number> => {
+    if (v.length >= dim) return v;
+    const out = new Float64Array(dim);
+    for (let k = 0; k < v.length; k++) out[k] = v[k]!;
+    return out;
+  };
   faces.forEach((face, i) => {
     let g = face.fixed === null ? undefined : fixedGroup.get(face.fixed);
     if (g === undefined) {
       g = groups.length;
-      groups.push({ sum: new Float64Array(dim), size: 0, pictures: new Set(), fixed: face.fixed, alive: true, version: 0, neighbours: new Set() });
+      groups.push({ sum: null, vector: full(face.vector), size: 1, pictures: new Set([face.picture]), fixed: face.fixed, alive: true, version: 0, neighbours: new Set() });
       if (face.fixed !== null) fixedGroup.set(face.fixed, g);
+    } else {
+      const group = groups[g]!;
+      add(group, full(face.vector));
+      group.size++;
+      group.pictures.add(face.picture);
     }
-    const group = groups[g]!;
-    for (let k = 0; k < dim; k++) group.sum[k]! += face.vector[k] ?? 0;
-    group.size++;
-    group.pictures.add(face.picture);
     groupOf[i] = g;
   });
 
@@ -221,7 +274,13 @@ export function groupFaces(faces: readonly GroupFace[], options: GroupOptions = 
     for (const p of small) if (large.has(p)) return false;
     return true;
   };
-  const score = (a: Group, b: Group) => dot(a.sum, b.sum) / (a.size * b.size);
+  // The average similarity of `a` with each of `others`.
+  const scores = (a: Group, others: readonly Group[]): number[] =>
+    dots(
+      a.sum ?? a.vector,
+      others.map((b) => b.sum ?? b.vector),
+      dim,
+    ).map((d, k) => d / (a.size * others[k]!.size));
 
   const into = groups.map((_, g) => g);
   const heap = new Heap();
@@ -233,11 +292,13 @@ export function groupFaces(faces: readonly GroupFace[], options: GroupOptions = 
     groups[b]!.neighbours.add(a);
   }
   groups.forEach((group, a) => {
-    for (const b of group.neighbours) {
-      if (b < a) continue;
-      const s = score(group, groups[b]!);
-      if (s >= threshold) heap.push({ score: s, a, b, va: 0, vb: 0 });
-    }
+    const later = [...group.neighbours].filter((b) => b > a);
+    scores(
+      group,
+      later.map((b) => groups[b]!),
+    ).forEach((s, k) => {
+      if (s >= threshold) heap.push({ score: s, a, b: later[k]!, va: 0, vb: 0 });
+    });
   });
 
   // Best join first; an entry made before either group last changed is stale and skipped.
@@ -249,7 +310,7 @@ export function groupFaces(faces: readonly GroupFace[], options: GroupOptions = 
     if (!allowed(a, b)) continue;
     // b joins a (a fixed group keeps its person).
     const [keep, gone, keepIndex, goneIndex] = b.fixed !== null ? [b, a, top.b, top.a] : [a, b, top.a, top.b];
-    for (let k = 0; k < dim; k++) keep.sum[k]! += gone.sum[k]!;
+    add(keep, gone.sum ?? gone.vector);
     keep.size += gone.size;
     for (const p of gone.pictures) keep.pictures.add(p);
     if (gone.fixed !== null) keep.fixed = gone.fixed;
@@ -257,6 +318,7 @@ export function groupFaces(faces: readonly GroupFace[], options: GroupOptions = 
     keep.version++;
     for (const n of gone.neighbours) if (n !== keepIndex) keep.neighbours.add(n);
     keep.neighbours.delete(goneIndex);
+    const alive: number[] = [];
     for (const n of [...keep.neighbours]) {
       const other = groups[n]!;
       if (!other.alive) {
@@ -265,9 +327,13 @@ export function groupFaces(faces: readonly GroupFace[], options: GroupOptions = 
       }
       other.neighbours.delete(goneIndex);
       other.neighbours.add(keepIndex);
-      const s = score(keep, other);
-      if (s >= threshold && allowed(keep, other)) heap.push({ score: s, a: keepIndex, b: n, va: keep.version, vb: other.version });
+      alive.push(n);
     }
+    const others = alive.map((n) => groups[n]!);
+    scores(keep, others).forEach((s, k) => {
+      const other = others[k]!;
+      if (s >= threshold && allowed(keep, other)) heap.push({ score: s, a: keepIndex, b: alive[k]!, va: keep.version, vb: other.version });
+    });
     into[goneIndex] = keepIndex;
   }
   const root = (g: number): number => {

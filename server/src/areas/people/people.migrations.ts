@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Kysely, type Migration, type RawBuilder } from 'kysely';
+import { vectorBytes, vectorOfHex } from './people.vectors.ts';
 
 // Typed on Kysely<any> on purpose: a migration must keep compiling whatever today's schema says.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -163,9 +164,78 @@ const pairs: Migration = {
   },
 };
 
+const VECTOR_BYTES = '20261209_people_vector_bytes';
+
+/**
+ * Writes each row's vector of `table`, given as text by `text` (real[]'s `{0.1,...}` or JSON's
+ * `[0.1,...]`), into `target` as Float32 little-endian bytes (people.vectors.ts), in slices by id.
+ */
+export async function vectorsToBytes(db: Kysely<any>, table: string, text: RawBuilder<string>, target: string): Promise<void> {
+  for (let last = 0; ; ) {
+    const rows = await sql<{ id: number; text: string }>`select id, ${text} as text from ${sql.table(table)} where id > ${last} order by id limit 500`.execute(db);
+    if (rows.rows.length === 0) return;
+    const values = rows.rows.map((r) => {
+      const inner = r.text.trim().slice(1, -1);
+      const numbers = inner === '' ? [] : inner.split(',').map(Number);
+      return sql`(${r.id}::integer, ${vectorBytes(numbers).toString('hex')}::text)`;
+    });
+    await sql`update ${sql.table(table)} t set ${sql.ref(target)} = decode(v.hex, 'hex') from (values ${sql.join(values)}) as v(id, hex) where t.id = v.id`.execute(db);
+    last = rows.rows.at(-1)!.id;
+  }
+}
+
+const VECTOR_COLUMNS = [
+  ['faces', 'embedding'],
+  ['people', 'centroid'],
+] as const;
+
+/**
+ * Issue 48: the embeddings and centroids are stored as bytes (Float32 little-endian, people.vectors.ts)
+ * instead of real[], which the re-grouping read as text and parsed number by number (most of its time
+ * at 10,000 faces). The rows are converted here, in slices; an archive made before this is converted
+ * when restored (peopleAfterRestore).
+ */
+const vectorBytesMigration: Migration = {
+  async up(db: Kysely<any>) {
+    for (const [table, column] of VECTOR_COLUMNS) {
+      await sql`alter table ${sql.table(table)} add column vector_bytes bytea`.execute(db);
+      await vectorsToBytes(db, table, sql<string>`${sql.ref(column)}::text`, 'vector_bytes');
+      await sql`alter table ${sql.table(table)} drop column ${sql.ref(column)}`.execute(db);
+      await sql`alter table ${sql.table(table)} rename column vector_bytes to ${sql.ref(column)}`.execute(db);
+      await sql`alter table ${sql.table(table)} alter column ${sql.ref(column)} set not null`.execute(db);
+    }
+  },
+  async down(db: Kysely<any>) {
+    for (const [table, column] of VECTOR_COLUMNS) {
+      await sql`alter table ${sql.table(table)} add column vector_numbers real[]`.execute(db);
+      for (let last = 0; ; ) {
+        const rows = await sql<{ id: number; hex: string }>`select id, encode(${sql.ref(column)}, 'hex') as hex from ${sql.table(table)} where id > ${last} order by id limit 500`.execute(db);
+        if (rows.rows.length === 0) break;
+        const values = rows.rows.map((r) => sql`(${r.id}::integer, ${`{${Array.from(vectorOfHex(r.hex)).join(',')}}`}::real[])`);
+        await sql`update ${sql.table(table)} t set vector_numbers = v.numbers from (values ${sql.join(values)}) as v(id, numbers) where t.id = v.id`.execute(db);
+        last = rows.rows.at(-1)!.id;
+      }
+      await sql`alter table ${sql.table(table)} drop column ${sql.ref(column)}`.execute(db);
+      await sql`alter table ${sql.table(table)} rename column vector_numbers to ${sql.ref(column)}`.execute(db);
+      await sql`alter table ${sql.table(table)} alter column ${sql.ref(column)} set not null`.execute(db);
+    }
+  },
+};
+
+/**
+ * A backup made before vectorBytesMigration holds the vectors as JSON arrays of numbers; restored into
+ * the bytea columns they arrive as the bytes of that text (`[0.1,...]`): converted here
+ * (ServerArea.afterRestore, in the restore's transaction).
+ */
+export async function peopleAfterRestore(trx: Kysely<any>, archived: readonly string[]): Promise<void> {
+  if (archived.includes(VECTOR_BYTES)) return;
+  for (const [table, column] of VECTOR_COLUMNS) await vectorsToBytes(trx, table, sql<string>`convert_from(${sql.ref(column)}, 'UTF8')`, column);
+}
+
 export const peopleMigrations: Record<string, Migration> = {
   '20261130_people_tables': tables,
   '20261201_people_grouping': grouping,
   '20261205_people_named_by': namedBy,
   '20261208_people_pairs': pairs,
+  [VECTOR_BYTES]: vectorBytesMigration,
 };

@@ -1,9 +1,14 @@
+import { sql } from 'kysely';
 import { peopleMessages } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import type { Executor } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
-import { GROUP_SIMILARITY, groupFaces, newPairsYielding } from './people.grouping.ts';
+import { GROUP_SIMILARITY, groupFaces, newPairsYielding, type Packed } from './people.grouping.ts';
 import * as repo from './people.repository.ts';
+import { hexOf, vectorBytes, vectorOfHex } from './people.vectors.ts';
+
+/** What `regroup` has just done, for a caller that times its steps (the benchmark). */
+export type RegroupStep = 'embeddings read' | 'new pairs stored' | 'faces and pairs read' | 'grouped';
 
 /**
  * The grouping job (issue 48): every face that is not taken out is grouped again with average linkage
@@ -17,7 +22,7 @@ import * as repo from './people.repository.ts';
  * member's decision meanwhile: this run is dropped, `{ stale: true }`, and the next one sees it). The
  * people worker runs it after each batch of indexing, `people.regroup` on demand.
  */
-export async function regroup(db: Executor): Promise<{ faces: number; people: number; moved: number; stale?: true }> {
+export async function regroup(db: Executor, step: (done: RegroupStep) => void = () => {}): Promise<{ faces: number; people: number; moved: number; stale?: true }> {
   await pairsFoundAt(db);
   const read = (ex: Executor) =>
     Promise.all([
@@ -27,16 +32,23 @@ export async function regroup(db: Executor): Promise<{ faces: number; people: nu
   // Every face's embedding, read once (in slices): the new faces' pairs are found among all of them,
   // the grouping is of those not taken out.
   const all = await db.selectFrom('faces').select(['id', 'paired']).orderBy('id').execute();
-  const vectors = await embeddingsOf(db, all);
-  if (!(await storePairs(db, all, vectors))) return { faces: 0, people: 0, moved: 0, stale: true };
+  const matrix = await embeddingsOf(db, all);
+  step('embeddings read');
+  if (!(await storePairs(db, all, matrix))) return { faces: 0, people: 0, moved: 0, stale: true };
+  step('new pairs stored');
   const [faces, people] = await read(db);
-  const vectorOf = new Map(all.map((f, i) => [f.id, vectors[i]!]));
-  const embeddings = faces.map((f) => vectorOf.get(f.id));
+  const rowOf = new Map(all.map((f, i) => [f.id, i]));
+  const rows = faces.map((f) => rowOf.get(f.id));
   // A face indexed since `all` was read: the next run groups it.
-  if (embeddings.some((e) => e === undefined)) return { faces: faces.length, people: 0, moved: 0, stale: true };
+  if (rows.some((r) => r === undefined)) return { faces: faces.length, people: 0, moved: 0, stale: true };
+  const { data, dim } = matrix;
+  const embeddings = rows.map((r) => data.subarray(r! * dim, (r! + 1) * dim));
   const kept = new Set(people.filter((p) => p.confirmed || p.hidden).map((p) => p.id));
   const input = faces.map((f, i) => ({ vector: embeddings[i]!, picture: f.picture_id, fixed: f.person_id !== null && kept.has(f.person_id) ? f.person_id : null }));
-  const groups = groupFaces(input, { pairs: await storedPairs(db, faces) });
+  const pairs = await storedPairs(db, faces);
+  step('faces and pairs read');
+  const groups = groupFaces(input, { pairs });
+  step('grouped');
   const fingerprint = (f: typeof faces, p: typeof people) =>
     JSON.stringify([f.map((x) => [x.id, x.person_id, x.picture_id]), p.map((x) => [x.id, x.confirmed, x.hidden])]);
   const before = fingerprint(faces, people);
@@ -76,7 +88,7 @@ export async function regroup(db: Executor): Promise<{ faces: number; people: nu
     for (const [g, indexes] of members) {
       let person = target.get(g) ?? null;
       if (person === null) {
-        const created = await trx.insertInto('people').values({ name: null, centroid: Array.from(embeddings[indexes[0]!]!), face_count: 1 }).returning('id').executeTakeFirstOrThrow();
+        const created = await trx.insertInto('people').values({ name: null, centroid: vectorBytes(embeddings[indexes[0]!]!), face_count: 1 }).returning('id').executeTakeFirstOrThrow();
         person = created.id;
       }
       const moving = indexes.filter((i) => faces[i]!.person_id !== person).map((i) => faces[i]!.id);
@@ -92,25 +104,44 @@ export async function regroup(db: Executor): Promise<{ faces: number; people: nu
   });
 }
 
-/** The embeddings of `faces`, in their order (read in slices: a face gone meanwhile makes the run stale at its end). */
-async function embeddingsOf(db: Executor, faces: readonly { id: number }[]): Promise<number[][]> {
-  const byId = new Map<number, number[]>();
+/**
+ * The embeddings of `faces`, in their order, as one packed Float32Array (read in slices of ids, as hex:
+ * people.vectors.ts). A face gone meanwhile is all zeros: it pairs with nothing, and the run is stale
+ * at its end.
+ */
+async function embeddingsOf(db: Executor, faces: readonly { id: number }[]): Promise<Packed> {
+  const longest = await db.selectFrom('faces').select((eb) => eb.fn.max(sql<number>`octet_length(embedding)`).as('bytes')).executeTakeFirst();
+  const dim = Math.floor(Number(longest?.bytes ?? 0) / 4);
+  const data = new Float32Array(faces.length * dim);
+  const rowOf = new Map(faces.map((f, i) => [f.id, i]));
   for (let k = 0; k < faces.length; k += 2000) {
-    const ids = faces.slice(k, k + 2000).map((f) => f.id);
-    for (const row of await db.selectFrom('faces').select(['id', 'embedding']).where('id', 'in', ids).execute()) byId.set(row.id, row.embedding);
+    const slice = faces.slice(k, k + 2000);
+    const found = await db
+      .selectFrom('faces')
+      .select(['id', hexOf('embedding').as('hex')])
+      .where('id', '>=', slice[0]!.id)
+      .where('id', '<=', slice.at(-1)!.id)
+      .execute();
+    for (const row of found) {
+      const at = rowOf.get(row.id);
+      if (at !== undefined) vectorOfHex(row.hex.length > dim * 8 ? row.hex.slice(0, dim * 8) : row.hex, data, at * dim);
+    }
   }
-  return faces.map((f) => byId.get(f.id) ?? []);
+  return { data, dim };
 }
 
 /** The stored pairs at or above GROUP_SIMILARITY between `faces`, as indexes into it (a face not in it, taken out, is left out). */
 async function storedPairs(db: Executor, faces: readonly { id: number }[]): Promise<[number, number][]> {
   const index = new Map(faces.map((f, i) => [f.id, i]));
   // Stored as 4-byte reals: a similarity of exactly the threshold may read back a hair under it.
-  const rows = await db.selectFrom('face_pairs').select(['a', 'b']).where('similarity', '>=', GROUP_SIMILARITY - 1e-6).execute();
+  // Read as one text (a,b,a,b,...): a row per pair costs PGlite an object each.
+  const row = await sql<{ pairs: string | null }>`
+    select string_agg(a || ',' || b, ',' order by a, b) as pairs from face_pairs where similarity >= ${GROUP_SIMILARITY - 1e-6}`.execute(db);
+  const ids = row.rows[0]?.pairs?.split(',') ?? [];
   const pairs: [number, number][] = [];
-  for (const { a, b } of rows) {
-    const i = index.get(a);
-    const j = index.get(b);
+  for (let k = 0; k + 1 < ids.length; k += 2) {
+    const i = index.get(Number(ids[k]));
+    const j = index.get(Number(ids[k + 1]));
     if (i !== undefined && j !== undefined) pairs.push(i < j ? [i, j] : [j, i]);
   }
   return pairs;
@@ -134,14 +165,14 @@ async function pairsFoundAt(db: Executor): Promise<void> {
 
 /**
  * Finds and stores the similar pairs of the faces not yet paired, each with every other face (taken
- * out or not; `vectors` are their embeddings); true when done, false when a face went meanwhile (its
+ * out or not; `matrix` holds their embeddings); true when done, false when a face went meanwhile (its
  * picture deleted: the next run finds the pairs again).
  */
-async function storePairs(db: Executor, faces: readonly { id: number; paired: boolean }[], vectors: readonly number[][]): Promise<boolean> {
+async function storePairs(db: Executor, faces: readonly { id: number; paired: boolean }[], matrix: Packed): Promise<boolean> {
   const fresh = faces.filter((f) => !f.paired).map((f) => f.id);
   if (fresh.length === 0) return true;
   const found = await newPairsYielding(
-    vectors,
+    matrix,
     faces.map((f) => !f.paired),
     GROUP_SIMILARITY,
   );

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { FoundFace, FoundThing } from './people.child.ts';
 import { addToMean, assignFaces, meanOf, unit, type Candidate } from './people.cluster.ts';
+import { hexOf, vectorBytes, vectorOfHex } from './people.vectors.ts';
 
 export type ClaimedIndex = { picture_id: number; attempts: number; stem: string; file_type: string; thumb_status: string; has_display: boolean; has_poster: boolean };
 
@@ -60,8 +61,8 @@ export async function saveIndex(trx: Executor, pictureId: number, faces: readonl
   const stored = new Set(known.map((k) => k.ordinal));
   const fresh = faces.map((face, ordinal) => ({ ...face, ordinal, unit: unit(face.embedding) })).filter((f) => !stored.has(f.ordinal));
   if (fresh.length > 0) {
-    const people = await trx.selectFrom('people').select(['id', 'centroid', 'face_count']).execute();
-    const candidates: Candidate[] = people.map((p) => ({ id: p.id, centroid: p.centroid, faceCount: p.face_count }));
+    const people = await trx.selectFrom('people').select(['id', hexOf('centroid').as('centroid'), 'face_count']).execute();
+    const candidates: Candidate[] = people.map((p) => ({ id: p.id, centroid: vectorOfHex(p.centroid), faceCount: p.face_count }));
     const byId = new Map(candidates.map((c) => [c.id, c]));
     const chosen = assignFaces(
       fresh.map((f) => f.unit),
@@ -73,16 +74,16 @@ export async function saveIndex(trx: Executor, pictureId: number, faces: readonl
       if (person) {
         await trx
           .updateTable('people')
-          .set({ centroid: addToMean(person.centroid, person.faceCount, face.unit), face_count: person.faceCount + 1 })
+          .set({ centroid: vectorBytes(addToMean(person.centroid, person.faceCount, face.unit)), face_count: person.faceCount + 1 })
           .where('id', '=', person.id)
           .execute();
       } else {
-        const created = await trx.insertInto('people').values({ name: null, centroid: face.unit, face_count: 1 }).returning('id').executeTakeFirstOrThrow();
+        const created = await trx.insertInto('people').values({ name: null, centroid: vectorBytes(face.unit), face_count: 1 }).returning('id').executeTakeFirstOrThrow();
         personId = created.id;
       }
       await trx
         .insertInto('faces')
-        .values({ picture_id: pictureId, ordinal: face.ordinal, person_id: personId, box: face.box, embedding: face.unit, score: face.score })
+        .values({ picture_id: pictureId, ordinal: face.ordinal, person_id: personId, box: face.box, embedding: vectorBytes(face.unit), score: face.score })
         .execute();
     }
   }
@@ -99,14 +100,14 @@ export async function saveIndex(trx: Executor, pictureId: number, faces: readonl
 
 /** The person's centroid and count again from the faces it holds now; a person left with none is removed. */
 export async function recomputePerson(trx: Executor, personId: number): Promise<void> {
-  const faces = await trx.selectFrom('faces').select('embedding').where('person_id', '=', personId).where('removed', '=', false).execute();
+  const faces = await trx.selectFrom('faces').select(hexOf('embedding').as('embedding')).where('person_id', '=', personId).where('removed', '=', false).execute();
   if (faces.length === 0) {
     await trx.deleteFrom('people').where('id', '=', personId).execute();
     return;
   }
   await trx
     .updateTable('people')
-    .set({ centroid: meanOf(faces.map((f) => f.embedding)), face_count: faces.length })
+    .set({ centroid: vectorBytes(meanOf(faces.map((f) => vectorOfHex(f.embedding)))), face_count: faces.length })
     .where('id', '=', personId)
     .execute();
 }

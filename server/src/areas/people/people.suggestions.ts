@@ -6,6 +6,7 @@ import { hiddenFrom, merge } from './people.service.ts';
 import type { SessionUser } from '../../identity/session-user.ts';
 import * as repo from './people.repository.ts';
 import { ordered } from './people.apart.ts';
+import { hexOf, vectorOfHex } from './people.vectors.ts';
 
 /**
  * "Same person?" (issue 48): pairs of people who may be one, asked of members most likely first, and
@@ -17,7 +18,7 @@ import { ordered } from './people.apart.ts';
 export const SUGGEST_SIMILARITY = 0.4;
 export const SUGGESTIONS_MAX = 20;
 
-function dot(a: readonly number[], b: readonly number[]): number {
+function dot(a: Float32Array, b: Float32Array): number {
   let s = 0;
   for (let k = 0; k < a.length; k++) s += (a[k] ?? 0) * (b[k] ?? 0);
   return s;
@@ -26,7 +27,10 @@ function dot(a: readonly number[], b: readonly number[]): number {
 /** `people.suggestions()`: most likely first, at most SUGGESTIONS_MAX. */
 export async function suggestions(deps: AppDeps): Promise<PeopleSuggestion[]> {
   if (!(await repo.peopleEnabled(deps.db))) return [];
-  const people = await deps.db.selectFrom('people').select(['id', 'centroid']).where('hidden', '=', false).orderBy('id').execute();
+  const people = (await deps.db.selectFrom('people').select(['id', hexOf('centroid').as('centroid')]).where('hidden', '=', false).orderBy('id').execute()).map((p) => ({
+    id: p.id,
+    centroid: vectorOfHex(p.centroid),
+  }));
   const faces = await deps.db
     .selectFrom('faces')
     .innerJoin('pictures', 'pictures.id', 'faces.picture_id')

@@ -9,8 +9,8 @@ export interface PeopleTable {
   named_by: number | null;
   /** A member decided about this person (named, merged, answered, gave a face): the re-grouping keeps it whole. */
   confirmed: Generated<boolean>;
-  /** The running mean of the embeddings of its faces (unit length each): new faces are compared with it. */
-  centroid: number[];
+  /** The running mean of the embeddings of its faces (unit length each): new faces are compared with it. Float32 little-endian bytes (people.vectors.ts). */
+  centroid: Uint8Array;
   /** How many faces the centroid is the mean of (faces a member took out are not counted). */
   face_count: Generated<number>;
   created_at: Generated<Date>;
@@ -25,8 +25,8 @@ export interface FacesTable {
   person_id: number | null;
   /** [x, y, w, h] as fractions (0..1) of the picture's width and height. */
   box: number[];
-  /** 1024 numbers, unit length (the face description model's output, normalised). */
-  embedding: number[];
+  /** 1024 numbers, unit length (the face description model's output, normalised), as Float32 little-endian bytes (people.vectors.ts). */
+  embedding: Uint8Array;
   score: number;
   /** A member took this face out of its person: it never joins anyone again by itself. */
   removed: Generated<boolean>;

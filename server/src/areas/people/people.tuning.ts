@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { vectorBytes, vectorOf } from './people.vectors.ts';
 
 /**
  * The embeddings of the faces of `faces-tuning` (../shared/faces-tuning beside the checkout: 61
@@ -16,11 +17,8 @@ export type TuningPhoto = { file: string; person: string | null; faces: TuningFa
 type Stored = { note: string; photos: { file: string; person: string | null; faces: { box: number[]; score: number; embedding: string }[] }[] };
 
 /** A float32 vector as base64 (exact, and a third of the size of its numbers as text). */
-export const encodeVector = (v: readonly number[]): string => Buffer.from(Float32Array.from(v).buffer).toString('base64');
-export function decodeVector(text: string): Float32Array {
-  const bytes = Buffer.from(text, 'base64');
-  return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
-}
+export const encodeVector = (v: readonly number[]): string => vectorBytes(v).toString('base64');
+export const decodeVector = (text: string): Float32Array => vectorOf(Buffer.from(text, 'base64'));
 
 /** The photos in labels.csv order, then the unlabelled ones, by name. */
 export function tuningPhotos(dir = TUNING_DIR): { file: string; person: string | null }[] {
