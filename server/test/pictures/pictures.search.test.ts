@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { SEARCH_PAGE, albumMessages, searchWords } from '@site/contracts';
 import { savePlace } from '../../src/areas/pictures/pictures.repository.ts';
-import { SEARCH_SOURCES_V2, SEARCH_SOURCES_V3, searchDocumentMigration } from '../../src/areas/pictures/pictures.search-sources.ts';
+import { SEARCH_SOURCES_V2, SEARCH_SOURCES_LATEST, searchDocumentMigration } from '../../src/areas/pictures/pictures.search-sources.ts';
 import { callerFor, createUser, databases, useTestServer } from '../helpers.ts';
 import { pictureRow } from './pictures.fixtures.ts';
 
@@ -150,6 +150,30 @@ describe.each(databases)('pictures.search (%s)', (kind) => {
     expect(await suggest('cathedral tr')).toEqual(['place: Truro => cathedral Truro']);
   });
 
+  it('faces moved between people in one statement make their pictures\' documents again once; a face\'s other columns touch none', async () => {
+    const owner = await createUser(s.deps, 'owner', 3);
+    const call = callerFor(s.deps, owner);
+    const pictures = await s.db.insertInto('pictures').values([pictureRow(owner, 'One', [2020, 1, 1]), pictureRow(owner, 'Two', [2020, 1, 2])]).returning('id').execute();
+    const [ann, bea] = await s.db.insertInto('people').values([{ name: 'Annabel', centroid: new Uint8Array(4) }, { name: 'Beatrix', centroid: new Uint8Array(4) }]).returning('id').execute();
+    const face = (picture: number, ordinal: number) => ({ picture_id: picture, ordinal, person_id: ann!.id, box: sql<number[]>`array[0, 0, 1, 1]::real[]`, embedding: new Uint8Array(4), score: 1 });
+    // Three faces in one statement: both pictures' documents name Annabel.
+    await s.db.insertInto('faces').values([face(pictures[0]!.id, 0), face(pictures[0]!.id, 1), face(pictures[1]!.id, 0)]).execute();
+    const ids = pictures.map((p) => p.id);
+    expect(await found(call, 'annabel')).toEqual([...ids].reverse());
+    // A face's own columns (the re-grouping's `paired` mark, its embedding): no document is written again.
+    const versions = () => s.db.selectFrom('picture_search').select(sql<string>`xmin::text`.as('v')).where('picture_id', 'in', ids).orderBy('picture_id').execute();
+    const before = await versions();
+    await s.db.updateTable('faces').set({ paired: true, embedding: new Uint8Array(8) }).execute();
+    expect(await versions()).toEqual(before);
+    // The re-grouping moves them all to Beatrix in one statement: both documents follow.
+    await s.db.updateTable('faces').set({ person_id: bea!.id }).execute();
+    expect(await found(call, 'annabel')).toEqual([]);
+    expect(await found(call, 'beatrix')).toEqual([...ids].reverse());
+    // A picture's faces deleted: its document loses the name.
+    await s.db.deleteFrom('faces').where('picture_id', '=', ids[0]!).execute();
+    expect(await found(call, 'beatrix')).toEqual([ids[1]]);
+  });
+
   it('accents do not count: "Malaga" finds Málaga, "zoe" Zoë (a caption and a person), suggestions show the name as written', async () => {
     const owner = await createUser(s.deps, 'owner', 3);
     const friend = await createUser(s.deps, 'friend', 1);
@@ -193,9 +217,9 @@ describe.each(databases)('pictures.search (%s)', (kind) => {
     expect(await suggest('malaga harbour ma')).toContain('place: Málaga => harbour Málaga');
 
     // Documents made before the fold (V2) did not find it; the migration's rebuild of every document does.
-    await searchDocumentMigration(SEARCH_SOURCES_V2, SEARCH_SOURCES_V3).up(s.db);
+    await searchDocumentMigration(SEARCH_SOURCES_V2, SEARCH_SOURCES_LATEST).up(s.db);
     expect(await found(call, 'malaga')).toEqual([]);
-    await searchDocumentMigration(SEARCH_SOURCES_V3, SEARCH_SOURCES_V2).up(s.db);
+    await searchDocumentMigration(SEARCH_SOURCES_LATEST, SEARCH_SOURCES_V2).up(s.db);
     expect(await found(call, 'malaga')).toEqual([malaga]);
   });
 

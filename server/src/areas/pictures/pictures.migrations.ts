@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import { SEARCH_SOURCES_V1, SEARCH_SOURCES_V2, SEARCH_SOURCES_V3, SEARCH_SOURCES_V4, foldFunction, searchDocumentMigration, searchTable } from './pictures.search-sources.ts';
+import { SEARCH_SOURCES_V1, SEARCH_SOURCES_V2, SEARCH_SOURCES_V3, SEARCH_SOURCES_V4, SEARCH_SOURCES_V5, foldFunction, searchDocumentMigration, searchTable } from './pictures.search-sources.ts';
 
 // Typed on Kysely<any> on purpose: a migration must keep compiling whatever today's schema says.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -373,6 +373,12 @@ export const picturesMigrations = {
   '20261207_pictures_search_trigram': {
     up: (db) => sql`create extension if not exists pg_trgm`.execute(db).then(() => {}),
     down: (db) => sql`drop extension if exists pg_trgm`.execute(db).then(() => {}),
+  } satisfies Migration,
+  // The faces' search trigger for each statement (SEARCH_SOURCES_V5): a re-grouping that moves
+  // thousands of faces makes each of their pictures' documents once, not once per face.
+  '20261210_pictures_search_faces_statements': {
+    up: (db) => searchDocumentMigration(SEARCH_SOURCES_V5, SEARCH_SOURCES_V4).up(db),
+    down: (db) => searchDocumentMigration(SEARCH_SOURCES_V4, SEARCH_SOURCES_V5).up(db),
   } satisfies Migration,
 };
 

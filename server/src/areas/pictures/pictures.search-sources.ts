@@ -33,7 +33,21 @@ export type SearchSource = {
   config: 'english' | 'simple';
   weight: 'A' | 'B' | 'C';
   text: string;
-  refreshedBy: { table: string; pictureIds: (row: 'new' | 'old') => string; columns?: string[] }[];
+  refreshedBy: RefreshedBy[];
+};
+
+/**
+ * A table whose changes change a source: `pictureIds`, the SQL of the picture ids a changed row (`r`,
+ * NEW or OLD) touches, run by a trigger for each row (of `columns` only, when named). Or `statement`,
+ * for a table whose rows change by the thousand in one statement (faces, when the people are grouped
+ * again): triggers for each statement over the transition tables, refreshing once the pictures of the
+ * rows that came, went, or changed one of `changed` (its other columns refresh nothing).
+ */
+export type RefreshedBy = {
+  table: string;
+  pictureIds: (row: 'new' | 'old') => string;
+  columns?: string[];
+  statement?: { pictureColumn: string; changed: string[] };
 };
 
 const MONTHS = "array['january','february','march','april','may','june','july','august','september','october','november','december']";
@@ -194,6 +208,20 @@ export const SEARCH_SOURCES_V4: SearchSource[] = SEARCH_SOURCES_V3.flatMap((s): 
       ],
 );
 
+/**
+ * V4 with the faces' trigger for each statement (20261210_pictures_search_faces_statements): the
+ * re-grouping moves thousands of faces a statement, and the row trigger made a picture's document
+ * again per face (95 ms per 10 faces, most of a first re-grouping's time); a face's embedding or
+ * `paired` mark changes no document.
+ */
+export const SEARCH_SOURCES_V5: SearchSource[] = SEARCH_SOURCES_V4.map((source) => ({
+  ...source,
+  refreshedBy: source.refreshedBy.map((r) => (r.table === 'faces' ? { ...r, statement: { pictureColumn: 'picture_id', changed: ['person_id', 'picture_id'] } } : r)),
+}));
+
+/** The sources the newest migration made the document from. */
+export const SEARCH_SOURCES_LATEST = SEARCH_SOURCES_V5;
+
 /** The document's SQL: every source's words with its weight, over the picture `p`. */
 function documentSql(sources: readonly SearchSource[]): string {
   return sources.map((s) => `setweight(to_tsvector('${s.config}', coalesce(${s.text}, '')), '${s.weight}')`).join('\n      || ');
@@ -209,10 +237,11 @@ const functionName = (table: string) => `picture_search_touch_${table}`;
  */
 export function searchDocumentMigration(sources: readonly SearchSource[], previous: readonly SearchSource[] = []): Migration {
   const tablesOf = (list: readonly SearchSource[]) => {
-    const byTable = new Map<string, { pictureIds: string[]; columns: Set<string> | null }>();
+    const byTable = new Map<string, { pictureIds: string[]; columns: Set<string> | null; statement?: RefreshedBy['statement'] }>();
     for (const source of list) {
       for (const r of source.refreshedBy) {
         const known = byTable.get(r.table) ?? { pictureIds: [], columns: new Set<string>() };
+        if (r.statement) known.statement = r.statement;
         known.pictureIds.push(`(${r.pictureIds('new')})`);
         known.pictureIds.push(`(${r.pictureIds('old')})`);
         if (!r.columns) known.columns = null;
@@ -224,6 +253,8 @@ export function searchDocumentMigration(sources: readonly SearchSource[], previo
   };
   const drop = async (db: Kysely<any>, list: readonly SearchSource[]) => {
     for (const table of tablesOf(list).keys()) {
+      // A `statement` table's triggers too, whichever way the list has it.
+      for (const event of STATEMENT_EVENTS) await sql`drop trigger if exists ${sql.id(`${triggerName(table)}_${event}`)} on ${sql.table(table)}`.execute(db);
       await sql`drop trigger if exists ${sql.id(triggerName(table))} on ${sql.table(table)}`.execute(db);
       await sql`drop function if exists ${sql.id(functionName(table))}()`.execute(db);
     }
@@ -238,7 +269,11 @@ export function searchDocumentMigration(sources: readonly SearchSource[], previo
     $$`,
         )
         .execute(db);
-      for (const [table, { pictureIds, columns }] of tablesOf(sources)) {
+      for (const [table, { pictureIds, columns, statement }] of tablesOf(sources)) {
+        if (statement) {
+          await statementTriggers(db, table, statement);
+          continue;
+        }
         const [fromNew, fromOld] = [pictureIds.filter((_, i) => i % 2 === 0), pictureIds.filter((_, i) => i % 2 === 1)];
         await sql
           .raw(
@@ -262,6 +297,34 @@ export function searchDocumentMigration(sources: readonly SearchSource[], previo
       await drop(db, sources);
     },
   };
+}
+
+const STATEMENT_EVENTS = ['insert', 'update', 'delete'] as const;
+
+/** A `statement` table's triggers (RefreshedBy): one refresh per statement, of the pictures its rows touch. */
+async function statementTriggers(db: Kysely<any>, table: string, { pictureColumn, changed }: NonNullable<RefreshedBy['statement']>): Promise<void> {
+  const moved = changed.map((c) => `n.${c} is distinct from o.${c}`).join(' or ');
+  await sql
+    .raw(
+      `create function ${functionName(table)}() returns trigger language plpgsql as $$
+      begin
+        if tg_op = 'INSERT' then perform picture_search_refresh(array(select distinct ${pictureColumn} from new_rows));
+        elsif tg_op = 'DELETE' then perform picture_search_refresh(array(select distinct ${pictureColumn} from old_rows));
+        else perform picture_search_refresh(array(
+          select n.${pictureColumn} from new_rows n join old_rows o on o.id = n.id where ${moved}
+          union select o.${pictureColumn} from new_rows n join old_rows o on o.id = n.id where ${moved}));
+        end if;
+        return null;
+      end
+      $$`,
+    )
+    .execute(db);
+  const referencing = { insert: 'referencing new table as new_rows', update: 'referencing old table as old_rows new table as new_rows', delete: 'referencing old table as old_rows' };
+  for (const event of STATEMENT_EVENTS) {
+    await sql
+      .raw(`create trigger ${triggerName(table)}_${event} after ${event} on ${table} ${referencing[event]} for each statement execute function ${functionName(table)}()`)
+      .execute(db);
+  }
 }
 
 /** The table, the refresh function and the first document (20261130_pictures_search). */
