@@ -95,6 +95,8 @@ class HashingFileStore extends FileStore {
 }
 
 type PatchHandler = Server['handlers']['PATCH'];
+/** tus's answer (undici's Response in its types, whatever the globals of the program compiling this). */
+type TusAnswer = Awaited<ReturnType<Server['handleWeb']>>;
 
 /** The Node request a tus request came from (`runtime.node`, as srvx and `webRequestOf` below set it). */
 const nodeRequestOf = (req: Request): IncomingMessage | undefined => (req as { runtime?: { node?: { req: IncomingMessage } } }).runtime?.node?.req;
@@ -115,10 +117,11 @@ function nodeBodyPatchHandler(tus: Server): PatchHandler {
   class NodeBodyPatchHandler extends Base {
     readonly #bodies = new WeakMap<CancellationContext, IncomingMessage>();
 
-    override send(req: Request, context: CancellationContext, headers?: Headers): Promise<Response> {
+    override send(...args: Parameters<PatchHandler['send']>): ReturnType<PatchHandler['send']> {
+      const [req, context] = args;
       const node = nodeRequestOf(req);
       if (node && req.body === null) this.#bodies.set(context, node);
-      return super.send(req, context, headers);
+      return super.send(...args);
     }
 
     protected override async writeToStore(body: ReadableStream | null, upload: Upload, maxFileSize: number, context: CancellationContext): Promise<number> {
@@ -163,9 +166,9 @@ function webRequestOf(req: IncomingMessage, res: ServerResponse): Request {
 }
 
 /** Writes tus's answer (a short text body at most) to the Node response. */
-async function sendAnswer(res: ServerResponse, answer: Response): Promise<void> {
+async function sendAnswer(res: ServerResponse, answer: TusAnswer): Promise<void> {
   const body = Buffer.from(await answer.arrayBuffer());
-  for (const [name, value] of answer.headers) res.setHeader(name, value);
+  answer.headers.forEach((value, name) => res.setHeader(name, value));
   res.writeHead(answer.status);
   res.end(body);
 }
