@@ -105,8 +105,8 @@ const nodeRequestOf = (req: Request): IncomingMessage | undefined => (req as { r
  * tus's own PATCH handler (offsets, 409, lengths, 413, the lock, the finish hook), its body read
  * from the Node request itself. @tus/server 2.x hands every handler a web Request (srvx: the Node
  * request through Readable.toWeb) and its writeToStore turns the body back into a Node stream
- * (Readable.fromWeb) on the way to the store: measured, that costs more CPU per byte than all else
- * of a PATCH together (docs/benchmarks.md, bench:resumable). Here a PATCH reaches tus as a web
+ * (Readable.fromWeb) on the way to the store: measured, that was about half the server's CPU per
+ * byte of a PATCH (docs/benchmarks.md, bench:resumable). Here a PATCH reaches tus as a web
  * Request without a body (`webRequestOf`), and the handler pipes the Node request to the store as
  * tus's writeToStore pipes its stream: through a proxy that a dropped connection ends rather than
  * fails, so the bytes that arrived are kept and the next PATCH goes on from them.
