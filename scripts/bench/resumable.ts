@@ -11,10 +11,14 @@
  *    and the rest from there: the bytes sent beyond the file's size (goal < 10 %).
  * 1 and 2 run twice each, in the order 1 2 2 1, each after a `sync` (the kernel's write-back of the
  * last upload otherwise slows whichever runs next: 0.19-0.45 measured when 2 always followed 1).
+ * Each figure comes with the CPU time the server and this client spent per GiB (user + system): on
+ * a loaded machine the wall-clock rates follow the CPU each path needs, and the CPU is what a change
+ * of the path moves. The load average is printed before and after.
  * Each upload's bytes differ (no duplicate), and each ends as a stored picture (status 200).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import http from 'node:http';
+import os from 'node:os';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { RESUMABLE_CHUNK_BYTES } from '@site/contracts';
@@ -36,7 +40,11 @@ async function serve() {
   const { worker: _worker, ...picturesWithoutWorker } = serverAreas.pictures;
   const app = await buildApp(site.deps, { areas: { ...serverAreas, pictures: picturesWithoutWorker } });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
-  answerMemory({ base, cookie: site.cookie });
+  answerMemory({ base, cookie: site.cookie }, (line) => {
+    if (!line.startsWith('cpu')) return false;
+    process.stdout.write(`${JSON.stringify(process.cpuUsage())}\n`);
+    return true;
+  });
   serveUntilStdinEnds(site, () => app.close());
 }
 
@@ -100,7 +108,7 @@ function send(base: string, method: string, path: string, headers: Record<string
   });
 }
 
-async function oneRequest(site: Child, seed: number): Promise<number> {
+async function oneRequest(site: Child, seed: number): Promise<void> {
   const boundary = 'benchBoundary7MA4YWxkTrZu0gW';
   const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`);
   const tail = Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="date"\r\n\r\n2024-01-01\r\n--${boundary}--\r\n`);
@@ -112,10 +120,8 @@ async function oneRequest(site: Child, seed: number): Promise<number> {
       yield tail;
     })(),
   );
-  const start = performance.now();
   const res = await send(site.base, 'POST', '/api/pictures/upload', { cookie: site.cookie, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + SIZE + tail.length }, body);
   if (res.status !== 200) throw new Error(`one-request upload: ${res.status} ${res.body}`);
-  return (performance.now() - start) / 1000;
 }
 
 const tus = (site: Child) => ({ cookie: site.cookie, 'tus-resumable': '1.0.0' });
@@ -139,45 +145,72 @@ async function patchFrom(site: Child, url: string, seed: number, offset: number)
   return sent;
 }
 
+/** CPU seconds (user + system) of the server and of this client while `run` runs, and its wall-clock seconds. */
+async function timed(site: Child, run: () => Promise<unknown>): Promise<{ seconds: number; server: number; client: number }> {
+  const cpuSeconds = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1e6;
+  const serverBefore = JSON.parse(await site.ask('cpu')) as NodeJS.CpuUsage;
+  const clientBefore = process.cpuUsage();
+  const start = performance.now();
+  await run();
+  const seconds = (performance.now() - start) / 1000;
+  const client = cpuSeconds(process.cpuUsage(clientBefore));
+  const server = cpuSeconds(JSON.parse(await site.ask('cpu')) as NodeJS.CpuUsage) - cpuSeconds(serverBefore);
+  return { seconds, server, client };
+}
+
+type Timing = Awaited<ReturnType<typeof timed>>;
+const load = () => os.loadavg().map((n) => n.toFixed(2)).join(' ');
+
+/** Mean MB/s of the runs, their seconds, and the CPU seconds per GiB of the server and the client. */
+function summary(runs: Timing[]): { rate: number; text: string } {
+  const mean = (f: (t: Timing) => number) => runs.reduce((sum, t) => sum + f(t), 0) / runs.length;
+  const rate = UPLOAD_MB / mean((t) => t.seconds);
+  const perGiB = 1024 / UPLOAD_MB;
+  const text = `${fmt(rate)} MB/s (${runs.map((t) => fmt(t.seconds)).join(' s, ')} s); CPU per GiB: server ${fmt(mean((t) => t.server) * perGiB)} s, client ${fmt(mean((t) => t.client) * perGiB)} s`;
+  return { rate, text };
+}
+
 async function main() {
   if (process.argv.includes('--serve')) return serve();
   console.log(`Resumable uploads benchmark (node ${process.version}, ${UPLOAD_MB} MiB over loopback, local store, server from source through tsx)`);
+  console.log(`load average ${load()} (${os.cpus().length} CPUs)`);
   const site = await startSite();
   try {
     // Each upload writes the file to the disk; the kernel writes it back afterwards, and the next
     // upload's writes wait behind that. So the disk is flushed (sync) before each timed upload, and
     // the two kinds run in the order A B B A: neither always goes first.
-    const plainTimes: number[] = [];
-    const tusTimes: number[] = [];
-    let before = { rss: 0 };
-    let peak = { rss: 0 };
+    const plainRuns: Timing[] = [];
+    const tusRuns: Timing[] = [];
+    let growth = 0;
     let seed = 1;
     const timedTus = async () => {
       flushDisk();
-      before = JSON.parse(await site.ask('mark')) as { rss: number };
-      const start = performance.now();
-      const url = await create(site);
-      await patchFrom(site, url, ++seed, 0);
-      tusTimes.push((performance.now() - start) / 1000);
-      peak = JSON.parse(await site.ask('peak')) as { rss: number };
+      const before = JSON.parse(await site.ask('mark')) as { rss: number };
+      const mine = ++seed;
+      tusRuns.push(
+        await timed(site, async () => {
+          const url = await create(site);
+          await patchFrom(site, url, mine, 0);
+        }),
+      );
+      const peak = JSON.parse(await site.ask('peak')) as { rss: number };
+      growth = Math.max(growth, peak.rss - before.rss);
     };
     const timedPlain = async () => {
       flushDisk();
-      plainTimes.push(await oneRequest(site, ++seed));
+      const mine = ++seed;
+      plainRuns.push(await timed(site, () => oneRequest(site, mine)));
     };
     await timedPlain();
     await timedTus();
     await timedTus();
     await timedPlain();
-    const plainSeconds = plainTimes.reduce((a, b) => a + b, 0) / plainTimes.length;
-    const plainRate = UPLOAD_MB / plainSeconds;
-    console.log(`\n1. One-request upload (multipart): ${fmt(plainRate)} MB/s (${plainTimes.map(fmt).join(' s, ')} s: first and last)`);
-
-    const tusSeconds = tusTimes.reduce((a, b) => a + b, 0) / tusTimes.length;
-    const tusRate = UPLOAD_MB / tusSeconds;
-    console.log(`\n2. Resumable upload (tus, PATCHes of ${RESUMABLE_CHUNK_BYTES / MB} MiB): ${fmt(tusRate)} MB/s (${tusTimes.map(fmt).join(' s, ')} s: second and third)`);
-    console.log(`  ratio to the one-request upload ${fmt(tusRate / plainRate)} (goal >= 0.8)`);
-    console.log(`  server RSS ${fmt(before.rss / MB)} MB before the last, peak ${fmt(peak.rss / MB)} MB: grew ${fmt((peak.rss - before.rss) / MB)} MB (goal <= 64)`);
+    const plain = summary(plainRuns);
+    console.log(`\n1. One-request upload (multipart): ${plain.text} (first and last)`);
+    const resumable = summary(tusRuns);
+    console.log(`\n2. Resumable upload (tus, PATCHes of ${RESUMABLE_CHUNK_BYTES / MB} MiB): ${resumable.text} (second and third)`);
+    console.log(`  ratio to the one-request upload ${fmt(resumable.rate / plain.rate)} (goal >= 0.8)`);
+    console.log(`  server RSS growth during an upload, the larger of the two: ${fmt(growth / MB)} MB (goal <= 64)`);
 
     // 3. The whole file in one PATCH, the connection cut when half of it has been sent.
     flushDisk();
@@ -192,6 +225,7 @@ async function main() {
   } finally {
     await site.stop();
   }
+  console.log(`\nload average ${load()}`);
 }
 
 await main();

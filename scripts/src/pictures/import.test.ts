@@ -4,10 +4,12 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
 import type { Database } from '@site/server/db/database';
 import type { AppDeps } from '@site/server/deps';
+import { createS3Storage, type MediaStorage } from '@site/server/media/index';
+import { startTestS3, type TestS3 } from '@site/server/testing/s3-server';
 import { cliRunner } from '../testing/run-cli.ts';
 
 /**
@@ -15,6 +17,10 @@ import { cliRunner } from '../testing/run-cli.ts';
  * the embedded database whose server (this process) answers on the control socket, and on
  * PostgreSQL, where the command writes itself. The takeout is built here from real photographs, with
  * EXIF (a date and GPS position of their own) and without.
+ * With TEST_MEDIA_STORE=s3 (`npm run test:s3 -w @site/scripts`, docs/storage.md) each site keeps its
+ * media in a bucket of a real S3 protocol server (s3rver) on 127.0.0.1 instead of its folder: the
+ * server's importer (PGlite) and the command itself (PostgreSQL) write there, and the tests read the
+ * bucket back through a store of their own.
  */
 
 const require = createRequire(import.meta.url);
@@ -37,6 +43,14 @@ const geo = (latitude: number, longitude: number) => ({ geoData: { latitude, lon
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'site-import-test-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const inBucket = process.env.TEST_MEDIA_STORE === 's3';
+if (process.env.TEST_MEDIA_STORE && !inBucket && process.env.TEST_MEDIA_STORE !== 'local') throw new Error(`TEST_MEDIA_STORE must be local or s3, not ${process.env.TEST_MEDIA_STORE}`);
+let s3: TestS3 | null = null;
+beforeAll(async () => {
+  if (inBucket) s3 = await startTestS3();
+});
+afterAll(() => s3?.close());
 
 async function writeZip(file: string, entries: [string, Buffer][], corrupt?: string): Promise<string> {
   const zip = new yazl.ZipFile();
@@ -110,7 +124,11 @@ async function buildTakeout(): Promise<string[]> {
   return [part1, part2, german];
 }
 
-type Site = { db: Database; deps: AppDeps; env: Record<string, string>; dir: string; close(): Promise<void> };
+/**
+ * `bucket`: with TEST_MEDIA_STORE=s3, the site's folder of the bucket read by a store of the test's
+ * own (not the site's), to see the files there; null with the local store.
+ */
+type Site = { db: Database; deps: AppDeps; env: Record<string, string>; dir: string; bucket: MediaStorage | null; close(): Promise<void> };
 
 /** A fresh site: on PGlite held by this process (as the server holds it) answering on its control socket; on PostgreSQL, a new database. */
 async function openSite(kind: 'pglite' | 'postgres'): Promise<Site> {
@@ -121,7 +139,9 @@ async function openSite(kind: 'pglite' | 'postgres'): Promise<Site> {
   const { startControlChannel } = await import('@site/server/local-commands/control');
   const { pictureImporter } = await import('@site/server/areas/pictures/pictures.import');
   const dir = fs.mkdtempSync(path.join(tmp, `${kind}-`));
-  const env: Record<string, string> = { DATA_DIR: dir, DATABASE_URL: '', LOG_LEVEL: 'silent', MEDIA_MAX_BYTES: String(MAX_BYTES), PEOPLE_INDEXING: 'off', MEDIA_STORE: 'local', ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' };
+  const prefix = `${path.basename(dir)}/`;
+  const store = s3 ? s3.env(prefix) : { MEDIA_STORE: 'local' };
+  const env: Record<string, string> = { DATA_DIR: dir, DATABASE_URL: '', LOG_LEVEL: 'silent', MEDIA_MAX_BYTES: String(MAX_BYTES), PEOPLE_INDEXING: 'off', ...store, ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' };
   let dropDatabase = async () => {};
   if (kind === 'postgres') {
     const admin = await createDb({ kind: 'postgres', url: process.env.TEST_DATABASE_URL ?? '' });
@@ -142,17 +162,36 @@ async function openSite(kind: 'pglite' | 'postgres'): Promise<Site> {
   const deps = createDeps(loadConfig(env), handle.db);
   const importer = pictureImporter(deps);
   const channel = kind === 'pglite' ? await startControlChannel({ picturesImportStart: (as) => importer.start(as), picturesImportFile: (id, meta, bytes, signal) => importer.file(id, meta, bytes, signal) }, dir) : null;
+  const bucket = s3 ? createS3Storage({ ...s3.settings(prefix), tempRoot: path.join(tmp, `${path.basename(dir)}-reader`) }) : null;
   return {
     db: handle.db,
     deps,
     env,
     dir,
+    bucket,
     async close() {
       await channel?.close();
       await handle.close();
       await dropDatabase();
     },
   };
+}
+
+/**
+ * Every picture's original is in the site's store with its size, and its pictures folder holds
+ * nothing but these pictures' files (originals and previews); with TEST_MEDIA_STORE=s3 that is the
+ * bucket's folder, read with the test's own store, and none of them is on the disk.
+ */
+async function expectOriginalsStored(site: Site, rows: { stem: string; file_type: string; size_bytes: number | string }[]): Promise<void> {
+  const store = site.bucket ?? site.deps.media;
+  for (const row of rows) expect((await store.stat(`pictures/${row.stem}.${row.file_type}`))?.size).toBe(Number(row.size_bytes));
+  const stems = new Set(rows.map((row) => row.stem));
+  const others = (await store.list('pictures')).map((file) => file.key).filter((key) => !stems.has(key.slice('pictures/'.length).split('.')[0] ?? ''));
+  expect(others).toEqual([]);
+  if (site.bucket) {
+    expect(site.deps.media.description).toContain('bucket');
+    expect(fs.existsSync(path.join(site.dir, 'media', 'pictures'))).toBe(false);
+  }
 }
 
 const cli = path.join(import.meta.dirname, 'cli.ts');
@@ -164,7 +203,7 @@ async function addMember(db: Database, name: string, level: number): Promise<num
   return row.id;
 }
 
-describe.each(kinds)('npm run pictures -- import (%s)', (kind) => {
+describe.each(kinds)(`npm run pictures -- import (%s${inBucket ? ', media in an S3 bucket' : ''})`, (kind) => {
   it('imports a takeout in two parts and a German one: dates, places, captions, albums and hearts from the sidecars, trash left out; a second run adds nothing', async () => {
     const zips = await buildTakeout();
     const site = await openSite(kind);
@@ -236,11 +275,11 @@ describe.each(kinds)('npm run pictures -- import (%s)', (kind) => {
         { name: 'Summer by the sea', owner_id: owner },
         { name: 'Urlaub an der Nordsee', owner_id: owner },
       ]);
-      // Every picture's file is in place, with its preview made.
-      for (const row of await site.db.selectFrom('pictures').select(['stem', 'file_type', 'size_bytes', 'thumb_status']).execute()) {
-        expect((await site.deps.media.stat(`pictures/${row.stem}.${row.file_type}`))?.size).toBe(Number(row.size_bytes));
-        expect(row.thumb_status).toBe('ready');
-      }
+      // Every picture's file is in place (in the bucket in S3 mode), with its preview made.
+      const stored = await site.db.selectFrom('pictures').select(['stem', 'file_type', 'size_bytes', 'thumb_status']).execute();
+      await expectOriginalsStored(site, stored);
+      expect(stored.map((row) => row.thumb_status)).toEqual(stored.map(() => 'ready'));
+      if (s3) expect(s3.openUploads()).toEqual([]);
 
       const second = await run('import', ...zips, '--report', report);
       expect(second.code, second.out).toBe(0);
@@ -301,6 +340,8 @@ describe.each(kinds)('npm run pictures -- import (%s)', (kind) => {
         const stored = await site.deps.media.readBuffer(`pictures/${row.stem}.${row.file_type}`);
         expect(createHash('sha256').update(stored).digest('hex')).toBe(row.sha256);
       }
+      // No file of the killed run is left beside them (in the bucket: nothing but the 36 originals).
+      await expectOriginalsStored(site, rows);
       const albums = await site.db
         .selectFrom('albums')
         .innerJoin('album_pictures', 'album_pictures.album_id', 'albums.id')

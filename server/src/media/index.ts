@@ -6,6 +6,7 @@ import { SwitchingStorage } from './switching.ts';
 
 export * from './storage.ts';
 export { createLocalStorage, STALE_TEMP_MS } from './local-storage.ts';
+export { fileSink } from './temp-area.ts';
 export { createS3Storage } from './s3-storage.ts';
 export { SwitchingStorage, MediaStoreNotConfiguredError, type StoreName, type StoreState } from './switching.ts';
 export { recordStore, recordedStore, useRecordedStore, mediaStoreListener } from './media.state.ts';

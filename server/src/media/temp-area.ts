@@ -62,7 +62,7 @@ export function createTempArea(root: string, sweepOlderThanMs = STALE_TEMP_MS) {
           done(null, chunk);
         },
       });
-      const sink = fileSink(temp, written);
+      const sink = fileSink(temp, written ? { written } : {});
       try {
         await pipeline(source as Readable, counter, sink, signal ? { signal } : {});
       } catch (error) {
@@ -126,26 +126,31 @@ export function createTempArea(root: string, sweepOlderThanMs = STALE_TEMP_MS) {
 
 export type TempArea = ReturnType<typeof createTempArea>;
 
-/** Writes every byte of `buffers` (a short write goes on from where it stopped); the bytes written. */
-async function writeAll(handle: fsp.FileHandle, buffers: Buffer[]): Promise<number> {
+/** Writes every byte of `buffers` at `position` (a short write goes on from where it stopped); the bytes written. */
+async function writeAll(handle: fsp.FileHandle, buffers: Buffer[], position: number): Promise<number> {
   const total = buffers.reduce((sum, b) => sum + b.length, 0);
-  let at = (await handle.writev(buffers)).bytesWritten;
+  let at = (await handle.writev(buffers, position)).bytesWritten;
   if (at < total) {
     const rest = Buffer.concat(buffers).subarray(at);
-    for (let from = 0; from < rest.length; ) from += (await handle.write(rest, from, rest.length - from)).bytesWritten;
+    for (let from = 0; from < rest.length; ) from += (await handle.write(rest, from, rest.length - from, position + at + from)).bytesWritten;
     at = total;
   }
   return at;
 }
 
-/** A new file (refused if it exists) written chunk by chunk, telling `written`, when given, the bytes on disk after each and waiting for it. */
-function fileSink(file: string, written?: (onDisk: number) => Promise<void> | void): Writable {
+/**
+ * A file written chunk by chunk: a new one (refused if it exists), or with `start` an existing one
+ * from that byte on (a resumable upload's next part: pictures.resumable.ts). When `written` is given
+ * it is told the bytes on disk after each write, and the next write waits for it.
+ */
+export function fileSink(file: string, opts: { start?: number; written?: (onDisk: number) => Promise<void> | void } = {}): Writable {
+  const { start, written } = opts;
   let handle: fsp.FileHandle | null = null;
   let onDisk = 0;
   return new Writable({
     highWaterMark: 1024 * 1024,
     construct(done) {
-      fsp.open(file, 'wx').then((opened) => {
+      fsp.open(file, start === undefined ? 'wx' : 'r+').then((opened) => {
         handle = opened;
         done();
       }, done);
@@ -154,7 +159,7 @@ function fileSink(file: string, written?: (onDisk: number) => Promise<void> | vo
     // chunk made a 1 GiB upload half again as long.
     writev(chunks, done) {
       const buffers = chunks.map((c) => c.chunk as Buffer);
-      writeAll(handle!, buffers)
+      writeAll(handle!, buffers, (start ?? 0) + onDisk)
         .then(async (bytes) => {
           onDisk += bytes;
           await written?.(onDisk);

@@ -155,6 +155,38 @@ describe.each(databases)('resumable uploads, tus 1.0.0 (%s)', (kind) => {
     expect(parts()).toEqual([]);
   });
 
+  it('takes no byte beyond the Upload-Length: a PATCH declaring more, or sending more without a length, is 413; the upload goes on', async () => {
+    const family = await member('family', 2);
+    const auth = { cookie: family.cookie };
+    const image = await png({ width: 120, height: 90 }, '#3366cc');
+    const created = await create('/uploads/', auth, image.length, { caption: 'Exact' });
+    const url = created.headers.location ?? '';
+    const longer = Buffer.concat([image, Buffer.from('ten bytes!')]);
+    expect((await patch(url, auth, 0, longer)).status).toBe(413);
+    expect(await offsetOf(url, auth)).toBe(0);
+    // Chunked (no Content-Length): the bytes are counted as they come and the overflow refused.
+    const chunked = await new Promise<number>((resolve, reject) => {
+      const req = http.request(new URL(url, listening.main), {
+        method: 'PATCH',
+        agent: false,
+        headers: { ...auth, 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.end(longer);
+    });
+    expect(chunked).toBe(413);
+    const offset = await offsetOf(url, auth);
+    expect(offset).toBeLessThan(image.length);
+    const done = await patch(url, auth, offset, image.subarray(offset));
+    expect(done.status).toBe(200);
+    expect((JSON.parse(done.body) as { desc: string }).desc).toBe('Exact');
+    expect(parts()).toEqual([]);
+  });
+
   it('refuses bytes that are not a picture when whole (415) and keeps nothing', async () => {
     const family = await member('family', 2);
     const text = Buffer.from('just some notes, not a picture\n'.repeat(20));

@@ -1,16 +1,17 @@
 import { createHash, randomBytes, type Hash } from 'node:crypto';
 import fsp from 'node:fs/promises';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import { PassThrough, Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { FileStore } from '@tus/file-store';
-import { Server, type ServerOptions } from '@tus/server';
+import { ERRORS, Server, StreamLimiter, type CancellationContext, type DataStore, type ServerOptions, type Upload } from '@tus/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { accessMessages, pictureMessages, RESUMABLE_ABANDONED_MS, resumableMessages } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError, httpStatus } from '../../errors.ts';
-import { formatBytes, MediaTooLargeError, type IncomingFile } from '../../media/index.ts';
+import { fileSink, formatBytes, MediaTooLargeError, type IncomingFile } from '../../media/index.ts';
 
 /**
  * Resumable uploads (tus 1.0.0, @tus/server with @tus/file-store): a file sent in as many PATCHes as
@@ -44,9 +45,12 @@ const FIELDS = ['caption', 'date', 'name', 'filename', 'filetype'] as const;
 const ID = /^[0-9a-f]{32}$/;
 
 /**
- * The file store with each upload's SHA-256 taken as its parts arrive (in this process's memory), so
- * a finished upload is not read again to hash it. A hash that missed bytes (a write that failed, a
- * restart, another instance) is dropped and the file is hashed from the disk when whole.
+ * The file store, each PATCH's bytes written as the one-request upload writes its file (media's
+ * fileSink: the chunks waiting go to the disk in one call, up to 1 MiB; @tus/file-store's own write
+ * stream makes a call per 64 KiB chunk), with each upload's SHA-256 taken as its parts arrive (in
+ * this process's memory), so a finished upload is not read again to hash it. A hash that missed
+ * bytes (a write that failed, a restart, another instance) is dropped and the file is hashed from
+ * the disk when whole.
  */
 class HashingFileStore extends FileStore {
   readonly hashes = new Map<string, { hash: Hash; offset: number }>();
@@ -63,9 +67,15 @@ class HashingFileStore extends FileStore {
         done(null, chunk);
       },
     });
-    readable.on('error', (error) => hashing.destroy(error));
-    const written = await super.write(readable.pipe(hashing), id, offset);
-    if (state && written === offset + counted) this.hashes.set(id, { hash: state.hash, offset: written });
+    try {
+      // The part's file exists from the creation: written from `offset` on (the ID is checked: no path in it).
+      await pipeline(readable, hashing, fileSink(path.join(this.directory, id), { start: offset }));
+    } catch {
+      // As @tus/file-store says it; what reached the disk stays, and the upload's offset is its size.
+      throw ERRORS.FILE_WRITE_ERROR;
+    }
+    const written = offset + counted;
+    if (state) this.hashes.set(id, { hash: state.hash, offset: written });
     return written;
   }
 
@@ -82,6 +92,85 @@ class HashingFileStore extends FileStore {
     await fsp.rm(path.join(this.directory, id), { force: true });
     await this.configstore.delete(id).catch(() => {});
   }
+}
+
+type PatchHandler = Server['handlers']['PATCH'];
+/** tus's answer (undici's Response in its types, whatever the globals of the program compiling this). */
+type TusAnswer = Awaited<ReturnType<Server['handleWeb']>>;
+
+/** The Node request a tus request came from (`runtime.node`, as srvx and `webRequestOf` below set it). */
+const nodeRequestOf = (req: Request): IncomingMessage | undefined => (req as { runtime?: { node?: { req: IncomingMessage } } }).runtime?.node?.req;
+
+/**
+ * tus's own PATCH handler (offsets, 409, lengths, 413, the lock, the finish hook), its body read
+ * from the Node request itself. @tus/server 2.x hands every handler a web Request (srvx: the Node
+ * request through Readable.toWeb) and its writeToStore turns the body back into a Node stream
+ * (Readable.fromWeb) on the way to the store: measured, that was about half the server's CPU per
+ * byte of a PATCH (docs/benchmarks.md, bench:resumable). Here a PATCH reaches tus as a web
+ * Request without a body (`webRequestOf`), and the handler pipes the Node request to the store as
+ * tus's writeToStore pipes its stream: through a proxy that a dropped connection ends rather than
+ * fails, so the bytes that arrived are kept and the next PATCH goes on from them.
+ */
+function nodeBodyPatchHandler(tus: Server): PatchHandler {
+  // The class is not exported by the package: it is taken from the handler tus made.
+  const Base = tus.handlers.PATCH.constructor as new (store: DataStore, options: ServerOptions) => PatchHandler;
+  class NodeBodyPatchHandler extends Base {
+    readonly #bodies = new WeakMap<CancellationContext, IncomingMessage>();
+
+    override send(...args: Parameters<PatchHandler['send']>): ReturnType<PatchHandler['send']> {
+      const [req, context] = args;
+      const node = nodeRequestOf(req);
+      if (node && req.body === null) this.#bodies.set(context, node);
+      return super.send(...args);
+    }
+
+    protected override async writeToStore(body: ReadableStream | null, upload: Upload, maxFileSize: number, context: CancellationContext): Promise<number> {
+      const source = this.#bodies.get(context);
+      if (!source) return super.writeToStore(body, upload, maxFileSize, context);
+      if (context.signal.aborted) throw ERRORS.ABORTED;
+      const proxy = new PassThrough();
+      let sourceError: unknown = null;
+      const onError = (error: unknown) => {
+        sourceError = error;
+        source.unpipe(proxy);
+        // A dropped connection aborts the context first (the server's listener): the proxy ends below.
+        if (!context.signal.aborted) proxy.destroy(error as Error);
+      };
+      const onAbort = () => {
+        source.unpipe(proxy);
+        if (!proxy.destroyed) proxy.end();
+      };
+      source.on('error', onError);
+      context.signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        // A function at the end of a pipeline is given the stream before it (the limiter, a Readable).
+        return await pipeline(source.pipe(proxy), new StreamLimiter(maxFileSize), (limited: AsyncIterable<Buffer>) => this.store.write(limited as Readable, upload.id, upload.offset));
+      } catch (error) {
+        source.unpipe(proxy);
+        throw (sourceError !== null && error === sourceError) || (error instanceof Error && error.name === 'AbortError') ? ERRORS.ABORTED : error;
+      } finally {
+        source.off('error', onError);
+        context.signal.removeEventListener('abort', onAbort);
+      }
+    }
+  }
+  return new NodeBodyPatchHandler(tus.datastore, tus.options);
+}
+
+/** A Node request as the web Request tus reads, without its body (left on `req` for the PATCH handler above). */
+function webRequestOf(req: IncomingMessage, res: ServerResponse): Request {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  const request = new Request(new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`), { method: req.method ?? 'GET', headers });
+  return Object.assign(request, { runtime: { name: 'node', node: { req, res } } });
+}
+
+/** Writes tus's answer (a short text body at most) to the Node response. */
+async function sendAnswer(res: ServerResponse, answer: TusAnswer): Promise<void> {
+  const body = Buffer.from(await answer.arrayBuffer());
+  answer.headers.forEach((value, name) => res.setHeader(name, value));
+  res.writeHead(answer.status);
+  res.end(body);
 }
 
 /**
@@ -111,8 +200,8 @@ export function createResumableUploads(deps: AppDeps) {
   const store = new HashingFileStore({ directory });
   /** The door of each request being handled, for the tus hooks (which see only the request). */
   const doors = new WeakMap<IncomingMessage, ResumableDoor>();
-  const doorOf = (req: Parameters<NonNullable<ServerOptions['onUploadCreate']>>[0]): ResumableDoor => {
-    const node = (req as { runtime?: { node?: { req: IncomingMessage } } }).runtime?.node?.req;
+  const doorOf = (req: Request): ResumableDoor => {
+    const node = nodeRequestOf(req);
     const door = node && doors.get(node);
     if (!door) throw new Error('a resumable upload request without its door');
     return door;
@@ -158,6 +247,7 @@ export function createResumableUploads(deps: AppDeps) {
       }
     },
   });
+  tus.handlers.PATCH = nodeBodyPatchHandler(tus);
 
   return {
     directory,
@@ -183,7 +273,8 @@ export function createResumableUploads(deps: AppDeps) {
       // tus writes the answer itself: the headers set so far (security headers, a renewed session cookie) go with it.
       for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value as string | string[]);
       reply.hijack();
-      await tus.handle(req.raw, reply.raw);
+      if (req.method === 'PATCH') await sendAnswer(reply.raw, await tus.handleWeb(webRequestOf(req.raw, reply.raw)));
+      else await tus.handle(req.raw, reply.raw);
       return reply;
     },
 
