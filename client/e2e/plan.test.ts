@@ -46,8 +46,10 @@ describeInBrowser('the week planned: meal plan, shopping the week, chores and th
       await today.getByText('Servings are a whole number from 1 to 100').first().waitFor();
       await today.getByLabel('Servings').fill('8');
       await today.getByRole('button', { name: 'Save', exact: true }).click();
-      await today.getByText('Lasagne', { exact: true }).waitFor();
-      await today.getByText('family cooks · 8 servings', { exact: true }).waitFor();
+      // The meal just planned (on the phone, the desktop's Dinner of today shows the same words).
+      const planned = today.locator('.plan-meal').filter({ has: page.locator('.plan-meal-name').getByText(meal, { exact: true }) });
+      await planned.getByText('Lasagne', { exact: true }).waitFor();
+      await planned.getByText('family cooks · 8 servings', { exact: true }).waitFor();
       await page.getByRole('button', { name: 'Shop for the week' }).click();
       await page.getByRole('status').getByText(/^Added to House To Get: /).waitFor();
       await page.getByRole('button', { name: 'Shop for the week' }).click();
