@@ -232,6 +232,29 @@ export async function waitForShell(page: Page): Promise<void> {
   await page.waitForFunction(() => !document.querySelector('.loading-cover:not(.done)') && !document.querySelector('[data-hydrating]'));
 }
 
+/**
+ * Waits until the site's service worker is active and controls the page (Workbox claims open pages
+ * when it activates), and returns its script's address. A document still loading when the worker
+ * claims is not claimed (the Service Workers spec skips a client not yet execution-ready) and stays
+ * uncontrolled: a navigation during the first install hits that window. The page is then reloaded
+ * once, as a person would, and is controlled from that load.
+ */
+export async function serviceWorkerControls(page: Page): Promise<string> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  const controlled = () => navigator.serviceWorker.controller !== null;
+  try {
+    await page.waitForFunction(controlled, undefined, { timeout: 5_000 });
+  } catch {
+    console.log(`[service worker] ${page.url()} loaded while the worker was activating; reloaded once to be controlled`);
+    await page.reload();
+    await waitForShell(page);
+    await page.waitForFunction(controlled, undefined, { timeout: 30_000 });
+  }
+  return page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? '');
+}
+
 export async function signUp(page: Page, name: string, password: string): Promise<void> {
   await page.goto('/login');
   await waitForShell(page);

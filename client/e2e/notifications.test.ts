@@ -1,6 +1,6 @@
 import { it } from 'vitest';
 import { setLevel } from './members.ts';
-import { DESKTOP, PHONE, describeInBrowser, expect, logIn, seriousAxeViolations, signUp, signUpOwner, useSite, waitForShell } from './harness.ts';
+import { DESKTOP, PHONE, describeInBrowser, expect, logIn, seriousAxeViolations, serviceWorkerControls, signUp, signUpOwner, useSite, waitForShell } from './harness.ts';
 
 describeInBrowser('notifications: the bell, the inbox and the settings', () => {
   const site = useSite();
@@ -154,7 +154,7 @@ describeInBrowser('notifications: the bell, the inbox and the settings', () => {
     await logIn(page, 'owner', 'owner-password');
     await page.waitForURL('**/personal');
     await waitForShell(page);
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
+    await serviceWorkerControls(page);
     // Headless Chromium cannot subscribe to a real push service here: the push is handed to the
     // service worker through the DevTools protocol, with the payload the server sends.
     const cdp = await context.newCDPSession(page);

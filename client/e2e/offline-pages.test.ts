@@ -1,15 +1,7 @@
 import { it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { PHONE, describeInBrowser, expect, logIn, signUp, signUpOwner, useSite, waitForShell } from './harness.ts';
+import { PHONE, describeInBrowser, expect, logIn, serviceWorkerControls, signUp, signUpOwner, useSite, waitForShell } from './harness.ts';
 import { open, setLevel } from './members.ts';
-
-/** Waits until the site's service worker is active and controls the page (it claims the page on its first install). */
-async function serviceWorkerControls(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
-}
 
 /** Whether the page has kept an answer of this tRPC path in IndexedDB that contains `text`. */
 async function keeps(page: Page, path: string, text: string): Promise<boolean> {

@@ -4,19 +4,10 @@ import path from 'node:path';
 import { it } from 'vitest';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { PHONE, describeInBrowser, expect, signUp, signUpOwner, startServer, useSite, waitForShell } from './harness.ts';
+import { PHONE, describeInBrowser, expect, serviceWorkerControls, signUp, signUpOwner, startServer, useSite, waitForShell } from './harness.ts';
 import { open, setLevel } from './members.ts';
 import { repoRoot } from './paths.ts';
 import { LIGHTHOUSE_MOBILE, slowNetwork } from './slow-network.ts';
-
-/** Waits until the site's service worker is active and controls the page (it claims the page on its first install). */
-async function serviceWorkerControls(page: Page): Promise<string> {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
-  return page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? '');
-}
 
 /** What the page has kept in IndexedDB for one tRPC path, as JSON ('' when nothing). */
 async function kept(page: Page, path: string): Promise<string> {

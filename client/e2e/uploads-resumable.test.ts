@@ -3,7 +3,7 @@ import net from 'node:net';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { it } from 'vitest';
-import { DESKTOP, PHONE, describeInBrowser, expect, logIn, signUpOwner, useSite, waitForShell } from './harness.ts';
+import { DESKTOP, PHONE, describeInBrowser, expect, logIn, serviceWorkerControls, signUpOwner, useSite, waitForShell } from './harness.ts';
 
 /** A JPEG of noise (it hardly compresses): a few MB, so a throttled upload is still on its way when the network drops. */
 async function noiseJpeg(width: number, height: number): Promise<Buffer> {
@@ -141,10 +141,7 @@ describeInBrowser('resumable uploads and the share sheet', () => {
       enctype: 'multipart/form-data',
       params: { title: 'title', text: 'text', files: [{ name: 'files', accept: ['image/*', 'video/*'] }] },
     });
-    await page.evaluate(async () => {
-      await navigator.serviceWorker.ready;
-    });
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+    await serviceWorkerControls(page);
 
     // What Android does on Share -> the site: a navigation POSTing the files as multipart to the action.
     const shared = await sharp({ create: { width: 320, height: 240, channels: 3, background: label === 'phone' ? '#3366aa' : '#aa6633' } })
