@@ -11,6 +11,7 @@ import { PGLITE_EXTENSIONS, createDb } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/migrations.ts';
 import { makeTestCertificate } from '../src/testing/push-service.ts';
 import { startTestS3 } from '../src/testing/s3-server.ts';
+import { bundleClis, type CliBundles } from '../src/testing/cli-fixtures.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -26,6 +27,8 @@ declare module 'vitest' {
      * whose test names no MEDIA_STORE; {} otherwise.
      */
     mediaStoreEnv: Record<string, string>;
+    /** The command-line tools bundled once for this run (src/testing/cli-fixtures.ts): source -> bundle. */
+    cliBundles: CliBundles;
   }
 }
 
@@ -57,6 +60,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       else process.env.NODE_EXTRA_CA_CERTS = earlier;
     });
     project.provide('pushTls', { ...tls, trusted });
+    const clis = await bundleClis();
+    undo.push(clis.remove);
+    project.provide('cliBundles', clis.bundles);
     project.provide('mediaStoreEnv', {});
     if (process.env.TEST_MEDIA_STORE === 's3') {
       const s3 = await startTestS3();

@@ -2,17 +2,14 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { authMessages } from '@site/contracts';
 import { buildApp } from '../src/app.ts';
 import { ConfigError } from '../src/config.ts';
 import { listen } from '../src/http/ports.ts';
+import { serverEntryArgs } from '../src/testing/cli-fixtures.ts';
 import { cookieFor, databases, rawRequest, TEST_PASSWORD, testConfig, useTestServer, type TestServer } from './helpers.ts';
 
-const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 describe('TRUST_PROXY as a hop count or true (issue 33)', () => {
   it('is refused when HOST is not loopback, with one line saying what to set instead', () => {
@@ -35,7 +32,7 @@ describe('TRUST_PROXY as a hop count or true (issue 33)', () => {
   it('stops the server at start: exit 1 and one line, before it opens the database or a port', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-trust-'));
     try {
-      const run = spawnSync(process.execPath, ['--import', tsx, path.join(repoRoot, 'server/src/index.ts')], {
+      const run = spawnSync(process.execPath, serverEntryArgs(), {
         cwd: os.tmpdir(),
         encoding: 'utf8',
         timeout: 60_000,

@@ -1,26 +1,15 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cliRunner } from '../testing/run-cli.ts';
 
-const run = promisify(execFile);
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'site-5etools-cli-'));
 const target = path.join(work, 'mirror');
 const cli = path.join(import.meta.dirname, 'cli.ts');
-const tsx = path.resolve(import.meta.dirname, '../../../node_modules/.bin/tsx');
 const fixture = path.resolve(import.meta.dirname, '../../../server/test/fivetools/fixture-site');
 
-async function fivetools(...args: string[]): Promise<{ code: number; out: string }> {
-  try {
-    const { stdout, stderr } = await run(tsx, [cli, ...args], { env: { ...process.env, FIVETOOLS_DIR: target, INIT_CWD: work } });
-    return { code: 0, out: stdout + stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, out: e.stdout + e.stderr };
-  }
-}
+const fivetools = cliRunner(cli, { FIVETOOLS_DIR: target, INIT_CWD: work });
 
 describe('npm run 5etools', () => {
   afterAll(() => fs.rmSync(work, { recursive: true, force: true }));

@@ -4,13 +4,14 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import yazl from 'yazl';
 import type { Database } from '@site/server/db/database';
 import type { AppDeps } from '@site/server/deps';
 import { createS3Storage, type MediaStorage } from '@site/server/media/index';
 import { startTestS3, type TestS3 } from '@site/server/testing/s3-server';
-import { cliRunner } from '../testing/run-cli.ts';
+import { copyMigratedDataDir } from '@site/server/testing/cli-fixtures';
+import { cliProcess, cliRunner } from '../testing/run-cli.ts';
 
 /**
  * `npm run pictures -- import` as a person runs it (the command in its own process), into a site on
@@ -157,6 +158,7 @@ async function openSite(kind: 'pglite' | 'postgres'): Promise<Site> {
       await again.close();
     };
   }
+  if (kind === 'pglite') copyMigratedDataDir(inject('migratedDataDir'), dir);
   const handle = await createDb(kind === 'postgres' ? { kind: 'postgres', url: env.DATABASE_URL ?? '' } : { kind: 'pglite', dataDir: dir });
   await migrateToLatest(handle.db);
   const deps = createDeps(loadConfig(env), handle.db);
@@ -308,8 +310,8 @@ describe.each(kinds)(`npm run pictures -- import (%s${inBucket ? ', media in an 
       const mia = await addMember(site.db, 'Mia', 1);
       const report = path.join(site.dir, 'report.txt');
       const count = async () => Number((await site.db.selectFrom('pictures').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
-      const tsx = path.resolve(import.meta.dirname, '../../../node_modules/.bin/tsx');
-      const child = spawn(tsx, [cli, 'import', folder, '--as', 'mia', '--albums-from-folders', '--report', report], { env: { ...process.env, ...site.env }, stdio: 'ignore', detached: true });
+      const command = cliProcess(cli, ['import', folder, '--as', 'mia', '--albums-from-folders', '--report', report]);
+      const child = spawn(command.file, command.args, { env: { ...process.env, ...site.env }, stdio: 'ignore', detached: true });
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       let seen = 0;
       for (const until = Date.now() + 120_000; Date.now() < until; ) {
@@ -317,7 +319,7 @@ describe.each(kinds)(`npm run pictures -- import (%s${inBucket ? ', media in an 
         if (seen >= files.length / 2) break;
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
-      // SIGKILL to the whole group: tsx and the node process it runs the command in.
+      // SIGKILL to the whole group: the command's process and any it started.
       process.kill(-(child.pid ?? 0), 'SIGKILL');
       await exited;
       expect(seen).toBeGreaterThanOrEqual(files.length / 2);

@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cliRunner } from '../testing/run-cli.ts';
+import { cliRunner, migratedDataDir } from '../testing/run-cli.ts';
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-recipes-cli-'));
+const dataDir = migratedDataDir('site-recipes-cli-');
 const fixtures = path.resolve(import.meta.dirname, '../../../contracts/src/recipes/fixtures');
 
 const pages = path.resolve(import.meta.dirname, '../../../server/test/recipes/fixtures');

@@ -3,7 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scopeMessages } from '@site/contracts';
 import { spawnServer, type SpawnedServer } from '@site/server/testing/spawn-server';
-import { cliRunner } from '../testing/run-cli.ts';
+import { cliRunner, migratedDataDir } from '../testing/run-cli.ts';
 
 type Operation = { operationId: string; parameters?: { name: string; in: string }[]; requestBody?: unknown };
 type Doc = { paths: Record<string, Record<string, Operation>> };
@@ -29,7 +29,7 @@ describe('the sdk example script against the real server', () => {
   let server: SpawnedServer;
   let cookie: string;
   beforeAll(async () => {
-    server = await spawnServer({ timeoutMs: 60_000 });
+    server = await spawnServer({ timeoutMs: 60_000, dataDir: migratedDataDir('site-sdk-example-') });
     cookie = await owner(server.url);
   }, 90_000);
   afterAll(() => server?.stop());

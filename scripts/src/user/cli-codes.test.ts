@@ -1,14 +1,13 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '@site/server/db/database';
 import type { ControlCommands } from '@site/server/local-commands/control';
-import { cliRunner } from '../testing/run-cli.ts';
+import { cliRunner, migratedDataDir } from '../testing/run-cli.ts';
 
-/** Runs `body` with a fresh DATA_DIR, removed after. */
+/** Runs `body` with a new DATA_DIR (its database migrated, as after the site's first start), removed after. */
 async function inFreshDataDir(prefix: string, body: (dir: string) => Promise<void>): Promise<void> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = migratedDataDir(prefix);
   try {
     await body(dir);
   } finally {

@@ -1,10 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cliRunner } from '../testing/run-cli.ts';
+import { cliRunner, migratedDataDir } from '../testing/run-cli.ts';
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-user-cli-'));
+const dataDir = migratedDataDir('site-user-cli-');
 
 const user = cliRunner(path.join(import.meta.dirname, 'cli.ts'), { DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' });
 

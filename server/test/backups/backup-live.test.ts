@@ -1,30 +1,31 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, inject, it } from 'vitest';
 import { createArchive } from '../../src/areas/backups/backups.archive.ts';
 import { listSiteFiles } from '../../src/areas/backups/backups.write.ts';
 import { requestBackup } from '../../src/local-commands/control.ts';
 import { createDb } from '../../src/db/database.ts';
+import { cliCommand, serverEntryArgs } from '../../src/testing/cli-fixtures.ts';
 import { createTestDb } from '../helpers.ts';
 import { useCleanup, writeFiles } from './site-data.ts';
 
-const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const env = (vars: Record<string, string>) => ({ ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1', ...vars });
 
 /** `npm run backup|restore -- ARGS`, as the scripts workspace runs it. */
-const cli = (command: 'backup' | 'restore', args: string[], vars: Record<string, string>) =>
-  spawnSync(process.execPath, ['--import', tsx, path.join(repoRoot, 'scripts/src/backup/cli.ts'), command, ...args], {
+const cli = (command: 'backup' | 'restore', args: string[], vars: Record<string, string>) => {
+  const run = cliCommand(path.join(repoRoot, 'scripts/src/backup/cli.ts'), [command, ...args], inject('cliBundles'));
+  return spawnSync(run.file, run.args, {
     cwd: os.tmpdir(),
     env: env(vars),
     encoding: 'utf8',
     // A command that never ends fails here (status null) instead of holding the test to its limit.
     timeout: 120_000,
   });
+};
 
 const { cleanup, tmp } = useCleanup('site-live-');
 
@@ -36,7 +37,7 @@ const { cleanup, tmp } = useCleanup('site-live-');
 describe('backup of a running server on PGlite (control socket)', () => {
   it('writes verified archives of many files through the running server, again and again, and they restore', async () => {
     const dataDir = tmp();
-    const server = spawn(process.execPath, ['--import', tsx, path.join(repoRoot, 'server/src/index.ts')], {
+    const server = spawn(process.execPath, serverEntryArgs(), {
       cwd: repoRoot,
       env: env({ DATA_DIR: dataDir }),
       stdio: ['ignore', 'pipe', 'pipe'],

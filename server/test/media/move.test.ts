@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { buildApp, createDeps } from '../../src/app.ts';
 import { createDb, type DbHandle } from '../../src/db/database.ts';
 import { startControlChannel } from '../../src/local-commands/control.ts';
@@ -17,15 +16,16 @@ import { watchDatabaseChanges } from '../../src/watch-changes.ts';
 import { cookieFor, createTestDb, databases, testConfig, type TestDb } from '../helpers.ts';
 import { moveMedia } from '../../src/media/move.ts';
 import { startTestS3, type TestS3 } from '../../src/testing/s3-server.ts';
+import { cliCommand } from '../../src/testing/cli-fixtures.ts';
 import { png, uploadVia } from '../pictures/pictures.fixtures.ts';
 import { siteMediaFiles, useTempDirs } from './media.samples.ts';
 
-const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 /** `npm run media -- move --to <to>` in a process of its own (async: this process answers its control socket meanwhile). */
 function moveInChild(to: string, env: Record<string, string>, said: string[]): Promise<number | null> {
-  const child = spawn(process.execPath, ['--import', tsx, path.join(repoRoot, 'scripts/src/media/cli.ts'), 'move', '--to', to], {
+  const run = cliCommand(path.join(repoRoot, 'scripts/src/media/cli.ts'), ['move', '--to', to], inject('cliBundles'));
+  const child = spawn(run.file, run.args, {
     cwd: os.tmpdir(),
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -134,7 +134,7 @@ describe('npm run media -- move (a real S3 protocol server on 127.0.0.1)', () =>
     await expect(mediaCommand(['move', '--to', 's3'], { MEDIA_STORE: 'local', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, () => {})).rejects.toThrow(
       'Moving media needs the bucket: set S3_BUCKET (and S3_ENDPOINT and the other S3_* settings the server uses)',
     );
-  }, 120_000); // two runs of the command, each a new Node process with tsx
+  }, 120_000); // two runs of the command, each a new Node process
 
   /**
    * A serving site, on PGlite (the command asks it over the control socket) and on PostgreSQL (the
@@ -200,6 +200,6 @@ describe('npm run media -- move (a real S3 protocol server on 127.0.0.1)', () =>
         await watching.stop();
         await handle.close();
       }
-    }, 60_000);
+    }, 120_000); // on PGlite: a new database migrated here, and two runs of the command in processes of their own
   });
 });

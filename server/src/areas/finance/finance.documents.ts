@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { fileTypeFromBuffer } from 'file-type';
 import { charityMessages, DOCUMENTATION_TYPES, type DocumentationType } from '@site/contracts';
 import { AppError } from '../../errors.ts';
 
@@ -45,7 +44,7 @@ export type CheckedDocument = { bytes: Buffer; type: DocumentationType; key: str
 export async function checkDocument(bytes: Buffer, maxBytes: number): Promise<CheckedDocument> {
   if (bytes.length === 0) throw new AppError('BAD_REQUEST', charityMessages.documentationEmpty);
   if (bytes.length > maxBytes) throw tooLarge(maxBytes);
-  const detected = await fileTypeFromBuffer(bytes);
+  const detected = await (await import('file-type')).fileTypeFromBuffer(bytes);
   const type = DOCUMENTATION_TYPES.find((t) => t === detected?.mime);
   if (!type) throw new AppError('UNSUPPORTED_MEDIA_TYPE', charityMessages.documentationType);
   return { bytes, type, key: `finance/${randomUUID()}.${EXTENSIONS[type]}` };

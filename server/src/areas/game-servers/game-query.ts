@@ -1,6 +1,7 @@
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference -- GameDig ships no types, and the client typecheck reaches this file through the router type
 /// <reference path="./gamedig.d.ts" />
-import { GameDig, protocols } from 'gamedig';
+import type * as GameDigModule from 'gamedig';
+import type { GameDig } from 'gamedig';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Socket } from 'node:net';
 import { GAME_SERVER_NAMES_MAX, OTHER_GAME, type GameServerStatus } from '@site/contracts';
@@ -63,9 +64,17 @@ function spend(budget: Budget, bytes: number): boolean {
   return !budget.over;
 }
 
+/** GameDig is loaded at the first query, not when the server starts (about 0.5 s of a start), and capped once. */
+let loading: Promise<typeof GameDigModule> | undefined;
+const loadGameDig = () =>
+  (loading ??= import('gamedig').then((module) => {
+    capGameDigReads(module.protocols);
+    return module;
+  }));
+
 let wrapped = false;
 /** Wraps GameDig's two read paths (its protocols share one base class) with the byte budget. */
-function capGameDigReads(): void {
+function capGameDigReads(protocols: Record<string, { prototype: object }>): void {
   if (wrapped) return;
   // The base class every protocol extends: the prototype that holds withTcp itself.
   let core: object | null = protocols.minecraftvanilla?.prototype ?? null;
@@ -118,10 +127,10 @@ const count = (value: unknown): number | null => (typeof value === 'number' && N
 
 export function createGameQuery(options: GameQueryOptions = {}): GameQuery {
   const { timeoutMs = 5000, socketTimeoutMs = 2000, dial, maxBytes = GAME_QUERY_MAX_BYTES, onRead } = options;
-  capGameDigReads();
-  const gamedig = new GameDig();
+  let gamedig: GameDig | undefined;
 
   async function viaGamedig(game: string, host: string, port: number): Promise<Snapshot> {
+    const client = (gamedig ??= new (await loadGameDig()).GameDig());
     let timer: NodeJS.Timeout | undefined;
     // GameDig bounds each attempt; this bounds the whole (retries, port offsets, DNS) in case it does not.
     const late = new Promise<null>((resolve) => {
@@ -130,7 +139,7 @@ export function createGameQuery(options: GameQueryOptions = {}): GameQuery {
     const budget: Budget = { left: maxBytes, read: 0, over: false };
     const answer = budgets
       .run(budget, () =>
-        gamedig.query({ type: game, host, port, socketTimeout: Math.min(socketTimeoutMs, timeoutMs), attemptTimeout: timeoutMs, maxRetries: 1, portCache: false }),
+        client.query({ type: game, host, port, socketTimeout: Math.min(socketTimeoutMs, timeoutMs), attemptTimeout: timeoutMs, maxRetries: 1, portCache: false }),
       )
       .catch(() => null);
     try {

@@ -1,7 +1,6 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import exifr from 'exifr';
-import { fileTypeFromFile } from 'file-type';
 import { EXIF_DATE_OPTIONS, mediaKind, readCaptureDate, showsInBrowser, type ByteSource, type CaptureDate } from '@site/contracts';
 import type { MediaStorage } from '../../media/index.ts';
 import { decodeInChild, MissingProgramError, runLimited, timeBudgetOf, type DecodeResult } from './pictures.decode.ts';
@@ -50,7 +49,7 @@ export type Sniffed = { ok: true; ext: string; mime: string } | { ok: false; fou
  * libvips, scanners). SVG is text, so it is read as text from the first bytes.
  */
 export async function sniff(file: { path: string; head: Buffer }): Promise<Sniffed> {
-  const detected = await fileTypeFromFile(file.path);
+  const detected = await (await import('file-type')).fileTypeFromFile(file.path);
   const head = file.head;
   if (detected && detected.ext !== 'xml') {
     const known = DETECTED[detected.ext];

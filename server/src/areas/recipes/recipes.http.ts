@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { fileTypeFromBuffer } from 'file-type';
-import sharp from 'sharp';
 import fastifyMultipart from '@fastify/multipart';
 import { IMAGE_FILE, importMessages, recipesMessages } from '@site/contracts';
 import type { AppDeps } from '../../deps.ts';
@@ -55,10 +53,11 @@ export async function recipesHttp(routes: HttpRegistrar, deps: AppDeps): Promise
       throw malformed(error);
     }
     try {
-      const type = await fileTypeFromBuffer(incoming.head);
+      const type = await (await import('file-type')).fileTypeFromBuffer(incoming.head);
       if (!type || !ACCEPTED.has(type.mime)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', recipesMessages.imageType);
       let webp: Buffer;
       try {
+        const sharp = (await import('sharp')).default; // loaded at the first photo, not when the server starts
         webp = await sharp(incoming.path, { animated: false, limitInputPixels: 50_000_000 })
           .rotate()
           .resize(IMAGE_SIDE, IMAGE_SIDE, { fit: 'inside', withoutEnlargement: true })
