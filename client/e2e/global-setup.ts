@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { makeMigratedDataDir } from '../../server/src/testing/cli-fixtures.ts';
 import { launchBrowserServer } from './chromium.ts';
 import { repoRoot } from './paths.ts';
 
@@ -33,17 +33,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   fs.mkdirSync(path.join(repoRoot, 'test-output', 'screenshots'), { recursive: true });
 
   // A new PGlite folder costs every server an initdb (a second WebAssembly PostgreSQL, 5-10 s on a
-  // busy 2-core box) and then the migrations. Made once here, with the server's own `npm run migrate`
-  // (the source the build was made from), and copied into each server's fresh DATA_DIR
-  // (harness.ts): what the first start leaves, without doing it 30 times. The first start itself is
-  // tested in the server's tests (restart.test.ts, backups/backup-live.test.ts).
-  const template = fs.mkdtempSync(path.join(os.tmpdir(), 'site-e2e-template-'));
-  execFileSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'server', 'src', 'migrate-cli.ts')], {
-    cwd: repoRoot,
-    env: { ...process.env, DATA_DIR: template, DATABASE_URL: '', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  project.provide('migratedDataDir', template);
+  // busy 2-core box) and then the migrations. Made once here (the server's own migrations, in this
+  // process) and copied into each server's fresh DATA_DIR (harness.ts): what the first start leaves,
+  // without doing it 40 times. The first start itself is tested in the server's tests
+  // (restart.test.ts, backups/backup-live.test.ts).
+  const template = await makeMigratedDataDir();
+  project.provide('migratedDataDir', template.dir);
 
   // One Chromium for the whole run: a file connects to it and makes a context per page (its own
   // cookies, storage and service workers), instead of launching and closing a browser of its own
@@ -52,6 +47,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('browserEndpoint', browserServer?.wsEndpoint() ?? '');
   return async () => {
     await browserServer?.close();
-    fs.rmSync(template, { recursive: true, force: true });
+    template.remove();
   };
 }

@@ -23,6 +23,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
+import { copyMigratedDataDir } from '../../server/src/testing/cli-fixtures.ts';
 import { connectBrowser, missingReason } from './chromium.ts';
 import { repoRoot, screenshotDir } from './paths.ts';
 
@@ -73,7 +74,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-e2e-'));
   const template = inject('migratedDataDir');
-  if (template && !env.DATABASE_URL && !env.DATA_DIR) fs.cpSync(path.join(template, 'pglite'), path.join(dataDir, 'pglite'), { recursive: true });
+  if (template && !env.DATABASE_URL && !env.DATA_DIR) copyMigratedDataDir(template, dataDir);
   let log = '';
   const child: ChildProcess = spawn(process.execPath, [path.join(repoRoot, 'server', 'dist', 'index.js')], {
     cwd: repoRoot,
