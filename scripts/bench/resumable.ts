@@ -225,7 +225,7 @@ async function main() {
     // Not timed: one upload of each kind loads the modules of both paths and of the pipeline. Then
     // 6 s pass: V8 sets the old generation's limit at a full collection from the allocation of the
     // last 5 s, and the first timed upload right after those loads found it 4 times the live heap
-    // (no full collection in its 256 MiB) where every later upload found it 1.1-1.3 times (9-25).
+    // (no full collection in its 256 MiB) where every later upload found it 1.1-1.4 times (9-25).
     const warmUp = Math.min(SIZE, 64 * MB);
     await oneRequest(site, ++seed, warmUp);
     await patchFrom(site, await create(site, warmUp), ++seed, 0, warmUp);
