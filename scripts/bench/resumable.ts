@@ -20,7 +20,7 @@
  * An upload of each kind of 64 MiB, not timed, goes first (the modules loaded and the heap settled).
  * Both carry the same fields (a caption and a date), so neither reads the file's own date.
  * Each figure comes with the CPU time the server and this client spent per GiB (user + system) and
- * the server's full collections per GiB: on a loaded machine the wall-clock rates follow the CPU
+ * the server's full collections in each run: on a loaded machine the wall-clock rates follow the CPU
  * each path needs, and the CPU is what a change of the path moves. The load average is printed
  * before and after.
  * Each upload's bytes differ (no duplicate), and each ends as a stored picture (status 200).
