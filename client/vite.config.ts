@@ -157,6 +157,7 @@ function aboutPage(): Plugin {
         },
       };
       await build(about);
+      let firstCalls: Record<string, string> = {};
       const server = await createServer({
         configFile: false,
         root,
@@ -168,10 +169,13 @@ function aboutPage(): Plugin {
         const mod = (await server.ssrLoadModule('/src/about-page/prerender.tsx')) as { prerenderAbout: () => string; prerenderCover: () => string };
         await fillMarker(path.join(outDir, 'about', 'index.html'), '<!--prerendered-about-->', mod.prerenderAbout());
         await fillMarker(path.join(outDir, 'index.html'), '<!--loading-cover-->', mod.prerenderCover());
+        // The batch address of each page's first calls, as main.tsx asks for them (the server preloads it).
+        const first = (await server.ssrLoadModule('/src/app/first-page-data.ts')) as typeof import('./src/app/first-page-data.ts');
+        firstCalls = Object.fromEntries(Object.entries(first.FIRST_PAGE_CALLS).map(([address, calls]) => [address, first.batchUrl(calls ?? [])]));
       } finally {
         await server.close();
       }
-      await writeStartHints(outDir, await readFile(path.join(root, 'src', 'routes.ts'), 'utf8'));
+      await writeStartHints(outDir, await readFile(path.join(root, 'src', 'routes.ts'), 'utf8'), firstCalls);
       await compressBuild(outDir);
     },
   };

@@ -1,5 +1,5 @@
 import { lazy, type ComponentType } from 'react';
-import { Navigate, Route, Routes, matchPath } from 'react-router-dom';
+import { Navigate, Route, Routes, matchRoutes } from 'react-router-dom';
 import { routes, type SiteRoute } from '../routes.ts';
 import { NotFound } from '../components/ErrorView.tsx';
 import { PageChunkError } from './errors.tsx';
@@ -25,7 +25,11 @@ const pages = routes.map((route) => {
 
 /** The page of the address the app starts on, fetched at once, beside the shell's startup calls; settles when it is there (or failed). */
 export function preloadPage(pathname: string): Promise<unknown> {
-  const first = pages.find(({ route }) => matchPath({ path: route.pattern ?? route.href, end: true }, pathname));
+  // Ranked as <Routes> ranks them: /personal/pictures/map is the map's page, not the gallery's /personal/pictures/*.
+  const first = matchRoutes(
+    pages.map((page) => ({ path: page.route.pattern ?? page.route.href, page })),
+    pathname,
+  )?.[0]?.route.page;
   return first ? first.load().catch(() => {}) : Promise.resolve();
 }
 
