@@ -284,6 +284,9 @@ const reactRouterProduction = [
   { find: /^react-router\/dom$/, replacement: path.join(root, '../node_modules/react-router/dist/production/dom-export.mjs') },
 ];
 
+const SHARED_PART = /[\\/]client[\\/]src[\\/](components|lib)[\\/]|[\\/]contracts[\\/]src[\\/].*\.rules\.ts$/;
+const FEATURE_PART = /[\\/]client[\\/]src[\\/]features[\\/]([^\\/]+)[\\/](?![^\\/]*(Page|Route)\.tsx$)[^\\/]*\.tsx?$/;
+
 export default defineConfig(({ command }) => ({
   plugins: [react(), pageTemplate(), pureContractSchemas(), webManifestFile(), bundleReport(APP_REPORT), aboutPage(), serviceWorker()],
   resolve: { alias: command === 'build' ? reactRouterProduction : [] },
@@ -293,6 +296,15 @@ export default defineConfig(({ command }) => ({
     rolldownOptions: {
       treeshake: { manualPureFunctions: ['z'] },
       input: { app: path.join(root, 'index.html') },
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'app', tags: ['$initial'], priority: 3, includeDependenciesRecursively: false },
+            { name: 'parts', test: SHARED_PART, minShareCount: 2, maxModuleSize: 6000, priority: 2, includeDependenciesRecursively: false },
+            { name: (id) => (FEATURE_PART.exec(id)?.[1] ?? 'feature') + '-parts', test: FEATURE_PART, minShareCount: 2, priority: 1, includeDependenciesRecursively: false },
+          ],
+        },
+      },
     },
   },
   server: {
