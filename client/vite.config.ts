@@ -293,7 +293,7 @@ const reactRouterProduction = [
  * - `app`: everything the shell's entry imports statically ($initial), into the shell's own chunk
  *   (React and react-query had chunks of their own, shared with the pages);
  * - `parts`: the shared components, lib modules and contracts' `*.rules.ts` (each <= 6 KB) that two or
- *   more chunks use, in one chunk that the pages share (about 5 KB brotli);
+ *   more chunks use, in one chunk that the pages share (about 4 KB brotli);
  * - `<area>-parts`: a feature's modules that two or more of its chunks use (the pictures' viewer and
  *   tiles, the plan's fields), beside its pages.
  * Neither takes its modules' dependencies along (`includeDependenciesRecursively: false`), so what
