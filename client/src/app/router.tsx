@@ -25,12 +25,16 @@ const pages = routes.map((route) => {
 
 /** The page of the address the app starts on, fetched at once, beside the shell's startup calls; settles when it is there (or failed). */
 export function preloadPage(pathname: string): Promise<unknown> {
-  // Ranked as <Routes> ranks them: /personal/pictures/map is the map's page, not the gallery's /personal/pictures/*.
-  const first = matchRoutes(
-    pages.map((page) => ({ path: page.route.pattern ?? page.route.href, page })),
-    pathname,
-  )?.[0]?.route.page;
+  const first = pages.find(({ route }) => route.href === pageHrefAt(pathname));
   return first ? first.load().catch(() => {}) : Promise.resolve();
+}
+
+/** The page `<Routes>` shows at `pathname`, ranked as it ranks them: /personal/pictures/map is the map's, not the gallery's /personal/pictures/*. */
+export function pageHrefAt(pathname: string): string | undefined {
+  return matchRoutes(
+    routes.map((route) => ({ path: route.pattern ?? route.href, href: route.href })),
+    pathname,
+  )?.[0]?.route.href;
 }
 
 function PageOf({ route, Page }: { route: SiteRoute; Page: ComponentType }) {
