@@ -11,9 +11,13 @@ import { SHELL_ENTRY, readManifest, staticClosure, type Manifest } from './first
  *   offline reading, SHELL_LAZY_AT_START, is not asked for: the app loads it after the load, idle);
  * - ROUTE_PRELOADS holds, per page of routes.ts (by its href), the `<link>`s of that page's chunks
  *   and styles beyond the shell; the server adds them to index.html for an address of that page
- *   (server/src/http/static.ts).
+ *   (server/src/http/static.ts);
+ * - ADDRESS_PRELOADS holds, per page address of src/app/first-page-data.ts, a `preload` of the batch
+ *   of calls the page's largest paint waits for, which main.tsx asks for beside the startup calls;
+ *   the server adds it for that very address only (a sub-path may show other data).
  */
 export const ROUTE_PRELOADS = '.vite/route-preloads.json';
+export const ADDRESS_PRELOADS = '.vite/address-preloads.json';
 
 /**
  * The shell's startup calls (app/Shell.tsx: login status, colours, navbar style) as tRPC's batch link
@@ -57,8 +61,17 @@ export function preloadLinks(files: RoutePreload): string {
   return [...files.js.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`), ...files.css.map((href) => `<link rel="preload" as="style" crossorigin href="${href}">`)].join('');
 }
 
-/** Writes the hints into `dist`'s index.html and ROUTE_PRELOADS; run after the app's build, before compressing. */
-export async function writeStartHints(dist: string, routesSource: string): Promise<void> {
+/**
+ * A `preload` of a call's address (`as=fetch`, `crossorigin`: the mode and credentials of the app's
+ * fetch, else the call would be fetched a second time).
+ */
+export const fetchPreload = (url: string) => `<link rel="preload" as="fetch" href="${url.replaceAll('&', '&amp;')}" crossorigin>`;
+
+/**
+ * Writes the hints into `dist`'s index.html, ROUTE_PRELOADS and ADDRESS_PRELOADS (`firstCalls`: per
+ * page address, the batch address of its first calls); run after the app's build, before compressing.
+ */
+export async function writeStartHints(dist: string, routesSource: string, firstCalls: Record<string, string>): Promise<void> {
   const app = readManifest(dist, 'manifest.json');
   const shell = staticClosure(app, SHELL_ENTRY);
   const routes: Record<string, string> = {};
@@ -67,10 +80,12 @@ export async function writeStartHints(dist: string, routesSource: string): Promi
     routes[href] = preloadLinks(filesOf(app, beyond(app, key, shell)));
   }
   await fs.promises.writeFile(path.join(dist, ROUTE_PRELOADS), `${JSON.stringify(routes, null, 1)}\n`);
+  const addresses = Object.fromEntries(Object.entries(firstCalls).map(([address, url]) => [address, fetchPreload(url)]));
+  await fs.promises.writeFile(path.join(dist, ADDRESS_PRELOADS), `${JSON.stringify(addresses, null, 1)}\n`);
 
   const file = path.join(dist, 'index.html');
   const html = await fs.promises.readFile(file, 'utf8');
-  const hints = `<link rel="preload" as="fetch" href="${STARTUP_BATCH_URL.replaceAll('&', '&amp;')}" crossorigin>`;
+  const hints = fetchPreload(STARTUP_BATCH_URL);
   if (!html.includes('</head>')) throw new Error(`${file} has no </head>`);
   await fs.promises.writeFile(file, html.replace('</head>', `${hints}</head>`));
 }

@@ -13,6 +13,8 @@ import { colorsToCss } from './src/lib/colors.ts';
 import { compressBuild } from './precompress.ts';
 import { ABOUT_REPORT, APP_REPORT, readManifest } from './first-load.ts';
 import { writeStartHints } from './start-hints.ts';
+// Types only: the module is loaded through Vite at the end of the build (it imports workspace packages).
+import type * as FirstPageData from './src/app/first-page-data.ts';
 import { ABOUT_HTML, PRECACHE_WARM_FILE, aboutPrecache, offlinePrecache, precacheWarmScript } from './offline-precache.ts';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -157,6 +159,7 @@ function aboutPage(): Plugin {
         },
       };
       await build(about);
+      let firstCalls: Record<string, string> = {};
       const server = await createServer({
         configFile: false,
         root,
@@ -168,10 +171,13 @@ function aboutPage(): Plugin {
         const mod = (await server.ssrLoadModule('/src/about-page/prerender.tsx')) as { prerenderAbout: () => string; prerenderCover: () => string };
         await fillMarker(path.join(outDir, 'about', 'index.html'), '<!--prerendered-about-->', mod.prerenderAbout());
         await fillMarker(path.join(outDir, 'index.html'), '<!--loading-cover-->', mod.prerenderCover());
+        // The batch address of each page's first calls, as main.tsx asks for them (the server preloads it).
+        const first = (await server.ssrLoadModule('/src/app/first-page-data.ts')) as typeof FirstPageData;
+        firstCalls = Object.fromEntries(Object.entries(first.FIRST_PAGE_CALLS).map(([address, calls]) => [address, first.batchUrl(calls ?? [])]));
       } finally {
         await server.close();
       }
-      await writeStartHints(outDir, await readFile(path.join(root, 'src', 'routes.ts'), 'utf8'));
+      await writeStartHints(outDir, await readFile(path.join(root, 'src', 'routes.ts'), 'utf8'), firstCalls);
       await compressBuild(outDir);
     },
   };
@@ -280,6 +286,23 @@ const reactRouterProduction = [
   { find: /^react-router\/dom$/, replacement: path.join(root, '../node_modules/react-router/dist/production/dom-export.mjs') },
 ];
 
+/**
+ * The chunks of a page's first load (issue 53): rolldown's automatic splitting made a chunk of every
+ * module shared by another set of pages (components and rules of 0.3-3 KB each), so /house/chores
+ * asked for 17 scripts before its load event, each a request on a phone's network. Grouped instead:
+ * - `app`: everything the shell's entry imports statically ($initial), into the shell's own chunk
+ *   (React and react-query had chunks of their own, shared with the pages);
+ * - `parts`: the shared components, lib modules and contracts' `*.rules.ts` (each <= 6 KB) that two or
+ *   more chunks use, in one chunk that the pages share (about 4 KB brotli);
+ * - `<area>-parts`: a feature's modules that two or more of its chunks use (the pictures' viewer and
+ *   tiles, the plan's fields), beside its pages.
+ * Neither takes its modules' dependencies along (`includeDependenciesRecursively: false`), so what
+ * the shell has stays in the shell and a group does not pull zod or the offline queue into every page.
+ * bench:client prints the scripts each page asks for before its load and the JavaScript it evaluates.
+ */
+const SHARED_PART = /[\\/]client[\\/]src[\\/](components|lib)[\\/]|[\\/]contracts[\\/]src[\\/].*\.rules\.ts$/;
+const FEATURE_PART = /[\\/]client[\\/]src[\\/]features[\\/]([^\\/]+)[\\/](?![^\\/]*(Page|Route)\.tsx$)[^\\/]*\.tsx?$/;
+
 export default defineConfig(({ command }) => ({
   plugins: [react(), pageTemplate(), pureContractSchemas(), webManifestFile(), bundleReport(APP_REPORT), aboutPage(), serviceWorker()],
   resolve: { alias: command === 'build' ? reactRouterProduction : [] },
@@ -289,6 +312,15 @@ export default defineConfig(({ command }) => ({
     rolldownOptions: {
       treeshake: { manualPureFunctions: ['z'] },
       input: { app: path.join(root, 'index.html') },
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'app', tags: ['$initial'], priority: 3, includeDependenciesRecursively: false },
+            { name: 'parts', test: SHARED_PART, minShareCount: 2, maxModuleSize: 6000, priority: 2, includeDependenciesRecursively: false },
+            { name: (id) => (FEATURE_PART.exec(id)?.[1] ?? 'feature') + '-parts', test: FEATURE_PART, minShareCount: 2, priority: 1, includeDependenciesRecursively: false },
+          ],
+        },
+      },
     },
   },
   server: {

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { it } from 'vitest';
 import type { Page, Response } from 'playwright-core';
 import { ABOUT_BUDGET_KB, PERSONAL_BUDGET_KB, SHELL_BUDGET_KB, firstLoads, lazyRoutes, readManifest } from '../first-load.ts';
-import { STARTUP_BATCH_URL } from '../start-hints.ts';
+import { STARTUP_BATCH_URL, fetchPreload } from '../start-hints.ts';
+import { FIRST_PAGE_CALLS, batchUrl } from '../src/app/first-page-data.ts';
 import { DESKTOP, PHONE, describeInBrowser, expect, logIn, signUpOwner, useSite, waitForShell } from './harness.ts';
 
 /** The scripts a page load fetched: URL, content-encoding, Vary and bytes on the wire (body as sent). */
@@ -152,7 +153,7 @@ describeInBrowser('first load: /about small and every script compressed', () => 
     await page.waitForLoadState('networkidle');
     const html = await (await page.request.get('/house')).text();
     expect(html).toContain(`<link rel="modulepreload" crossorigin href="/${house}">`);
-    expect(html).toContain(`<link rel="preload" as="fetch" href="${STARTUP_BATCH_URL.replaceAll('&', '&amp;')}" crossorigin>`);
+    expect(html).toContain(fetchPreload(STARTUP_BATCH_URL));
 
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
@@ -174,6 +175,31 @@ describeInBrowser('first load: /about small and every script compressed', () => 
     // live change, a retry after a failed answer on a loaded machine) is not a preload fetched twice.
     const preloaded = (url: string) => url.startsWith('/assets/') || url === STARTUP_BATCH_URL;
     expect(asked.filter((url, i) => preloaded(url) && asked.indexOf(url) !== i)).toEqual([]);
+    await expect(site.pageErrors(page)).toEqual([]);
+  });
+  it("asks for a page's first calls with its HTML, and the app's own ask is answered by that preload", async () => {
+    const page = await site.newPage({ viewport: PHONE });
+    await logIn(page, 'owner', 'owner-password');
+    await page.waitForURL('**/personal');
+    await page.waitForLoadState('networkidle');
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    for (const [address, calls] of Object.entries(FIRST_PAGE_CALLS)) {
+      const url = batchUrl(calls ?? []);
+      expect(await (await page.request.get(address)).text()).toContain(fetchPreload(url));
+      const asked: string[] = [];
+      const onRequest = (request: { url: () => string }) => {
+        const at = new URL(request.url());
+        if (at.pathname.startsWith('/trpc/')) asked.push(`${at.pathname}${at.search}`);
+      };
+      page.on('request', onRequest);
+      await page.goto(address);
+      await page.locator('main h1').first().waitFor();
+      await page.waitForLoadState('networkidle');
+      page.off('request', onRequest);
+      // Once: the preload, used by the app's own batch (another address or CORS mode would ask again).
+      expect([address, asked.filter((u) => u === url).length]).toEqual([address, 1]);
+    }
     await expect(site.pageErrors(page)).toEqual([]);
   });
 });

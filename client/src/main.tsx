@@ -2,14 +2,15 @@ import './lib/zod-jitless.ts';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './styles/site.css';
-import { App, createQueryClient, fetchStartup } from './app/App.tsx';
+import { App, createQueryClient, fetchFirstPage, fetchStartup } from './app/App.tsx';
 import { preloadPage } from './app/router.tsx';
 import { createTrpcClient } from './lib/trpc.ts';
 import { registerServiceWorker } from './lib/pwa.ts';
 
 /**
- * How long the first render waits for the startup calls and the first page's chunk. index.html asks
- * for both with itself (client/start-hints.ts, and the server adds the page's chunks), so they are
+ * How long the first render waits for the startup calls, the first page's chunk and the calls its
+ * largest paint needs (app/first-page-data.ts). index.html asks for them with itself (client/start-hints.ts,
+ * and the server adds the page's chunks and calls), so they are
  * usually there by the time this script runs: React then renders the finished page in one go, instead
  * of the cover, then the navbar, then the page (three renders, three layouts on a slow phone). The
  * cover of index.html stays meanwhile; past this wait the shell renders as before, with its own cover
@@ -22,7 +23,7 @@ const trpcClient = createTrpcClient();
 
 // Not a top-level await: the pages' chunks import modules of this one, which must not wait on it.
 void Promise.race([
-  Promise.allSettled([preloadPage(window.location.pathname), fetchStartup(queryClient, trpcClient)]),
+  Promise.allSettled([preloadPage(window.location.pathname), fetchStartup(queryClient, trpcClient), fetchFirstPage(queryClient, window.location.pathname)]),
   new Promise((resolve) => setTimeout(resolve, navigator.onLine ? FIRST_RENDER_WAIT_MS : 0)),
 ]).then(() => {
   const root = document.getElementById('root');

@@ -125,22 +125,26 @@ describe("a page's own chunks asked for with the HTML", () => {
     '/personal/pictures/albums': '<link rel="modulepreload" crossorigin href="/assets/AlbumsPage-c3.js">',
     '/personal': '',
   };
+  const calls = {
+    '/personal/pictures': '<link rel="preload" as="fetch" href="/trpc/pictures.page?batch=1&amp;input=%7B%7D" crossorigin>',
+    '/personal': '<link rel="preload" as="fetch" href="/trpc/hub.welcome?batch=1&amp;input=%7B%7D" crossorigin>',
+  };
 
   beforeAll(async () => {
     fs.mkdirSync(path.join(dist, '.vite'), { recursive: true });
     fs.writeFileSync(path.join(dist, 'index.html'), index);
     fs.writeFileSync(path.join(dist, '.vite', 'route-preloads.json'), JSON.stringify(links));
+    fs.writeFileSync(path.join(dist, '.vite', 'address-preloads.json'), JSON.stringify(calls));
     ({ handle, app } = await serveDist(dist));
   });
   afterAll(() => stop(handle, app, dist));
 
-  const withLinks = (href: keyof typeof links) => index.replace('</head>', `${links[href]}</head>`);
+  const withLinks = (href: keyof typeof links, extra = '') => index.replace('</head>', `${links[href]}${extra}</head>`);
 
   it("adds the page's links to the head of index.html, the longest page the address is under", async () => {
     for (const [url, href] of [
       ['/house', '/house'],
       ['/house/', '/house'],
-      ['/personal/pictures', '/personal/pictures'],
       ['/personal/pictures/12?print', '/personal/pictures'],
       ['/personal/pictures/albums/3', '/personal/pictures/albums'],
     ] as const) {
@@ -149,8 +153,20 @@ describe("a page's own chunks asked for with the HTML", () => {
     }
   });
 
+  it("adds the preload of a page's first calls at the page's own address only, after its chunks", async () => {
+    for (const [url, body] of [
+      ['/personal/pictures', withLinks('/personal/pictures', calls['/personal/pictures'])],
+      ['/personal/pictures/', withLinks('/personal/pictures', calls['/personal/pictures'])],
+      ['/personal/pictures/month/2', withLinks('/personal/pictures')],
+      ['/personal', withLinks('/personal', calls['/personal'])],
+    ] as const) {
+      const res = await app.inject({ method: 'GET', url });
+      expect([url, res.statusCode, res.body]).toEqual([url, 200, body]);
+    }
+  });
+
   it('sends index.html as it is for an address of no page, a page with nothing beyond the shell, or a sub-path of a page without sub-paths', async () => {
-    for (const url of ['/', '/no/such/page', '/personal', '/house/extra', '/housework']) {
+    for (const url of ['/', '/no/such/page', '/personal/x', '/house/extra', '/housework']) {
       const res = await app.inject({ method: 'GET', url });
       expect([url, res.statusCode, res.body]).toEqual([url, 200, index]);
     }

@@ -4,7 +4,8 @@ import { createTRPCQueryUtils } from '@trpc/react-query';
 import { BrowserRouter } from 'react-router-dom';
 import { afterLoadWhenIdle } from '../lib/idle.ts';
 import { isOnline, onOnlineChange } from '../lib/online.ts';
-import { trpc, type TrpcClient } from '../lib/trpc.ts';
+import { createTrpcClient, trpc, type TrpcClient } from '../lib/trpc.ts';
+import { firstPageCalls } from './first-page-data.ts';
 import { AppRoutes } from './router.tsx';
 
 export function createQueryClient(): QueryClient {
@@ -24,6 +25,24 @@ export function createQueryClient(): QueryClient {
 export function fetchStartup(queryClient: QueryClient, client: TrpcClient): Promise<unknown> {
   const utils = createTRPCQueryUtils({ queryClient, client });
   return Promise.all([utils.auth.status.prefetch(), utils.settings.colors.prefetch(), utils.settings.navbarStyle.prefetch()]);
+}
+
+/**
+ * The first page's own calls (first-page-data.ts: what its largest paint waits for), asked for beside
+ * the startup calls into the same cache, so its first render has them. Through a client of their own:
+ * a batch of their own, the very address the server preloaded with the page's HTML, not merged into
+ * the startup batch (whose address index.html preloads).
+ */
+export function fetchFirstPage(queryClient: QueryClient, pathname: string): Promise<unknown> {
+  const calls = firstPageCalls(pathname);
+  if (!calls) return Promise.resolve();
+  const utils = createTRPCQueryUtils({ queryClient, client: createTrpcClient() });
+  return Promise.all(
+    calls.map(({ path, input }) => {
+      const procedure = path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], utils) as { prefetch: (input?: unknown) => Promise<void> };
+      return procedure.prefetch(input);
+    }),
+  );
 }
 
 export function App({ queryClient, trpcClient }: { queryClient: QueryClient; trpcClient: TrpcClient }) {

@@ -7,7 +7,7 @@ import { DEFAULT_COLORS } from '@site/contracts/settings';
 import { createTrpcClient, trpc } from '../lib/trpc.ts';
 import { fakeTrpcFetch, type FakeProcedures } from '../test/render.tsx';
 import { PageErrors } from './errors.tsx';
-import { AppRoutes } from './router.tsx';
+import { AppRoutes, pageHrefAt } from './router.tsx';
 
 /** A page's chunk is fetched when it first renders (React.lazy); on a busy machine that takes a while. */
 const LAZY_PAGE = { timeout: 10_000 };
@@ -93,5 +93,14 @@ describe('the app router', () => {
       </MemoryRouter>,
     );
     expect(await screen.findByText('Next page')).toBeInTheDocument();
+  });
+
+  it("names the page the router shows at an address, the likeliest first (the page main.tsx fetches at start)", () => {
+    expect(pageHrefAt('/personal/pictures/map')).toBe('/personal/pictures/map');
+    expect(pageHrefAt('/personal/pictures/people')).toBe('/personal/pictures/people');
+    expect(pageHrefAt('/personal/pictures/people/3')).toBe('/personal/pictures/people');
+    expect(pageHrefAt('/personal/pictures/month/2')).toBe('/personal/pictures');
+    expect(pageHrefAt('/house')).toBe('/house');
+    expect(pageHrefAt('/no/such/page')).toBeUndefined();
   });
 });

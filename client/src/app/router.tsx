@@ -1,5 +1,5 @@
 import { lazy, type ComponentType } from 'react';
-import { Navigate, Route, Routes, matchPath } from 'react-router-dom';
+import { Navigate, Route, Routes, matchRoutes } from 'react-router-dom';
 import { routes, type SiteRoute } from '../routes.ts';
 import { NotFound } from '../components/ErrorView.tsx';
 import { PageChunkError } from './errors.tsx';
@@ -25,8 +25,16 @@ const pages = routes.map((route) => {
 
 /** The page of the address the app starts on, fetched at once, beside the shell's startup calls; settles when it is there (or failed). */
 export function preloadPage(pathname: string): Promise<unknown> {
-  const first = pages.find(({ route }) => matchPath({ path: route.pattern ?? route.href, end: true }, pathname));
+  const first = pages.find(({ route }) => route.href === pageHrefAt(pathname));
   return first ? first.load().catch(() => {}) : Promise.resolve();
+}
+
+/** The page `<Routes>` shows at `pathname`, ranked as it ranks them: /personal/pictures/map is the map's, not the gallery's /personal/pictures/*. */
+export function pageHrefAt(pathname: string): string | undefined {
+  return matchRoutes(
+    routes.map((route) => ({ path: route.pattern ?? route.href, href: route.href })),
+    pathname,
+  )?.[0]?.route.href;
 }
 
 function PageOf({ route, Page }: { route: SiteRoute; Page: ComponentType }) {

@@ -19,6 +19,16 @@ const isServerPath = (url: string) => SERVER_PREFIXES.some((p) => url === p || u
 
 /** The build's per-page `<link>`s of the chunks a page needs beyond the shell (client/start-hints.ts, ROUTE_PRELOADS). */
 const ROUTE_PRELOADS = path.join('.vite', 'route-preloads.json');
+/** The build's per-address `<link>`s of the calls a page's first render needs (client/start-hints.ts, ADDRESS_PRELOADS). */
+const ADDRESS_PRELOADS = path.join('.vite', 'address-preloads.json');
+
+function readLinks(file: string): Record<string, string> | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The page of the permission table an address opens: its href, or href/... when it has sub-paths; the longest wins. */
 const pageRows = Object.entries(pages as Record<string, PageRow>)
@@ -33,28 +43,28 @@ type Html = { html: string; br: Buffer; gzip: Buffer };
 /**
  * index.html for each page, with that page's chunks asked for in its head: the browser fetches them
  * beside the shell's script instead of after it has run (a round trip less before the page is painted
- * on a slow network). Made once per page, compressed once; a build without the preloads file (an old
- * build, a test's folder) gets index.html as it is.
+ * on a slow network); at a page's own address, also the calls its first render needs (the batch the
+ * app asks for at start). Made once per page (and page address), compressed once; a build without the
+ * preloads file (an old build, a test's folder) gets index.html as it is.
  */
 function pageHtml(clientDist: string): (url: string) => Html | undefined {
-  let preloads: Record<string, string>;
-  try {
-    preloads = JSON.parse(fs.readFileSync(path.join(clientDist, ROUTE_PRELOADS), 'utf8')) as Record<string, string>;
-  } catch {
-    return () => undefined;
-  }
+  const preloads = readLinks(path.join(clientDist, ROUTE_PRELOADS));
+  if (!preloads) return () => undefined;
+  const exact = readLinks(path.join(clientDist, ADDRESS_PRELOADS)) ?? {};
   const index = fs.readFileSync(path.join(clientDist, 'index.html'), 'utf8');
   if (!index.includes('</head>')) return () => undefined;
   const made = new Map<string, Html>();
   return (url) => {
     const href = pageOf(url);
-    const links = href && preloads[href];
+    const calls = Object.hasOwn(exact, url) ? exact[url] : undefined;
+    const links = `${(href && preloads[href]) || ''}${calls ?? ''}`;
     if (!href || !links) return undefined;
-    let page = made.get(href);
+    const key = calls === undefined ? href : `${url} with its calls`;
+    let page = made.get(key);
     if (!page) {
       const html = index.replace('</head>', `${links}</head>`);
       page = { html, br: brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }), gzip: gzipSync(html, { level: 9 }) };
-      made.set(href, page);
+      made.set(key, page);
     }
     return page;
   };
