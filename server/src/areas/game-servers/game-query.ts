@@ -1,7 +1,6 @@
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference -- GameDig ships no types, and the client typecheck reaches this file through the router type
 /// <reference path="./gamedig.d.ts" />
 import type * as GameDigModule from 'gamedig';
-import type { GameDig } from 'gamedig';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Socket } from 'node:net';
 import { GAME_SERVER_NAMES_MAX, OTHER_GAME, type GameServerStatus } from '@site/contracts';
@@ -127,7 +126,7 @@ const count = (value: unknown): number | null => (typeof value === 'number' && N
 
 export function createGameQuery(options: GameQueryOptions = {}): GameQuery {
   const { timeoutMs = 5000, socketTimeoutMs = 2000, dial, maxBytes = GAME_QUERY_MAX_BYTES, onRead } = options;
-  let gamedig: GameDig | undefined;
+  let gamedig: GameDigModule.GameDig | undefined;
 
   async function viaGamedig(game: string, host: string, port: number): Promise<Snapshot> {
     const client = (gamedig ??= new (await loadGameDig()).GameDig());
