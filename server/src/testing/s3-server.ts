@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
@@ -24,6 +25,29 @@ export type TestS3 = {
 };
 
 let prefixes = 0;
+
+type FilesystemStore = { prototype: { deleteObject(bucket: string, key: string): Promise<void>; getResourcePath(bucket: string, key: string, resource: string): string } };
+/**
+ * s3rver keeps each object as files in a folder per key prefix, and after a delete it removes the
+ * folders left empty. A put under the same prefix at that moment (its folder made, then removed
+ * before the file opens) fails with ENOENT inside s3rver, whose request then never answers: seen
+ * when the import sent two files at once, one `.incoming/` object deleted as the next was written.
+ * S3 has no folders, so here a delete removes the object's files only; the empty folders stay until
+ * the server is closed.
+ */
+function deleteObjectsOnly(): void {
+  const store = createRequire(import.meta.url)('s3rver/lib/stores/filesystem.js') as FilesystemStore;
+  store.prototype.deleteObject = async function deleteObject(bucket, key) {
+    await Promise.all(
+      ['object', 'object.md5', 'metadata.json'].map((resource) =>
+        fs.promises.unlink(this.getResourcePath(bucket, key, resource)).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ENOENT') throw error;
+        }),
+      ),
+    );
+  };
+}
+deleteObjectsOnly();
 
 /**
  * A real S3 protocol server (s3rver) on 127.0.0.1 and a free port, its objects in a temporary folder:
