@@ -21,6 +21,8 @@ import { migrateToLatest } from '../src/migrations.ts';
 import { createContextInner } from '../src/trpc/context.ts';
 import { appRouter } from '../src/router.ts';
 import { listen } from '../src/http/ports.ts';
+import type { Listening } from '../src/db/notifications.ts';
+import { watchDatabaseChanges } from '../src/watch-changes.ts';
 
 export type TestDbKind = 'pglite' | 'postgres';
 
@@ -220,19 +222,28 @@ export type TestServer = { app: FastifyInstance; deps: AppDeps; db: Database };
 
 /**
  * One app and database per describe block, emptied before every test. Returns a live view: read
- * its fields inside tests, not at collection time.
+ * its fields inside tests, not at collection time. `watchChanges` listens to the database's change
+ * notifications as the server does (server/src/watch-changes.ts): its workers wake at an event's
+ * commit instead of at their idle tick (a second for notifications), as in production.
  */
-export function useTestServer(kind: TestDbKind, env: Record<string, string> = {}): TestServer {
+export function useTestServer(kind: TestDbKind, env: Record<string, string> = {}, opts: { watchChanges?: boolean } = {}): TestServer {
   const server = {} as TestServer;
   let handle: TestDb | undefined;
+  let watching: Listening | undefined;
   beforeAll(async () => {
     handle = await createTestDb(kind);
     server.db = handle.db;
-    server.deps = createDeps(testConfig(env), handle.db);
+    // Listening on PostgreSQL needs the database's address, as the server has it from DATABASE_URL.
+    server.deps = createDeps(testConfig({ ...(opts.watchChanges && handle.url ? { DATABASE_URL: handle.url } : {}), ...env }), handle.db);
     server.app = await buildApp(server.deps);
     await server.app.ready();
+    if (opts.watchChanges) {
+      watching = watchDatabaseChanges(handle, server.deps, { warn: () => {} });
+      await watching.ready;
+    }
   }, 60_000);
   afterAll(async () => {
+    await watching?.stop();
     await server.app?.close();
     await handle?.close();
   });

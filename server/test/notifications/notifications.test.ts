@@ -45,7 +45,7 @@ async function reached(s: TestServer, push: PushService, members: Member[], kind
 }
 
 describe.each(databases)('notifications: inbox, settings and subscriptions (%s)', (kind) => {
-  const s = useTestServer(kind, { PUSH_ALLOWED_HOSTS: '127.0.0.1' });
+  const s = useTestServer(kind, { PUSH_ALLOWED_HOSTS: '127.0.0.1' }, { watchChanges: true });
   const push = usePushService();
 
   it('keeps settings, and refuses bad ones with a readable message', async () => {
@@ -136,7 +136,7 @@ describe.each(databases)('notifications: inbox, settings and subscriptions (%s)'
 });
 
 describe.each(databases)('notifications: each kind reaches exactly who may see it (%s)', (kind) => {
-  const s = useTestServer(kind, { PUSH_ALLOWED_HOSTS: '127.0.0.1' });
+  const s = useTestServer(kind, { PUSH_ALLOWED_HOSTS: '127.0.0.1' }, { watchChanges: true });
   const push = usePushService();
   /** One subscribed member per level, plus the one who acts. */
   async function everyone(actorLevel: Level) {
@@ -249,8 +249,9 @@ describe.each(databases)('notifications: each kind reaches exactly who may see i
 
     // A picture handled before the worker fans it out is never told; a new upload after a handled one is a new notification.
     const from = push.current.received.length;
-    const late = await s.db.transaction().execute((trx) => insertPicture(trx, pictureRow(actor, 'harbour', [2021, 1, 1], 'pending')));
+    // In one transaction: the worker wakes at the commit of the event, so "before" is certain only so.
     await s.db.transaction().execute(async (trx) => {
+      const late = await insertPicture(trx, pictureRow(actor, 'harbour', [2021, 1, 1], 'pending'));
       await trx.updateTable('pictures').set({ status: 'approved' }).where('id', '=', late.id).execute();
     });
     await settled(s.db);
@@ -305,7 +306,7 @@ describe.each(databases)('notifications: each kind reaches exactly who may see i
 });
 
 describe.each(databases)('notifications: the planning kinds, chore.due and dinner.tonight (%s)', (kind) => {
-  const s = useTestServer(kind, { PUSH_ALLOWED_HOSTS: '127.0.0.1', SITE_TIME_ZONE: 'UTC' });
+  const s = useTestServer(kind, { PUSH_ALLOWED_HOSTS: '127.0.0.1', SITE_TIME_ZONE: 'UTC' }, { watchChanges: true });
   const push = usePushService();
   beforeEach(async () => {
     await insertDefaultMeals(s.db);
@@ -473,7 +474,7 @@ describe.each(databases)('notifications: the planning kinds, chore.due and dinne
 });
 
 describe.each(databases)('notifications: mute, quiet hours, retries, prune and send-time rules (%s)', (kind) => {
-  const s = useTestServer(kind, { PUSH_ALLOWED_HOSTS: '127.0.0.1' });
+  const s = useTestServer(kind, { PUSH_ALLOWED_HOSTS: '127.0.0.1' }, { watchChanges: true });
   const push = usePushService();
   /** Makes the waiting retries due now, as if their backoff had passed (once the worker has recorded the last answers). */
   const dueNow = async () => {
@@ -556,7 +557,7 @@ describe.each(databases)('notifications: mute, quiet hours, retries, prune and s
 });
 
 describe.each(databases.filter((k) => k === 'postgres'))('notifications: two instances on one PostgreSQL (%s)', (kind) => {
-  const s = useTestServer(kind, { PUSH_ALLOWED_HOSTS: '127.0.0.1' });
+  const s = useTestServer(kind, { PUSH_ALLOWED_HOSTS: '127.0.0.1' }, { watchChanges: true });
   const push = usePushService();
 
   it('never both send the same (event, device): each of 40 events reaches each of 5 devices once', async () => {

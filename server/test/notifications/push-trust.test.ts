@@ -62,7 +62,7 @@ const addMilk = async (s: TestServer, cookie: string, task = 'milk') => {
 const PROBE_KEYS = { p256dh: 'A'.repeat(88), auth: 'B'.repeat(22) };
 
 describe.each(databases)('push trust: bad keys, taken endpoints, too many browsers (%s)', (kind) => {
-  const s = useTestServer(kind, { PUSH_ALLOWED_HOSTS: '127.0.0.1' });
+  const s = useTestServer(kind, { PUSH_ALLOWED_HOSTS: '127.0.0.1' }, { watchChanges: true });
   const push = usePushService();
   let warn: MockInstance<typeof console.warn>;
   beforeEach(() => {
@@ -170,7 +170,7 @@ describe.each(databases)('push trust: bad keys, taken endpoints, too many browse
 });
 
 describe.each(databases)('push trust: hearts and comments are told once in a while, summed (%s)', (kind) => {
-  const s = useTestServer(kind, { PUSH_ALLOWED_HOSTS: '127.0.0.1' });
+  const s = useTestServer(kind, { PUSH_ALLOWED_HOSTS: '127.0.0.1' }, { watchChanges: true });
   const push = usePushService();
 
   const inboxOf = (userId: number) =>
@@ -245,7 +245,7 @@ describe.each(databases)('push trust: hearts and comments are told once in a whi
 });
 
 describe.each(databases)('push trust: a slow device holds up only itself (%s)', (kind) => {
-  const s = useTestServer(kind, { PUSH_ALLOWED_HOSTS: '127.0.0.1' });
+  const s = useTestServer(kind, { PUSH_ALLOWED_HOSTS: '127.0.0.1' }, { watchChanges: true });
   const push = usePushService();
 
   it('five browsers of one member that trickle or never answer do not hold back another member\'s pushes nor the inbox', async () => {
