@@ -9,6 +9,10 @@ export default defineConfig({
     // Two files at once: each has its own server, database and browser, and a file spends much of
     // its time waiting for them.
     maxWorkers: 2,
+    // A worker runs its next file in the same process (playwright-core and the harness loaded once,
+    // not a new process per file): the files keep no state in shared modules, and each still starts
+    // its own server and browser contexts.
+    isolate: false,
     // The longest stories (albums, people, tower-daily, recipes) take 40-60 s on a loaded 2-core CI
     // box, the albums one 56-60 s: twice that, so a test fails on what it checks, not on the clock.
     testTimeout: 120_000,

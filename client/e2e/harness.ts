@@ -150,8 +150,16 @@ export type SiteHarness = {
   alerts: (page: Page) => string[];
   /** Errors printed to the console or thrown on the page. */
   pageErrors: (page: Page) => string[];
-  screenshot: (page: Page, name: string, options?: { fullPage?: boolean }) => Promise<string>;
+  /**
+   * Saves the page as test-output/screenshots/<name>.png for people to look at (the README's and
+   * docs/screenshots' pictures come from there) and returns its path; null where none is taken:
+   * under CI=true, where nobody looks at them, unless E2E_SCREENSHOTS=1.
+   */
+  screenshot: (page: Page, name: string, options?: { fullPage?: boolean }) => Promise<string | null>;
 };
+
+/** Screenshots are for people: taken on a developer's machine, not under CI (E2E_SCREENSHOTS=1 takes them there too). */
+export const TAKE_SCREENSHOTS = process.env.CI !== 'true' || process.env.E2E_SCREENSHOTS === '1';
 
 /** Registers beforeAll/afterAll for the enclosing describe: fresh server, browser, cleanup. */
 export function useSite(env: Record<string, string> = {}): SiteHarness {
@@ -207,6 +215,7 @@ export function useSite(env: Record<string, string> = {}): SiteHarness {
     alerts: (page) => alertLog.get(page) ?? [],
     pageErrors: (page) => errorLog.get(page) ?? [],
     screenshot: async (page, name, options = {}) => {
+      if (!TAKE_SCREENSHOTS) return null;
       fs.mkdirSync(screenshotDir, { recursive: true });
       const file = path.join(screenshotDir, `${name}.png`);
       if (options.fullPage) {

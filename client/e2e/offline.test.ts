@@ -170,7 +170,7 @@ describeInBrowser('offline: the installable app reads its lists with no network'
     await open(page, '/house');
     await page.getByRole('cell', { name: 'Bread', exact: true }).waitFor();
     const shot = await site.screenshot(page, 'install-page-phone');
-    await standaloneFrame(shot, String(manifest.theme_color), path.join(path.dirname(shot), 'install-standalone-phone.png'));
+    if (shot) await standaloneFrame(shot, String(manifest.theme_color), path.join(path.dirname(shot), 'install-standalone-phone.png'));
 
     // Signing out forgets the member's own list: the next person on this phone never sees it.
     await open(page, '/logout');
