@@ -15,7 +15,6 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -26,7 +25,7 @@ import { loadConfig } from '@site/server/config';
 import { runImport } from '../src/pictures/import.ts';
 import { lines } from './bench-site.ts';
 import { buildLabel, serverProcessArgs } from './server-process.ts';
-import { multipartOf, unique } from './upload-files.ts';
+import { flushDisk, postUpload, unique } from './upload-files.ts';
 
 const RUN_FILES = Number(process.env.BENCH_RUN_FILES ?? 169);
 const fmt = (n: number) => n.toFixed(2);
@@ -111,9 +110,6 @@ async function writeTakeout(file: string, files: RunFile[]): Promise<void> {
   await new Promise<void>((resolve, reject) => zip.outputStream.pipe(fs.createWriteStream(file)).on('finish', resolve).on('error', reject));
 }
 
-/** The kernel's write-back of the last phase's files would otherwise slow whichever phase runs next (as in bench:resumable). */
-const flushDisk = () => execFileSync('sync');
-
 async function main() {
   console.log(`Import benchmark on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), ${buildLabel}; load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-import-files-'));
@@ -138,16 +134,7 @@ async function main() {
     const statuses = new Map<number, number>();
     const start = performance.now();
     for (const file of set) {
-      const payload = multipartOf(file.name, file.data(), boundary);
-      const status = await new Promise<number>((resolve, reject) => {
-        const req = http.request(new URL('/api/pictures/upload', base), { method: 'POST', headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': payload.length } });
-        req.on('response', (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        });
-        req.on('error', reject);
-        req.end(payload);
-      });
+      const status = await postUpload(base, cookie, file.name, file.data(), boundary);
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
     }
     const seconds = (performance.now() - start) / 1000;

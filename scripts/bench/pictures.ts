@@ -46,7 +46,7 @@ import { lines, openBenchSite, serveUntilStdinEnds, answerMemory } from './bench
 import { galleryUnderLoad } from './gallery-load.ts';
 import { treeRss } from '@site/server/testing/process-memory';
 import { buildLabel, serverProcessArgs } from './server-process.ts';
-import { multipartOf, unique } from './upload-files.ts';
+import { postUpload, unique } from './upload-files.ts';
 
 const PICTURES = Number(process.env.BENCH_PICTURES ?? 100_000);
 const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
@@ -447,19 +447,7 @@ async function realRun() {
   for (const [i, file] of files.entries()) {
     // Progress, so a run cut short still gives its figures.
     if (i > 0 && i % 13 === 0) console.log(`  after ${i} uploads: peak of the server and its children so far ${mb(peak.total)} MB (server ${mb(peak.own)} MB)`);
-    const payload = multipartOf(file.name, file.data, boundary);
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request(new URL('/api/pictures/upload', base), {
-        method: 'POST',
-        headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': payload.length },
-      });
-      req.on('response', (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
-      req.on('error', reject);
-      req.end(payload);
-    });
+    const status = await postUpload(base, cookie, file.name, file.data, boundary);
     statuses.set(status, (statuses.get(status) ?? 0) + 1);
   }
   const uploaded = (performance.now() - start) / 1000;

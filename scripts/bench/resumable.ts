@@ -25,7 +25,7 @@
  * before and after.
  * Each upload's bytes differ (no duplicate), and each ends as a stored picture (status 200).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
@@ -35,13 +35,13 @@ import { RESUMABLE_CHUNK_BYTES } from '@site/contracts';
 import { buildApp } from '@site/server/app';
 import { serverAreas } from '@site/server/areas/index';
 import { openBenchSite, serveUntilStdinEnds, answerMemory, memoryChild } from './bench-site.ts';
+import { flushDisk } from './upload-files.ts';
 
 const UPLOAD_MB = Number(process.env.BENCH_UPLOAD_MB ?? 1024);
 const SIZE = UPLOAD_MB * 1024 * 1024;
 const MB = 1024 * 1024;
 const fmt = (n: number) => n.toFixed(2);
 /** Writes the dirty pages of earlier uploads to the disk, so that the next timed upload does not wait behind them. */
-const flushDisk = () => execFileSync('sync');
 
 /** The child: a site on the local store, served until stdin ends; 'mark' and 'peak' answer its RSS. */
 async function serve() {

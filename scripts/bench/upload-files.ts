@@ -1,4 +1,7 @@
-/** What the upload benches send: one file's multipart body, and distinct bytes for each copy of a file. */
+import { execFileSync } from 'node:child_process';
+import http from 'node:http';
+
+/** What the upload benches send: one file's multipart body, the request that sends it, and distinct bytes for each copy of a file. */
 
 /** A multipart body with one file and a date, as the upload page sends it. */
 export function multipartOf(name: string, data: Buffer, boundary: string): Buffer {
@@ -8,6 +11,26 @@ export function multipartOf(name: string, data: Buffer, boundary: string): Buffe
     Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="date"\r\n\r\n\r\n--${boundary}--\r\n`),
   ]);
 }
+
+/** One upload as the upload page sends it (POST /api/pictures/upload over HTTP, multipart); the answer's status once its body is read. */
+export function postUpload(base: string, cookie: string, name: string, data: Buffer, boundary: string): Promise<number> {
+  const payload = multipartOf(name, data, boundary);
+  return new Promise<number>((resolve, reject) => {
+    const req = http.request(new URL('/api/pictures/upload', base), {
+      method: 'POST',
+      headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': payload.length },
+    });
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** The kernel's write-back of what the last phase wrote, done now: otherwise it slows whichever phase runs next. */
+export const flushDisk = () => execFileSync('sync');
 
 /** Distinct bytes for each copy of a file (the gallery stores the same bytes once): an ISO-BMFF 'free' box, or bytes after a JPEG's or TIFF's end. */
 export function unique(data: Buffer, i: number, kind: 'box' | 'tail'): Buffer {
