@@ -115,36 +115,40 @@ export async function readSmall(entry: SourceEntry, max = 1024 * 1024): Promise<
 const READ_BYTES = 1024 * 1024;
 const INFLATE_CHUNK = 256 * 1024;
 
-/** An entry's bytes: stored (0) or deflated (8), the two methods zips of photos use; anything else is unreadable. */
+/**
+ * An entry's bytes: stored (0) or deflated (8), the two methods zips of photos use; anything else is
+ * unreadable. The zip is opened once for the entry: its local header is read (30 bytes, then its name
+ * and extra field, whose lengths may differ from the central directory's), then its bytes from there
+ * on the same handle. Not through yauzl's reader, so an entry opens after its listing has been closed
+ * too (the import reads a file while the listing goes on, or has ended).
+ */
 async function openEntry(file: string, entry: yauzl.Entry): Promise<Readable> {
   if (entry.isEncrypted()) throw new Error(`${entry.fileName}: the entry is encrypted`);
   if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) throw new Error(`${entry.fileName}: unsupported compression method ${entry.compressionMethod}`);
-  const fileDataStart = await dataStart(file, entry);
-  const check = checkEntry(entry.uncompressedSize, entry.crc32, entry.fileName);
-  const streams: (Readable | Transform)[] = [
-    entry.compressedSize === 0 ? Readable.from([]) : fs.createReadStream(file, { start: fileDataStart, end: fileDataStart + entry.compressedSize - 1, highWaterMark: READ_BYTES }),
-  ];
-  if (entry.compressionMethod === 8) streams.push(createInflateRaw({ chunkSize: INFLATE_CHUNK }));
-  // An error of any (the read, the inflate, the size or CRC check) ends the others; the caller reads `check`.
-  pipeline([...streams, check], () => {});
-  return check;
-}
-
-/**
- * Where an entry's bytes begin: after its local header (30 bytes, then its name and extra field, whose
- * lengths may differ from the central directory's). Read from the file itself, so an entry opens after
- * its listing has been closed too (the import reads a file while the listing goes on, or has ended).
- */
-async function dataStart(file: string, entry: yauzl.Entry): Promise<number> {
   const handle = await fsp.open(file, 'r');
+  let start: number;
   try {
     const header = Buffer.alloc(30);
     const { bytesRead } = await handle.read(header, 0, 30, entry.relativeOffsetOfLocalHeader);
     if (bytesRead < 30 || header.readUInt32LE(0) !== 0x04034b50) throw new Error(`${entry.fileName}: its local header is missing (a damaged download?)`);
-    return entry.relativeOffsetOfLocalHeader + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
-  } finally {
+    start = entry.relativeOffsetOfLocalHeader + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
+  } catch (error) {
     await handle.close();
+    throw error;
   }
+  let source: Readable;
+  if (entry.compressedSize === 0) {
+    await handle.close();
+    source = Readable.from([]);
+  } else {
+    // The stream closes the handle when it ends or fails.
+    source = fs.createReadStream(file, { fd: handle, start, end: start + entry.compressedSize - 1, highWaterMark: READ_BYTES });
+  }
+  const check = checkEntry(entry.uncompressedSize, entry.crc32, entry.fileName);
+  // An error of any (the read, the inflate, the size or CRC check) ends the others; the caller reads `check`.
+  if (entry.compressionMethod === 8) pipeline(source, createInflateRaw({ chunkSize: INFLATE_CHUNK }), check, () => {});
+  else pipeline(source, check, () => {});
+  return check;
 }
 
 /** Passes the bytes on and fails when they are more or fewer than the zip's record of the entry, or their CRC-32 differs (a damaged part). */
