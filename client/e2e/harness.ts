@@ -159,7 +159,7 @@ export type SiteHarness = {
 };
 
 /** Screenshots are for people: taken on a developer's machine, not under CI (E2E_SCREENSHOTS=1 takes them there too). */
-export const TAKE_SCREENSHOTS = process.env.CI !== 'true' || process.env.E2E_SCREENSHOTS === '1';
+const TAKE_SCREENSHOTS = process.env.CI !== 'true' || process.env.E2E_SCREENSHOTS === '1';
 
 /** Registers beforeAll/afterAll for the enclosing describe: fresh server, browser, cleanup. */
 export function useSite(env: Record<string, string> = {}): SiteHarness {
